@@ -1,0 +1,37 @@
+"""loo_tutor: an exact rules engine for limited three-card Loo.
+
+The names most programs need are re-exported here: cards
+(:func:`parse_card`), a deal (:func:`new_deal`, :class:`DealState`), deal
+records (:func:`load_record`, :func:`check`) and the errors.
+"""
+
+from .cards import CARDS, Card, Suit, format_card, full_deck, parse_card
+from .errors import IllegalActionError, LooError, MalformedRecord, NotationError
+from .legality import Announcement
+from .record import check, dumps, load_record, loads, record_from_state
+from .rules import LIMITED, Profile, RuleId
+from .state import (
+    Action,
+    Announce,
+    DealKind,
+    DealState,
+    Phase,
+    Play,
+    Settlement,
+    Trick,
+    Verdict,
+    deal_from_deck,
+    deal_from_hands,
+    new_deal,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CARDS", "Card", "Suit", "format_card", "full_deck", "parse_card",
+    "IllegalActionError", "LooError", "MalformedRecord", "NotationError",
+    "Announcement", "check", "dumps", "load_record", "loads", "record_from_state",
+    "LIMITED", "Profile", "RuleId",
+    "Action", "Announce", "DealKind", "DealState", "Phase", "Play", "Settlement", "Trick",
+    "Verdict", "deal_from_deck", "deal_from_hands", "new_deal",
+]

@@ -1,0 +1,39 @@
+"""The exceptions the engine raises.
+
+Every error is a :class:`ValueError`, so callers that only care about "bad
+input" can catch that one type.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import Verdict
+
+
+class LooError(ValueError):
+    """Base class of every error raised by :mod:`loo_tutor`."""
+
+
+class NotationError(LooError):
+    """Text that should name a card (or another game value) cannot be read."""
+
+
+class MalformedRecord(LooError):
+    """A deal record that does not describe a deal (see CONTRACT.md §2.1).
+
+    The message is one line that names the offending field and the problem.
+    """
+
+
+class IllegalActionError(LooError):
+    """An action that can be read but breaks a rule of the game.
+
+    Args:
+        verdict: the refusal, naming the rule ID and saying what it requires.
+    """
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(str(verdict))
+        self.verdict = verdict

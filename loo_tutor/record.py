@@ -1,0 +1,468 @@
+"""Deal records: reading, checking and writing them (CONTRACT.md).
+
+A deal record writes down one deal, possibly unfinished, as YAML or JSON.
+:func:`check` replays it with the engine and returns the result dict of the
+contract: the settlement, the next legal options, or the first illegal action
+with the rule it breaks.
+
+>>> result = check(loads('''
+... players: [A, B, C, D, E]
+... dealer: E
+... carried: 9
+... hands: {A: [AH, 7H, KC], B: [9H, 3S, AC], C: [2H, 5D, 6D],
+...         D: [QS, QD, QC], E: [JS, JD, JC]}
+... miss: [2S, 2D, 2C]
+... trump: 4H
+... announce: {A: stand, B: stand, C: stand, D: pass, E: pass}
+... tricks: [[7H]]
+... '''))
+>>> result["status"], result["error"]["rule"]
+('illegal', 'R-LEAD-ACE')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import yaml
+
+from .cards import Card, parse_card
+from .errors import MalformedRecord, NotationError
+from .legality import Announcement
+from .rules import LIMITED
+from .state import (
+    DealKind,
+    DealState,
+    Phase,
+    deal_from_hands,
+    deal_kind,
+    split_deck,
+)
+
+FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
+          "announce", "tricks")
+"""The top-level keys a record may have, in the order records are written."""
+
+_WORDS = {a.value: a for a in Announcement}
+_CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
+
+
+# -- reading -----------------------------------------------------------------
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a mapping holding the same key twice."""
+
+
+def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    result: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in result:
+            raise MalformedRecord(
+                f"line {key_node.start_mark.line + 1}: the key {key!r} appears twice"
+            )
+        result[key] = loader.construct_object(value_node, deep=True)
+    return result
+
+
+_StrictLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates
+)
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise MalformedRecord(f"the key {key!r} appears twice")
+        result[key] = value
+    return result
+
+
+def loads(text: str) -> dict[str, Any]:
+    """Parse the text of a record: JSON first, then YAML.
+
+    Raises:
+        MalformedRecord: the text is neither, or is not a mapping.
+    """
+    try:
+        data = json.loads(text, object_pairs_hook=_json_object)
+    except ValueError:
+        try:
+            data = yaml.load(text, Loader=_StrictLoader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            raise MalformedRecord(f"invalid YAML{where}: {exc.problem}") from None
+        except yaml.YAMLError as exc:
+            raise MalformedRecord(f"invalid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        what = "empty" if data is None else f"a {type(data).__name__}"
+        raise MalformedRecord(f"record: expected a mapping of fields, got {what}")
+    return data
+
+
+def load_record(source: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a record from a file path or from the record's text.
+
+    A :class:`~pathlib.Path` is always read as a file. A string is read as a
+    file when it is a single line naming an existing file, else as text.
+
+    Raises:
+        MalformedRecord: the file cannot be read, or its text is not a record.
+    """
+    if isinstance(source, os.PathLike) or (
+        "\n" not in source and len(source) < 4096 and os.path.isfile(source)
+    ):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MalformedRecord(f"cannot read {str(path)!r}: {_reason(exc)}") from None
+        return loads(text)
+    return loads(source)
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return str(exc).splitlines()[0]
+
+
+# -- validation ----------------------------------------------------------------
+
+
+def _card(value: Any, where: str) -> Card:
+    try:
+        return parse_card(value)
+    except NotationError:
+        raise MalformedRecord(f"{where}: unknown card text {value!r}") from None
+
+
+def _cards(value: Any, where: str, count: int | None = None) -> list[Card]:
+    if not isinstance(value, list):
+        raise MalformedRecord(f"{where}: expected a list of cards, got {_kind(value)}")
+    if count is not None and len(value) != count:
+        raise MalformedRecord(f"{where}: expected exactly {count} cards, got {len(value)}")
+    return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else f"{type(value).__name__} {value!r}"
+
+
+def parse_carried(value: Any) -> Fraction:
+    """Read a carried balance: a whole number ≥ 0, or text ``"N"`` or ``"N/D"``.
+
+    Raises:
+        MalformedRecord: floats, booleans, negatives, a zero denominator, other text.
+
+    >>> parse_carried(9), parse_carried("13/3")
+    (Fraction(9, 1), Fraction(13, 3))
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise MalformedRecord(
+            f"carried: expected a whole number or text like \"13/3\", got {_kind(value)}"
+        )
+    if isinstance(value, int):
+        if value < 0:
+            raise MalformedRecord(f"carried: {value} is negative")
+        return Fraction(value)
+    match = _CARRIED_TEXT.fullmatch(value)
+    if match is None:
+        raise MalformedRecord(
+            f"carried: {value!r} is not a whole number ≥ 0 or an exact fraction \"N/D\""
+        )
+    numerator, denominator = match.groups()
+    if denominator is not None and int(denominator) == 0:
+        raise MalformedRecord(f"carried: {value!r} has a zero denominator")
+    return Fraction(int(numerator), int(denominator or 1))
+
+
+class _Record:
+    """A record whose static shape has been validated (CONTRACT §2.1, first part)."""
+
+    __slots__ = ("players", "dealer", "carried", "start", "announce", "tricks")
+
+    def __init__(self, record: Any) -> None:
+        if not isinstance(record, Mapping):
+            raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
+        for key in record:
+            if key not in FIELDS:
+                raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(FIELDS)})")
+        rules = record.get("rules")
+        if rules is not None and rules != LIMITED.name:
+            raise MalformedRecord(f"rules: unknown profile {rules!r}; only 'limited' is checked")
+        players = self._players(record.get("players"))
+        dealer = record.get("dealer")
+        if not isinstance(dealer, str) or dealer not in players:
+            raise MalformedRecord(f"dealer: {_kind(dealer)} is not one of the players")
+        if "carried" not in record:
+            raise MalformedRecord("carried: missing (use 0 for a simple deal)")
+        carried = parse_carried(record["carried"])
+        kind = deal_kind(carried)
+        seat = {name: i for i, name in enumerate(players)}
+        dealer_seat = seat[dealer]
+        hands, miss, indicator = self._cards(record, players, seat, dealer_seat, kind)
+        self.players = players
+        self.dealer = dealer_seat
+        self.carried = carried
+        self.start = deal_from_hands(players, dealer_seat, carried, hands, miss, indicator)
+        self.announce = self._announce(record.get("announce"), seat, kind)
+        self.tricks = self._tricks(record.get("tricks"))
+
+    @staticmethod
+    def _players(players: Any) -> list[str]:
+        if not isinstance(players, list):
+            raise MalformedRecord(f"players: expected a list of names, got {_kind(players)}")
+        for i, name in enumerate(players):
+            if not isinstance(name, str) or not name.strip():
+                raise MalformedRecord(
+                    f"players[{i}]: {_kind(name)} is not a name (quote names such as \"No\")"
+                )
+        if len(set(players)) != len(players):
+            twice = next(n for n in players if players.count(n) > 1)
+            raise MalformedRecord(f"players: {twice!r} is listed twice")
+        if not LIMITED.min_players <= len(players) <= LIMITED.max_players:
+            raise MalformedRecord(
+                f"players: {len(players)} players; limited Loo needs "
+                f"{LIMITED.min_players} to {LIMITED.max_players} (R-SEAT-COUNT)"
+            )
+        return players
+
+    @staticmethod
+    def _cards(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+               dealer: int, kind: DealKind
+               ) -> tuple[list[Sequence[Card]], Sequence[Card] | None, Card]:
+        deck, hands = record.get("deck"), record.get("hands")
+        if (deck is None) == (hands is None):
+            raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+        miss_text, trump_text = record.get("miss"), record.get("trump")
+        if deck is not None:
+            for key in ("miss", "trump"):
+                if record.get(key) is not None:
+                    raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+            cards = _cards(deck, "deck", 52)
+            if len(set(cards)) != 52:
+                twice = next(c for c in cards if cards.count(c) > 1)
+                raise MalformedRecord(f"deck: {twice} appears twice (R-PACK-CARDS)")
+            dealt, miss, indicator = split_deck(cards, len(players), dealer, kind)
+            return list(dealt), miss, indicator
+        if not isinstance(hands, Mapping):
+            raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
+        for name in hands:
+            if name not in seat:
+                raise MalformedRecord(f"hands: {name!r} is not one of the players")
+        by_seat: list[Sequence[Card]] = []
+        for name in players:
+            if name not in hands:
+                raise MalformedRecord(f"hands: no hand for {name!r}")
+            by_seat.append(_cards(hands[name], f"hands.{name}", 3))
+        if kind is DealKind.DOUBLE and miss_text is None:
+            raise MalformedRecord("miss: a double deal (carried above 0) needs the 3 cards of the miss")
+        if kind is DealKind.SIMPLE and miss_text is not None:
+            raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
+        miss = None if miss_text is None else _cards(miss_text, "miss", 3)
+        if trump_text is None:
+            raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
+        indicator = _card(trump_text, "trump")
+        seen: set[Card] = set()
+        for card in [c for h in by_seat for c in h] + list(miss or ()) + [indicator]:
+            if card in seen:
+                raise MalformedRecord(f"hands/miss/trump: {card} appears twice (R-PACK-CARDS)")
+            seen.add(card)
+        return by_seat, miss, indicator
+
+    @staticmethod
+    def _announce(announce: Any, seat: dict[str, int], kind: DealKind
+                  ) -> list[tuple[int, Announcement]]:
+        if announce is None:
+            return []
+        if not isinstance(announce, Mapping):
+            raise MalformedRecord(f"announce: expected a mapping player -> word, got {_kind(announce)}")
+        if announce and kind is DealKind.SIMPLE:
+            raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
+        calls = []
+        for name, word in announce.items():
+            if name not in seat:
+                raise MalformedRecord(f"announce: {name!r} is not one of the players")
+            call = _WORDS.get(word.strip().lower()) if isinstance(word, str) else None
+            if call is None:
+                raise MalformedRecord(
+                    f"announce.{name}: {_kind(word)} is not stand, pass, miss or defend"
+                )
+            calls.append((seat[name], call))
+        return calls
+
+    @staticmethod
+    def _tricks(tricks: Any) -> list[list[Card]]:
+        if tricks is None:
+            return []
+        if not isinstance(tricks, list):
+            raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(tricks)}")
+        if len(tricks) > 3:
+            raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most 3")
+        played: list[list[Card]] = []
+        seen: set[Card] = set()
+        for t, trick in enumerate(tricks, 1):
+            where = f"tricks[{t - 1}]"
+            cards = _cards(trick, where)
+            if not cards:
+                raise MalformedRecord(f"{where}: an empty trick")
+            for card in cards:
+                if card in seen:
+                    raise MalformedRecord(f"{where}: {card} is played twice")
+                seen.add(card)
+            played.append(cards)
+        return played
+
+
+# -- checking ----------------------------------------------------------------
+
+
+def check(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a deal record and report what happened (CONTRACT.md §2).
+
+    Returns:
+        the result dict: ``status`` is ``complete``, ``in_progress`` or
+        ``illegal``; an illegal action is described in ``error`` with its
+        ``rule``.
+
+    Raises:
+        MalformedRecord: the record does not describe a deal.
+    """
+    parsed = _Record(record)
+    state = parsed.start
+    for seat, call in parsed.announce:
+        refusal = state._announce_refusal(seat, call)
+        if refusal is not None:
+            return _result(state, error=(seat, "announce", call.value, *refusal))
+        state._announce(seat, call)
+    tricks = parsed.tricks
+    if tricks:
+        _check_trick_shape(state, tricks)
+    for trick in tricks:
+        for card in trick:
+            seat = state._turn
+            refusal = state._play_refusal(seat, card)  # type: ignore[arg-type]
+            if refusal is not None:
+                return _result(state, error=(seat, "play", str(card), *refusal))
+            state._play(seat, card)  # type: ignore[arg-type]
+    return _result(state)
+
+
+def _check_trick_shape(state: DealState, tricks: list[list[Card]]) -> None:
+    """Structural checks made once the announcements are known to be legal."""
+    if state.phase is Phase.ANNOUNCE:
+        raise MalformedRecord("tricks: cards are played before the announcements are finished")
+    if state.collected_by is not None:
+        raise MalformedRecord("tricks: the pool was collected without play (R-COLLECT)")
+    players = len(state.active)
+    for t, trick in enumerate(tricks):
+        if len(trick) > players:
+            raise MalformedRecord(
+                f"tricks[{t}]: {len(trick)} cards but only {players} players are active"
+            )
+        if len(trick) < players and t < len(tricks) - 1:
+            raise MalformedRecord(
+                f"tricks[{t}]: {len(trick)} cards of {players}, yet another trick follows"
+            )
+
+
+def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
+    names = state.players
+    complete = error is None and state.phase is Phase.OVER
+    result: dict[str, Any] = {
+        "status": "illegal" if error else ("complete" if complete else "in_progress"),
+        "kind": state.kind.value,
+        "pool": str(state.pool),
+        "trump": None if state.trump is None else state.trump.letter,
+        "revealed_after_trick": state.revealed_after,
+        "active": [names[s] for s in state.active],
+        "defender": None if state.defender is None else names[state.defender],
+        "collected_by": None,
+        "tricks": [
+            {
+                "leader": names[t.leader],
+                "cards": [[names[s], str(c)] for s, c in t.plays],
+                "winner": None if t.winner is None else names[t.winner],
+            }
+            for t in state.all_tricks()
+        ],
+        "payouts": {},
+        "looed": [],
+        "carried_next": None,
+    }
+    if complete:
+        settled = state.settlement()
+        if state.collected_by is not None:
+            result["collected_by"] = names[state.collected_by]
+        result["payouts"] = {names[s]: str(settled.payouts[s])
+                             for s in state.order if s in settled.payouts}
+        result["looed"] = [names[s] for s in settled.looed]
+        result["carried_next"] = str(settled.carried_next)
+        result["net"] = {names[s]: str(settled.net[s]) for s in range(len(names))}
+    else:
+        ante = str(-state.profile.ante)
+        result["net"] = {name: ante if s == state.dealer else "0" for s, name in enumerate(names)}
+    if error is None and not complete:
+        seat = state.current_player()
+        if state.phase is Phase.ANNOUNCE:
+            options = [a.value for a in state.legal_announcements()]
+        else:
+            options = [str(c) for c in state.legal_cards()]
+        result["next"] = {"player": names[seat],  # type: ignore[index]
+                          "phase": state.phase.value, "options": sorted(options)}
+    else:
+        result["next"] = None
+    if error is None:
+        result["error"] = None
+    else:
+        seat, phase, action, rule, message = error
+        result["error"] = {"player": names[seat], "phase": phase, "action": action,
+                           "rule": rule.value, "message": message}
+    return result
+
+
+# -- writing -----------------------------------------------------------------
+
+
+def format_amount(value: Fraction) -> int | str:
+    """A carried balance as a record writes it: an int, or text ``"N/D"``."""
+    return int(value) if value.denominator == 1 else str(value)
+
+
+def record_from_state(state: DealState) -> dict[str, Any]:
+    """Write a deal, as far as it has gone, as a record in the ``hands`` form.
+
+    ``check(record_from_state(s))`` describes the same deal as ``s``.
+    """
+    names = state.players
+    record: dict[str, Any] = {
+        "players": list(names),
+        "dealer": names[state.dealer],
+        "carried": format_amount(state.carried),
+        "hands": {names[s]: [str(c) for c in state.hands[s]] for s in range(len(names))},
+    }
+    if state.miss is not None:
+        record["miss"] = [str(c) for c in state.miss]
+    record["trump"] = str(state.indicator)
+    if state.announcements:
+        record["announce"] = {names[s]: a.value for s, a in state.announcements}
+    tricks = [[str(c) for _, c in t.plays] for t in state.all_tricks()]
+    if tricks:
+        record["tricks"] = tricks
+    return record
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """The record as YAML text: one field per line, card lists inline."""
+    return yaml.safe_dump(dict(record), sort_keys=False, allow_unicode=True,
+                          default_flow_style=None, width=100)
