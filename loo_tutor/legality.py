@@ -72,7 +72,7 @@ def legal_leads(hand: Sequence[Card], trump: Suit | None, ace_duty: bool,
     """
     if trump is None:
         return list(hand)
-    trumps = [c for c in hand if c.suit == trump]
+    trumps = [c for c in hand if c.suit is trump]
     if not trumps:
         return list(hand)
     if ace_duty:
@@ -99,21 +99,27 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
     R-TRUMP-WIN and R-DISCARD.
     """
     led = trick[0].suit
-    same = [c for c in hand if c.suit == led]
+    same = [c for c in hand if c.suit is led]
     if same:
-        if trump is not None and led != trump and any(c.suit == trump for c in trick):
-            return same
-        high = max(c.rank for c in trick if c.suit == led)
+        high = -1
+        for c in trick:
+            if c.suit is led:
+                if c.rank > high:
+                    high = c.rank
+            elif c.suit is trump:
+                return same  # trumped: no card of the led suit can win (R-HEAD)
         beaters = [c for c in same if c.rank > high]
         return beaters or same
     if trump is None:
         return list(hand)
-    trumps = [c for c in hand if c.suit == trump]
+    trumps = [c for c in hand if c.suit is trump]
     if not trumps:
         return list(hand)
-    in_trick = [c.rank for c in trick if c.suit == trump]
-    if in_trick:
-        top = max(in_trick)
+    top = -1
+    for c in trick:
+        if c.suit is trump and c.rank > top:
+            top = c.rank
+    if top >= 0:
         trumps = [c for c in trumps if c.rank > top]
     return trumps or list(hand)
 

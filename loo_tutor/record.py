@@ -31,7 +31,7 @@ from typing import Any, Mapping, Sequence
 
 import yaml
 
-from .cards import Card, parse_card
+from .cards import CARDS, Card, parse_card
 from .errors import MalformedRecord, NotationError
 from .legality import Announcement
 from .rules import LIMITED
@@ -39,9 +39,9 @@ from .state import (
     DealKind,
     DealState,
     Phase,
-    deal_from_hands,
     deal_kind,
     split_deck,
+    start_deal,
 )
 
 FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
@@ -49,6 +49,7 @@ FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "tru
 """The top-level keys a record may have, in the order records are written."""
 
 _WORDS = {a.value: a for a in Announcement}
+_CANONICAL = {str(card): card for card in CARDS}
 _CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
 
 
@@ -147,11 +148,19 @@ def _card(value: Any, where: str) -> Card:
 
 
 def _cards(value: Any, where: str, count: int | None = None) -> list[Card]:
-    if not isinstance(value, list):
+    if type(value) is not list:
         raise MalformedRecord(f"{where}: expected a list of cards, got {_kind(value)}")
     if count is not None and len(value) != count:
         raise MalformedRecord(f"{where}: expected exactly {count} cards, got {len(value)}")
-    return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    try:
+        cards = [_CANONICAL[v] for v in value]
+    except (KeyError, TypeError):  # not canonical text: take the slow, forgiving route
+        cards = [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return cards  # type: ignore[return-value]
+
+
+def _is_mapping(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _kind(value: Any) -> str:
@@ -192,7 +201,7 @@ class _Record:
     __slots__ = ("players", "dealer", "carried", "start", "announce", "tricks")
 
     def __init__(self, record: Any) -> None:
-        if not isinstance(record, Mapping):
+        if not _is_mapping(record):
             raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
         for key in record:
             if key not in FIELDS:
@@ -214,7 +223,7 @@ class _Record:
         self.players = players
         self.dealer = dealer_seat
         self.carried = carried
-        self.start = deal_from_hands(players, dealer_seat, carried, hands, miss, indicator)
+        self.start = start_deal(players, dealer_seat, carried, hands, miss, indicator)
         self.announce = self._announce(record.get("announce"), seat, kind)
         self.tricks = self._tricks(record.get("tricks"))
 
@@ -240,7 +249,7 @@ class _Record:
     @staticmethod
     def _cards(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
                dealer: int, kind: DealKind
-               ) -> tuple[list[Sequence[Card]], Sequence[Card] | None, Card]:
+               ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card]:
         deck, hands = record.get("deck"), record.get("hands")
         if (deck is None) == (hands is None):
             raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
@@ -253,31 +262,29 @@ class _Record:
             if len(set(cards)) != 52:
                 twice = next(c for c in cards if cards.count(c) > 1)
                 raise MalformedRecord(f"deck: {twice} appears twice (R-PACK-CARDS)")
-            dealt, miss, indicator = split_deck(cards, len(players), dealer, kind)
-            return list(dealt), miss, indicator
-        if not isinstance(hands, Mapping):
+            return split_deck(cards, len(players), dealer, kind)
+        if not _is_mapping(hands):
             raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
         for name in hands:
             if name not in seat:
                 raise MalformedRecord(f"hands: {name!r} is not one of the players")
-        by_seat: list[Sequence[Card]] = []
+        by_seat: list[tuple[Card, ...]] = []
         for name in players:
             if name not in hands:
                 raise MalformedRecord(f"hands: no hand for {name!r}")
-            by_seat.append(_cards(hands[name], f"hands.{name}", 3))
+            by_seat.append(tuple(_cards(hands[name], f"hands.{name}", 3)))
         if kind is DealKind.DOUBLE and miss_text is None:
             raise MalformedRecord("miss: a double deal (carried above 0) needs the 3 cards of the miss")
         if kind is DealKind.SIMPLE and miss_text is not None:
             raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
-        miss = None if miss_text is None else _cards(miss_text, "miss", 3)
+        miss = None if miss_text is None else tuple(_cards(miss_text, "miss", 3))
         if trump_text is None:
             raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
         indicator = _card(trump_text, "trump")
-        seen: set[Card] = set()
-        for card in [c for h in by_seat for c in h] + list(miss or ()) + [indicator]:
-            if card in seen:
-                raise MalformedRecord(f"hands/miss/trump: {card} appears twice (R-PACK-CARDS)")
-            seen.add(card)
+        every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator]
+        if len(set(every)) != len(every):
+            twice = next(c for c in every if every.count(c) > 1)
+            raise MalformedRecord(f"hands/miss/trump: {twice} appears twice (R-PACK-CARDS)")
         return by_seat, miss, indicator
 
     @staticmethod
@@ -285,7 +292,7 @@ class _Record:
                   ) -> list[tuple[int, Announcement]]:
         if announce is None:
             return []
-        if not isinstance(announce, Mapping):
+        if not _is_mapping(announce):
             raise MalformedRecord(f"announce: expected a mapping player -> word, got {_kind(announce)}")
         if announce and kind is DealKind.SIMPLE:
             raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
@@ -309,18 +316,15 @@ class _Record:
             raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(tricks)}")
         if len(tricks) > 3:
             raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most 3")
-        played: list[list[Card]] = []
-        seen: set[Card] = set()
-        for t, trick in enumerate(tricks, 1):
-            where = f"tricks[{t - 1}]"
-            cards = _cards(trick, where)
+        played = [_cards(trick, f"tricks[{t}]") for t, trick in enumerate(tricks)]
+        every = []
+        for t, cards in enumerate(played):
             if not cards:
-                raise MalformedRecord(f"{where}: an empty trick")
-            for card in cards:
-                if card in seen:
-                    raise MalformedRecord(f"{where}: {card} is played twice")
-                seen.add(card)
-            played.append(cards)
+                raise MalformedRecord(f"tricks[{t}]: an empty trick")
+            every += cards
+        if len(set(every)) != len(every):
+            twice = next(c for c in every if every.count(c) > 1)
+            raise MalformedRecord(f"tricks: {twice} is played twice")
         return played
 
 
@@ -350,11 +354,11 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
         _check_trick_shape(state, tricks)
     for trick in tricks:
         for card in trick:
-            seat = state._turn
-            refusal = state._play_refusal(seat, card)  # type: ignore[arg-type]
-            if refusal is not None:
-                return _result(state, error=(seat, "play", str(card), *refusal))
-            state._play(seat, card)  # type: ignore[arg-type]
+            seat: int = state._turn  # type: ignore[assignment]
+            if card not in state.legal_cards():
+                refusal = state._play_refusal(seat, card)
+                return _result(state, error=(seat, "play", str(card), *refusal))  # type: ignore[misc]
+            state._play(seat, card)
     return _result(state)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from fractions import Fraction
 
 
 class RuleId(str, enum.Enum):
@@ -188,8 +187,8 @@ class Profile:
     """
 
     name: str = "limited"
-    ante: Fraction = Fraction(3)
-    loo: Fraction = Fraction(3)
+    ante: int = 3
+    loo: int = 3
     min_players: int = 5
     max_players: int = 8
 

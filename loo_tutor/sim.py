@@ -1,6 +1,6 @@
 """Seeded random play-outs, for tests, benchmarks and demonstrations.
 
-Every choice is drawn uniformly from the engine's own legal actions, so a
+Every choice is drawn uniformly from the engine's own legal options, so a
 play-out is always a legal deal.
 
 >>> import random
@@ -16,23 +16,27 @@ import random
 from fractions import Fraction
 from typing import Sequence
 
-from .state import DealState, deal_in_place, new_deal
+from .state import DealState, Phase, new_deal
+
+
+def _finish(state: DealState, rng: random.Random) -> DealState:
+    """Play ``state`` to the end in place with uniformly random legal choices."""
+    choice = rng.choice
+    while state.phase is Phase.ANNOUNCE:
+        state._announce(state._turn, choice(state.legal_announcements()))  # type: ignore[arg-type]
+    while state.phase is Phase.PLAY:
+        cards = state.legal_cards()
+        # A forced card needs no draw; every real choice is uniform.
+        state._play(state._turn, cards[0] if len(cards) == 1 else choice(cards))  # type: ignore[arg-type]
+    return state
 
 
 def play_out(state: DealState, rng: random.Random) -> DealState:
-    """A copy of ``state`` played to the end with uniformly random legal actions."""
-    state = state.copy()
-    while state.current_player() is not None:
-        actions = state.legal_actions()
-        deal_in_place(state, actions[rng.randrange(len(actions))])
-    return state
+    """A copy of ``state`` played to the end with uniformly random legal choices."""
+    return _finish(state.copy(), rng)
 
 
 def random_deal(players: Sequence[str], dealer: int, carried: Fraction | int,
                 rng: random.Random) -> DealState:
     """Shuffle, cut, deal and play a whole deal at random."""
-    state = new_deal(players, dealer, carried, rng)
-    while state.current_player() is not None:
-        actions = state.legal_actions()
-        deal_in_place(state, actions[rng.randrange(len(actions))])
-    return state
+    return _finish(new_deal(players, dealer, carried, rng), rng)

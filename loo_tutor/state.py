@@ -23,7 +23,7 @@ import enum
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence, Union
+from typing import Iterable, NamedTuple, Sequence, Union
 
 from .cards import Card, Suit, full_deck
 from .errors import IllegalActionError, LooError
@@ -38,6 +38,23 @@ from .rules import LIMITED, Profile, RuleId
 
 Seat = int
 """A player's position in the seating list (0-based, clockwise)."""
+
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+
+
+def exact(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)``, reusing objects for common values.
+
+    Ledger amounts repeat a great deal (thirds of small pools), and building a
+    Fraction costs far more than looking one up.
+    """
+    key = (numerator, denominator)
+    value = _FRACTIONS.get(key)
+    if value is None:
+        value = Fraction(numerator, denominator)
+        if len(_FRACTIONS) < 4096:
+            _FRACTIONS[key] = value
+    return value
 
 
 class DealKind(str, enum.Enum):
@@ -102,8 +119,7 @@ class Verdict:
         return self.message if self.rule is None else f"{self.message} [{self.rule}]"
 
 
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
     """A trick: who led, the cards in the order played, and who won it.
 
     ``winner`` is ``None`` while the trick is unfinished.
@@ -153,7 +169,7 @@ class DealState:
     __slots__ = (
         "profile", "players", "dealer", "order", "carried", "pool", "kind", "hands",
         "miss", "indicator", "trump", "revealed_after", "announcements", "miss_taker",
-        "defender", "collected_by", "held", "active", "tricks", "current", "leader",
+        "defender", "collected_by", "held", "active", "tricks", "current", "trick", "leader",
         "phase", "_turn", "_next_active",
     )
 
@@ -177,6 +193,7 @@ class DealState:
     active: tuple[Seat, ...]
     tricks: list[Trick]
     current: list[tuple[Seat, Card]]
+    trick: list[Card]
     leader: Seat | None
     phase: Phase
     _turn: Seat | None
@@ -221,8 +238,8 @@ class DealState:
         if self.phase is not Phase.PLAY:
             return []
         hand = self.held[self._turn]  # type: ignore[index]
-        if self.current:
-            return legal_follows(hand, [card for _, card in self.current], self.trump)
+        if self.trick:
+            return legal_follows(hand, self.trick, self.trump)
         return legal_leads(hand, self.trump, self.kind is DealKind.DOUBLE, self.indicator)
 
     def legal_actions(self) -> list[Action]:
@@ -236,7 +253,7 @@ class DealState:
 
     def trick_cards(self) -> list[Card]:
         """The cards of the trick in progress, in the order played."""
-        return [card for _, card in self.current]
+        return list(self.trick)
 
     def check(self, action: Action) -> Verdict:
         """Judge an action without taking it. Never raises.
@@ -262,26 +279,40 @@ class DealState:
         """
         if self.phase is not Phase.OVER:
             raise LooError("the deal is not over, so it cannot be settled yet")
-        payouts: dict[Seat, Fraction] = {}
+        pool, ante, loo = self.pool, self.profile.ante, self.profile.loo
+        # Work in whole numbers of 1/(3q) for a pool p/q, so that w tricks earn
+        # exactly w*p of them (R-PAY-THIRD, R-LEDGER).
+        p, q = pool.numerator, pool.denominator
+        unit = 3 * q
+        cents = dict.fromkeys(range(len(self.players)), 0)
         looed: tuple[Seat, ...] = ()
+        paid: tuple[Seat, ...] = ()
         if self.collected_by is not None:
-            payouts[self.collected_by] = self.pool
-            carried_next = Fraction(0)
+            cents[self.collected_by] = 3 * p
+            paid = (self.collected_by,)
+            left = 0
         else:
-            wins = {seat: 0 for seat in self.active}
+            wins = dict.fromkeys(self.active, 0)
             for trick in self.tricks:
                 wins[trick.winner] += 1  # type: ignore[index]
-            third = self.pool / 3
+            paid_thirds = 0
             for seat in self.active:
-                if seat != self.defender and wins[seat]:
-                    payouts[seat] = third * wins[seat]
-            looed = tuple(s for s in self.active if s != self.defender and not wins[s])
-            carried_next = (self.pool - sum(payouts.values(), Fraction(0))
-                            + self.profile.loo * len(looed))
-        net = {seat: payouts.get(seat, Fraction(0)) for seat in range(len(self.players))}
-        net[self.dealer] -= self.profile.ante
+                if seat == self.defender:
+                    continue
+                won = wins[seat]
+                if won:
+                    cents[seat] = won * p
+                    paid += (seat,)
+                    paid_thirds += won
+                else:
+                    looed += (seat,)
+            left = (3 - paid_thirds) * p + loo * len(looed) * unit
+        payouts = {seat: exact(cents[seat], unit) for seat in paid}
+        cents[self.dealer] -= ante * unit
         for seat in looed:
-            net[seat] -= self.profile.loo
+            cents[seat] -= loo * unit
+        net = {seat: exact(amount, unit) for seat, amount in cents.items()}
+        carried_next = exact(left, unit)
         return Settlement(payouts, looed, carried_next, net)
 
     def all_tricks(self) -> list[Trick]:
@@ -315,6 +346,7 @@ class DealState:
         other.held = list(self.held)
         other.tricks = list(self.tricks)
         other.current = list(self.current)
+        other.trick = list(self.trick)
         return other
 
     def _advance(self, action: Action) -> None:
@@ -334,8 +366,8 @@ class DealState:
                 self.miss_taker = seat
             else:
                 self.defender = seat
-        players_in = tuple(s for s, c in self.announcements if c is not Announcement.PASS)
-        self.active = tuple(s for s in self.order if s in players_in)
+        if call is not Announcement.PASS:
+            self.active += (seat,)  # announcements follow seating order, dealer last
         if seat == self.dealer:
             if call is Announcement.PASS and len(self.active) == 1:
                 self._collect(self.active[0])
@@ -362,21 +394,26 @@ class DealState:
 
     def _play(self, seat: Seat, card: Card) -> None:
         hand = self.held[seat]
-        self.held[seat] = tuple(c for c in hand if c is not card)
+        i = hand.index(card)
+        self.held[seat] = hand[:i] + hand[i + 1:]
         current = self.current
         current.append((seat, card))
-        if len(current) < len(self.active):
+        cards = self.trick
+        cards.append(card)
+        if len(cards) < len(self.active):
             self._turn = self._next_active[seat]
             return
-        cards = [c for _, c in current]
         if self.trump is None:
             led = cards[0].suit
-            if any(c.suit is not led for c in cards):
-                self.trump = self.indicator.suit
-                self.revealed_after = len(self.tricks) + 1
+            for other in cards:
+                if other.suit is not led:
+                    self.trump = self.indicator.suit
+                    self.revealed_after = len(self.tricks) + 1
+                    break
         winner = current[trick_winner_index(cards, self.trump)][0]
         self.tricks.append(Trick(self.leader, tuple(current), winner))  # type: ignore[arg-type]
         self.current = []
+        self.trick = []
         if len(self.tricks) == 3:
             self.phase = Phase.OVER
             self._turn = None
@@ -497,12 +534,19 @@ def seats_from_left(players: int, dealer: Seat) -> tuple[Seat, ...]:
     >>> seats_from_left(5, 1)
     (2, 3, 4, 0, 1)
     """
-    return tuple((dealer + 1 + i) % players for i in range(players))
+    key = (players, dealer)
+    order = _ORDERS.get(key)
+    if order is None:
+        order = _ORDERS[key] = tuple((dealer + 1 + i) % players for i in range(players))
+    return order
+
+
+_ORDERS: dict[tuple[int, int], tuple[Seat, ...]] = {}
 
 
 def deal_kind(carried: Fraction) -> DealKind:
     """Simple when nothing is carried, double otherwise (R-DEAL-KIND)."""
-    return DealKind.SIMPLE if carried == 0 else DealKind.DOUBLE
+    return DealKind.SIMPLE if carried.numerator == 0 else DealKind.DOUBLE
 
 
 def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind
@@ -513,17 +557,32 @@ def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind
     the miss takes the second-to-last card of every circuit (R-DEAL-ORDER,
     R-DEAL-MISS, R-DEAL-TRUMP).
     """
-    order = seats_from_left(players, dealer)
-    receivers: list[int] = list(order)
-    if kind is DealKind.DOUBLE:
-        receivers.insert(players - 1, -1)
-    width = len(receivers)
-    piles: dict[int, list[Card]] = {r: [] for r in receivers}
-    for i in range(3 * width):
-        piles[receivers[i % width]].append(deck[i])
-    hands = [tuple(piles[s]) for s in range(players)]
-    miss = tuple(piles[-1]) if kind is DealKind.DOUBLE else None
-    return hands, miss, deck[3 * width]
+    width = players + (kind is DealKind.DOUBLE)
+    end = 3 * width
+    # The k-th receiver of a circuit gets deck[k], deck[k + width], deck[k + 2*width].
+    piles = [tuple(deck[k:end:width]) for k in range(width)]
+    hands: list[tuple[Card, ...]] = [()] * players
+    for k in range(players - 1):
+        hands[(dealer + 1 + k) % players] = piles[k]
+    hands[dealer] = piles[-1]
+    miss = piles[players - 1] if kind is DealKind.DOUBLE else None
+    return hands, miss, deck[end]
+
+
+def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                 profile: Profile) -> Fraction:
+    """The carried balance as a Fraction, once the seats are known to be valid."""
+    count = len(players)
+    if not profile.min_players <= count <= profile.max_players:
+        raise LooError(f"{count} players: this game needs "
+                       f"{profile.min_players} to {profile.max_players} [R-SEAT-COUNT]")
+    if not 0 <= dealer < count:
+        raise LooError(f"dealer seat {dealer} is not one of the {count} seats")
+    if type(carried) is not Fraction:
+        carried = Fraction(carried)
+    if carried.numerator < 0:
+        raise LooError(f"carried balance {carried} is negative")
+    return carried
 
 
 def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -542,34 +601,40 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
     Raises:
         LooError: the seats, hands or cards do not make a deal.
     """
-    count = len(players)
-    if not profile.min_players <= count <= profile.max_players:
-        raise LooError(f"{count} players: this game needs "
-                       f"{profile.min_players} to {profile.max_players} [R-SEAT-COUNT]")
-    if not 0 <= dealer < count:
-        raise LooError(f"dealer seat {dealer} is not one of the {count} seats")
-    carried = Fraction(carried)
-    if carried < 0:
-        raise LooError(f"carried balance {carried} is negative")
+    carried = _check_seats(players, dealer, carried, profile)
     kind = deal_kind(carried)
     dealt = tuple(tuple(h) for h in hands)
     spare = None if miss is None else tuple(miss)
-    if len(dealt) != count or any(len(h) != 3 for h in dealt):
+    if len(dealt) != len(players) or any(len(h) != 3 for h in dealt):
         raise LooError("every seat needs a hand of exactly 3 cards")
     if (spare is None) != (kind is DealKind.SIMPLE) or (spare is not None and len(spare) != 3):
         raise LooError("a double deal needs a miss of 3 cards and a simple deal has none")
     every = [c for h in dealt for c in h] + list(spare or ()) + [indicator]
     if len(set(every)) != len(every):
         raise LooError("the same card appears twice [R-PACK-CARDS]")
+    return start_deal(players, dealer, carried, dealt, spare, indicator, profile)
+
+
+def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
+               dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
+               indicator: Card, profile: Profile = LIMITED) -> DealState:
+    """A deal at its start from seats and cards the caller has already validated.
+
+    :func:`deal_from_hands` is the checked way in; deal records validate with
+    field names of their own and then come here.
+    """
+    count = len(players)
+    kind = DealKind.SIMPLE if carried.numerator == 0 else DealKind.DOUBLE
     state = object.__new__(DealState)
     state.profile = profile
     state.players = tuple(players)
     state.dealer = dealer
     state.order = seats_from_left(count, dealer)
     state.carried = carried
-    state.pool = carried + profile.ante
+    state.pool = exact(carried.numerator + profile.ante * carried.denominator,
+                       carried.denominator)
     state.kind = kind
-    state.hands = dealt
+    state.hands = tuple(dealt)
     state.miss = spare
     state.indicator = indicator
     state.revealed_after = None
@@ -577,6 +642,7 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
     state.miss_taker = state.defender = state.collected_by = None
     state.tricks = []
     state.current = []
+    state.trick = []
     state.leader = None
     state._next_active = {}
     if kind is DealKind.SIMPLE:
@@ -602,16 +668,22 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
     """
     if len(deck) != 52 or len(set(deck)) != 52:
         raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
-    carried = Fraction(carried)
+    carried = _check_seats(players, dealer, carried, profile)
+    return _start_from_deck(players, dealer, carried, deck, profile)
+
+
+def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
+                     deck: Sequence[Card], profile: Profile) -> DealState:
     hands, miss, indicator = split_deck(deck, len(players), dealer, deal_kind(carried))
-    return deal_from_hands(players, dealer, carried, hands, miss, indicator, profile)
+    return start_deal(players, dealer, carried, tuple(hands), miss, indicator, profile)
 
 
 def shuffle_and_cut(rng: random.Random) -> tuple[list[Card], int]:
     """A shuffled pack cut by the player on the dealer's right (R-DEAL-SHUFFLE-CUT).
 
     Returns:
-        the deck, top card first, and the size of the packet that was cut.
+        the deck, top card first, and the size of the packet lifted by the cut
+        (at least one card, leaving at least one below).
     """
     deck = full_deck()
     rng.shuffle(deck)
@@ -621,9 +693,14 @@ def shuffle_and_cut(rng: random.Random) -> tuple[list[Card], int]:
 
 def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
              rng: random.Random, profile: Profile = LIMITED) -> DealState:
-    """Shuffle, cut and deal a new deal with the given random generator."""
+    """Shuffle, cut and deal a new deal with the given random generator.
+
+    Raises:
+        LooError: the seats or the carried balance are wrong.
+    """
+    carried = _check_seats(players, dealer, carried, profile)
     deck, _ = shuffle_and_cut(rng)
-    return deal_from_deck(players, dealer, carried, deck, profile)
+    return _start_from_deck(players, dealer, carried, deck, profile)
 
 
 def deal_in_place(state: DealState, action: Action) -> None:

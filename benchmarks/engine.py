@@ -1,0 +1,73 @@
+"""Engine speed, measured against shuffling a pack.
+
+Run ``python benchmarks/engine.py``. Prints microseconds per operation and
+each figure as a multiple of one ``random.Random.shuffle`` of 52 cards:
+
+* shuffle: ``random.Random.shuffle`` of a 52-card list;
+* check: :func:`loo_tutor.check` of a complete record already parsed from YAML
+  (the seed-000 forced-ace deal);
+* random deal: shuffle, cut, deal and play a whole 6-player double deal with
+  uniformly random legal choices, settlement included.
+
+Targets (issue "Engine"): check ≤ 4× shuffle, random deal ≤ 5× shuffle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import timeit
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from loo_tutor import check, loads  # noqa: E402
+from loo_tutor.sim import random_deal  # noqa: E402
+
+RECORD = """
+players: [A, B, C, D, E]
+dealer: E
+carried: 9
+hands: {A: [AH, 7H, KC], B: [9H, 3S, AC], C: [2H, 5D, 6D], D: [QS, QD, QC], E: [JS, JD, JC]}
+miss: [2S, 2D, 2C]
+trump: 4H
+announce: {A: stand, B: stand, C: stand, D: pass, E: pass}
+tricks: [[AH, 9H, 2H], [7H, 3S, 5D], [KC, AC, 6D]]
+"""
+PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
+
+
+def best_of(stmt, number: int, repeat: int) -> float:
+    """Microseconds per call: the best of ``repeat`` runs of ``number`` calls."""
+    return min(timeit.repeat(stmt, number=number, repeat=repeat)) / number * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    args = parser.parse_args()
+    number, repeat = (200, 3) if args.quick else (2000, 7)
+
+    rng = random.Random(2026)
+    pack = list(range(52))
+    shuffle = best_of(lambda: rng.shuffle(pack), number, repeat)
+
+    record = loads(RECORD)
+    assert check(record)["status"] == "complete"
+    checking = best_of(lambda: check(record), number, repeat)
+
+    deal_rng = random.Random(7)
+    dealing = best_of(lambda: random_deal(PLAYERS, 5, 9, deal_rng).settlement(), number, repeat)
+
+    print(f"{'operation':<40}{'µs':>10}{'× shuffle':>12}")
+    for name, micros in [
+        ("shuffle 52 cards (random.Random.shuffle)", shuffle),
+        ("check() a complete record", checking),
+        ("random complete deal, 6 players", dealing),
+    ]:
+        print(f"{name:<40}{micros:>10.1f}{micros / shuffle:>12.2f}")
+
+
+if __name__ == "__main__":
+    main()

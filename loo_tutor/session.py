@@ -1,0 +1,170 @@
+"""A session: several deals at one table, the ledger and the end-of-session split.
+
+The ledger holds every player's balance and the pool in exact fractions; the
+sum of all balances plus the pool is zero at every moment (R-CONSERVE).
+
+>>> import random
+>>> from loo_tutor.sim import play_out
+>>> session = Session(["A", "B", "C", "D", "E"], deals=5, seed=11)
+>>> while not session.is_over():
+...     session.finish_deal(play_out(session.start_deal(), session.rng))
+>>> final = session.end()
+>>> sum(final.values())
+Fraction(0, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Sequence
+
+from .errors import LooError
+from .rules import LIMITED, Profile
+from .state import DealState, Phase, Seat, new_deal
+
+
+@dataclass
+class Ledger:
+    """Balances by seat and the pool, as exact fractions (R-LEDGER).
+
+    Units only move between a balance and the pool, so
+    ``sum(balances) + pool`` never changes from 0 (R-CONSERVE).
+    """
+
+    balances: dict[Seat, Fraction]
+    pool: Fraction = Fraction(0)
+
+    @classmethod
+    def empty(cls, players: int) -> Ledger:
+        """Every balance and the pool at 0."""
+        return cls({seat: Fraction(0) for seat in range(players)})
+
+    def pay_in(self, seat: Seat, amount: Fraction | int) -> None:
+        """Move ``amount`` from a player's balance into the pool."""
+        self.balances[seat] -= amount
+        self.pool += amount
+
+    def pay_out(self, seat: Seat, amount: Fraction | int) -> None:
+        """Move ``amount`` from the pool to a player's balance."""
+        self.pool -= amount
+        self.balances[seat] += amount
+
+    def total(self) -> Fraction:
+        """Sum of all balances plus the pool: always 0."""
+        return sum(self.balances.values(), self.pool)
+
+
+@dataclass
+class Session:
+    """A table of players dealing an agreed number of deals (R-SESSION-LENGTH).
+
+    Args:
+        players: names in clockwise seating order (5–8, R-SEAT-COUNT).
+        deals: the agreed number of deals; a multiple of the number of
+            players lets everyone deal equally often.
+        seed: seeds the shuffles and the choice of the first dealer.
+        first_dealer: the first dealer's seat; drawn at random when ``None``
+            (R-SEAT-FIRST-DEALER).
+
+    Raises:
+        LooError: wrong number of players, or a nonsensical deal count or seat.
+    """
+
+    players: Sequence[str]
+    deals: int
+    seed: int | None = None
+    first_dealer: Seat | None = None
+    profile: Profile = LIMITED
+    rng: random.Random = field(init=False)
+    dealer: Seat = field(init=False)
+    carried: Fraction = field(init=False, default=Fraction(0))
+    ledger: Ledger = field(init=False)
+    history: list[DealState] = field(init=False, default_factory=list)
+    current: DealState | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        count = len(self.players)
+        if not self.profile.min_players <= count <= self.profile.max_players:
+            raise LooError(f"{count} players: this game needs {self.profile.min_players} "
+                           f"to {self.profile.max_players} [R-SEAT-COUNT]")
+        if len(set(self.players)) != count:
+            raise LooError("every player needs a different name")
+        if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
+            raise LooError(f"deals: {self.deals!r} is not a whole number of deals, 1 or more")
+        self.players = tuple(self.players)
+        self.rng = random.Random(self.seed)
+        if self.first_dealer is None:
+            self.first_dealer = self.rng.randrange(count)
+        elif not 0 <= self.first_dealer < count:
+            raise LooError(f"first dealer seat {self.first_dealer} is not one of the {count} seats")
+        self.dealer = self.first_dealer
+        self.ledger = Ledger.empty(count)
+
+    def is_over(self) -> bool:
+        """Whether the agreed number of deals has been played."""
+        return len(self.history) >= self.deals
+
+    def start_deal(self) -> DealState:
+        """Book the dealer's ante, then shuffle, cut and deal (R-DEAL-ANTE).
+
+        Raises:
+            LooError: a deal is already under way, or the session is over.
+        """
+        if self.current is not None:
+            raise LooError("the current deal must be finished before the next is dealt")
+        if self.is_over():
+            raise LooError(f"the session's {self.deals} deals have all been played")
+        self.ledger.pay_in(self.dealer, self.profile.ante)
+        self.current = new_deal(self.players, self.dealer, self.carried, self.rng, self.profile)
+        return self.current
+
+    def finish_deal(self, state: DealState) -> None:
+        """Book a finished deal: payouts, loos and the carried balance (R-CARRY).
+
+        The deal passes to the dealer's left (R-SEAT-ROTATE).
+
+        Raises:
+            LooError: ``state`` is not the current deal played to its end.
+        """
+        if self.current is None:
+            raise LooError("no deal is under way")
+        if state.phase is not Phase.OVER or state.hands != self.current.hands:
+            raise LooError("finish_deal needs the current deal played to its end")
+        settled = state.settlement()
+        for seat, amount in settled.payouts.items():
+            self.ledger.pay_out(seat, amount)
+        for seat in settled.looed:
+            self.ledger.pay_in(seat, self.profile.loo)
+        assert self.ledger.pool == settled.carried_next, "ledger and settlement disagree"
+        self.carried = settled.carried_next
+        self.history.append(state)
+        self.current = None
+        self.dealer = (self.dealer + 1) % len(self.players)
+
+    def end(self) -> dict[str, Fraction]:
+        """Share what is left in the pool equally and return the final balances.
+
+        After this the balances sum to exactly 0 (R-SESSION-END, R-SESSION-RESULT).
+
+        Raises:
+            LooError: deals remain to be played, or a deal is under way.
+        """
+        if not self.is_over() or self.current is not None:
+            raise LooError(f"the session ends after {self.deals} deals; "
+                           f"{len(self.history)} have been played")
+        share = self.ledger.pool / len(self.players)
+        for seat in range(len(self.players)):
+            self.ledger.pay_out(seat, share)
+        self.carried = Fraction(0)
+        return self.balances()
+
+    def balances(self) -> dict[str, Fraction]:
+        """Every player's net balance so far, by name."""
+        return {self.players[s]: v for s, v in self.ledger.balances.items()}
+
+    def leaders(self) -> list[str]:
+        """The players with the highest balance (R-SESSION-RESULT)."""
+        best = max(self.ledger.balances.values())
+        return [self.players[s] for s, v in self.ledger.balances.items() if v == best]

@@ -1,0 +1,56 @@
+"""Shared helpers for the test suite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loo_tutor import check, loads
+
+HERE = Path(__file__).parent
+OWN_EXAMPLES = HERE / "data" / "examples"
+SHARED_EXAMPLES = HERE.parent.parent / "shared" / "rules" / "examples"
+
+
+def example_files() -> list[Path]:
+    """Every example record: the project's copy, plus the shared originals when present."""
+    files = sorted(OWN_EXAMPLES.glob("*.yaml")) + sorted(OWN_EXAMPLES.glob("*.json"))
+    if SHARED_EXAMPLES.is_dir():
+        files += sorted(SHARED_EXAMPLES.glob("*.yaml")) + sorted(SHARED_EXAMPLES.glob("*.json"))
+    return [f for f in files if f.parent.name != "expected"]
+
+
+def expected_for(record: Path) -> dict[str, Any]:
+    return json.loads((record.parent / "expected" / (record.stem + ".json")).read_text())
+
+
+def without_message(result: dict[str, Any]) -> dict[str, Any]:
+    """A result with ``error.message`` removed (its wording is free)."""
+    result = dict(result)
+    if result.get("error"):
+        result["error"] = {k: v for k, v in result["error"].items() if k != "message"}
+    return result
+
+
+def run(text: str) -> dict[str, Any]:
+    """Check a record given as YAML text."""
+    return check(loads(text))
+
+
+FORCED_ACE = """
+players: [A, B, C, D, E]
+dealer: E
+carried: 9
+hands: {A: [AH, 7H, KC], B: [9H, 3S, AC], C: [2H, 5D, 6D], D: [QS, QD, QC], E: [JS, JD, JC]}
+miss: [2S, 2D, 2C]
+trump: 4H
+"""
+"""The seed-000 deal without announcements or tricks (examples/01)."""
+
+
+@pytest.fixture
+def forced_ace() -> str:
+    return FORCED_ACE
