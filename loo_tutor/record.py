@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -36,6 +37,10 @@ from .errors import MalformedRecord, NotationError
 from .legality import Announcement
 from .rules import LIMITED
 from .state import (
+    Action,
+    Announce,
+    Play,
+    Verdict,
     DealKind,
     DealState,
     Phase,
@@ -360,6 +365,58 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
                 return _result(state, error=(seat, "play", str(card), *refusal))  # type: ignore[misc]
             state._play(seat, card)
     return _result(state)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A record replayed step by step.
+
+    Attributes:
+        states: the state at the start, then after each legal action.
+        actions: the legal actions, ``actions[i]`` leading from ``states[i]``
+            to ``states[i + 1]``.
+        refused: the first illegal action and its verdict, if any.
+    """
+
+    states: list[DealState]
+    actions: list[Action]
+    refused: tuple[Action, Verdict] | None
+
+
+def replay(record: Mapping[str, Any]) -> Replay:
+    """Every state a record passes through, for stepping through a deal.
+
+    Raises:
+        MalformedRecord: as :func:`check`.
+    """
+    parsed = _Record(record)
+    state = parsed.start
+    states: list[DealState] = [state]
+    actions: list[Action] = []
+
+    def take(action: Action) -> Verdict | None:
+        nonlocal state
+        verdict = state.check(action)
+        if verdict:
+            state = state.apply(action)
+            states.append(state)
+            actions.append(action)
+            return None
+        return verdict
+
+    for seat, call in parsed.announce:
+        refused = take(Announce(seat, call))
+        if refused is not None:
+            return Replay(states, actions, (Announce(seat, call), refused))
+    if parsed.tricks:
+        _check_trick_shape(state, parsed.tricks)
+    for trick in parsed.tricks:
+        for card in trick:
+            play = Play(state.current_player(), card)  # type: ignore[arg-type]
+            refused = take(play)
+            if refused is not None:
+                return Replay(states, actions, (play, refused))
+    return Replay(states, actions, None)
 
 
 def _check_trick_shape(state: DealState, tricks: list[list[Card]]) -> None:
