@@ -83,6 +83,7 @@ class Card:
             a higher number always beats a lower one of the same suit.
         suit: the card's :class:`Suit`.
         index: position in a fresh pack, ``13 * suit + rank`` (0–51).
+        text: the canonical text, e.g. ``"10H"``.
 
     Use :func:`parse_card` or :data:`CARDS` rather than the constructor, so
     every card stays a single shared object.
@@ -91,6 +92,7 @@ class Card:
     rank: int
     suit: Suit
     index: int
+    text: str
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -109,7 +111,7 @@ class Card:
         return f"{names.get(self.rank, self.rank_text)} of {self.suit.noun}s"
 
     def __str__(self) -> str:
-        return RANK_TEXT[self.rank] + "SHDC"[self.suit]
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -124,7 +126,9 @@ class Card:
 
 
 CARDS: tuple[Card, ...] = tuple(
-    Card(rank, suit, 13 * suit + rank) for suit in Suit for rank in range(13)
+    Card(rank, suit, 13 * suit + rank, RANK_TEXT[rank] + suit.letter)
+    for suit in Suit
+    for rank in range(13)
 )
 """All 52 cards in fresh-pack order: spades 2…A, hearts, diamonds, clubs."""
 

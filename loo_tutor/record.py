@@ -54,7 +54,7 @@ FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "tru
 """The top-level keys a record may have, in the order records are written."""
 
 _WORDS = {a.value: a for a in Announcement}
-_CANONICAL = {str(card): card for card in CARDS}
+_CANONICAL = {card.text: card for card in CARDS}
 _CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
 
 
@@ -452,7 +452,7 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
         "tricks": [
             {
                 "leader": names[t.leader],
-                "cards": [[names[s], str(c)] for s, c in t.plays],
+                "cards": [[names[s], c.text] for s, c in t.plays],
                 "winner": None if t.winner is None else names[t.winner],
             }
             for t in state.all_tricks()
@@ -465,8 +465,7 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
         settled = state.settlement()
         if state.collected_by is not None:
             result["collected_by"] = names[state.collected_by]
-        result["payouts"] = {names[s]: str(settled.payouts[s])
-                             for s in state.order if s in settled.payouts}
+        result["payouts"] = {names[s]: str(v) for s, v in settled.payouts.items()}
         result["looed"] = [names[s] for s in settled.looed]
         result["carried_next"] = str(settled.carried_next)
         result["net"] = {names[s]: str(settled.net[s]) for s in range(len(names))}
@@ -478,7 +477,7 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
         if state.phase is Phase.ANNOUNCE:
             options = [a.value for a in state.legal_announcements()]
         else:
-            options = [str(c) for c in state.legal_cards()]
+            options = [c.text for c in state.legal_cards()]
         result["next"] = {"player": names[seat],  # type: ignore[index]
                           "phase": state.phase.value, "options": sorted(options)}
     else:

@@ -22,9 +22,10 @@ from .state import DealState, Phase, new_deal
 def _finish(state: DealState, rng: random.Random) -> DealState:
     """Play ``state`` to the end in place with uniformly random legal choices."""
     choice = rng.choice
-    while state.phase is Phase.ANNOUNCE:
+    announcing, playing = Phase.ANNOUNCE, Phase.PLAY
+    while state.phase is announcing:
         state._announce(state._turn, choice(state.legal_announcements()))  # type: ignore[arg-type]
-    while state.phase is Phase.PLAY:
+    while state.phase is playing:
         cards = state.legal_cards()
         # A forced card needs no draw; every real choice is uniform.
         state._play(state._turn, cards[0] if len(cards) == 1 else choice(cards))  # type: ignore[arg-type]

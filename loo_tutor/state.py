@@ -77,6 +77,14 @@ class Phase(str, enum.Enum):
     """The deal has ended and can be settled."""
 
 
+# Enum members looked up once: attribute access on an Enum class is slow in
+# the hot paths of play-outs and record checking.
+_ANNOUNCE, _PLAY, _OVER = Phase.ANNOUNCE, Phase.PLAY, Phase.OVER
+_SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE
+_STAND, _PASS, _MISS, _DEFEND = (Announcement.STAND, Announcement.PASS, Announcement.MISS,
+                                 Announcement.DEFEND)
+
+
 @dataclass(frozen=True, slots=True)
 class Announce:
     """``seat`` makes an announcement."""
@@ -207,7 +215,7 @@ class DealState:
 
     def is_terminal(self) -> bool:
         """Whether the deal is over (collected, or three tricks played)."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def trumps_known(self) -> bool:
         """Whether the trump suit is known to the table (R-DEAL-TRUMP, R-REVEAL)."""
@@ -215,39 +223,39 @@ class DealState:
 
     def legal_announcements(self) -> list[Announcement]:
         """The announcements open to the player to act (empty outside announcing)."""
-        if self.phase is not Phase.ANNOUNCE:
+        if self.phase is not _ANNOUNCE:
             return []
         miss_free = self.miss_taker is None
         if self._turn != self.dealer:
-            calls = [Announcement.STAND, Announcement.PASS]
+            calls = [_STAND, _PASS]
             if miss_free:
-                calls.append(Announcement.MISS)
+                calls.append(_MISS)
             return calls
         case = self._dealer_case()
         if case == "sole-stand":
-            return [Announcement.STAND, Announcement.MISS, Announcement.DEFEND]
+            return [_STAND, _MISS, _DEFEND]
         if case == "sole-miss":
-            return [Announcement.STAND, Announcement.PASS]
-        calls = [Announcement.STAND, Announcement.PASS]
+            return [_STAND, _PASS]
+        calls = [_STAND, _PASS]
         if miss_free:
-            calls.append(Announcement.MISS)
+            calls.append(_MISS)
         return calls
 
     def legal_cards(self) -> list[Card]:
         """The cards the player to act may play (empty outside play)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return []
         hand = self.held[self._turn]  # type: ignore[index]
         if self.trick:
             return legal_follows(hand, self.trick, self.trump)
-        return legal_leads(hand, self.trump, self.kind is DealKind.DOUBLE, self.indicator)
+        return legal_leads(hand, self.trump, self.kind is _DOUBLE, self.indicator)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order."""
         seat = self._turn
         if seat is None:
             return []
-        if self.phase is Phase.ANNOUNCE:
+        if self.phase is _ANNOUNCE:
             return [Announce(seat, a) for a in self.legal_announcements()]
         return [Play(seat, c) for c in self.legal_cards()]
 
@@ -277,7 +285,7 @@ class DealState:
         Raises:
             LooError: the deal is not over yet.
         """
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             raise LooError("the deal is not over, so it cannot be settled yet")
         pool, ante, loo = self.pool, self.profile.ante, self.profile.loo
         # Work in whole numbers of 1/(3q) for a pool p/q, so that w tricks earn
@@ -358,18 +366,18 @@ class DealState:
 
     def _announce(self, seat: Seat, call: Announcement) -> None:
         self.announcements.append((seat, call))
-        if call is Announcement.STAND:
+        if call is _STAND:
             self.held[seat] = self.hands[seat]
-        elif call is Announcement.MISS or call is Announcement.DEFEND:
+        elif call is _MISS or call is _DEFEND:
             self.held[seat] = self.miss  # type: ignore[assignment]
-            if call is Announcement.MISS:
+            if call is _MISS:
                 self.miss_taker = seat
             else:
                 self.defender = seat
-        if call is not Announcement.PASS:
+        if call is not _PASS:
             self.active += (seat,)  # announcements follow seating order, dealer last
         if seat == self.dealer:
-            if call is Announcement.PASS and len(self.active) == 1:
+            if call is _PASS and len(self.active) == 1:
                 self._collect(self.active[0])
             else:
                 self._start_play()
@@ -383,13 +391,13 @@ class DealState:
     def _collect(self, seat: Seat) -> None:
         self.collected_by = seat
         self.active = ()
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self._turn = None
 
     def _start_play(self) -> None:
         active = self.active
         self._next_active = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.leader = self._turn = active[0]
 
     def _play(self, seat: Seat, card: Card) -> None:
@@ -415,7 +423,7 @@ class DealState:
         self.current = []
         self.trick = []
         if len(self.tricks) == 3:
-            self.phase = Phase.OVER
+            self.phase = _OVER
             self._turn = None
             self.leader = None
         else:
@@ -425,9 +433,9 @@ class DealState:
 
     def _dealer_case(self) -> str:
         """Which row of the dealer's decision table applies (SPEC §4)."""
-        players_in = [(s, c) for s, c in self.announcements if c is not Announcement.PASS]
+        players_in = [(s, c) for s, c in self.announcements if c is not _PASS]
         if len(players_in) == 1:
-            return "sole-stand" if players_in[0][1] is Announcement.STAND else "sole-miss"
+            return "sole-stand" if players_in[0][1] is _STAND else "sole-miss"
         return "other"
 
     def _name(self, seat: Seat) -> str:
@@ -448,16 +456,16 @@ class DealState:
 
     def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleId, str] | None:
         name = self._name(seat)
-        if self.kind is DealKind.SIMPLE:
+        if self.kind is _SIMPLE:
             return RuleId.ANN_SIMPLE, (
                 f"{name} cannot announce: a simple deal has no announcements and everyone plays."
             )
-        if self.phase is Phase.OVER and self.collected_by == self.dealer and not self.tricks:
+        if self.phase is _OVER and self.collected_by == self.dealer and not self.tricks:
             return RuleId.COLLECT, (
                 f"{name} cannot announce: every other player passed, so the dealer "
                 "collects the pool without play."
             )
-        if self.phase is not Phase.ANNOUNCE:
+        if self.phase is not _ANNOUNCE:
             return RuleId.ANN_ORDER, (
                 f"{name} cannot announce: every player has already announced once."
             )
@@ -469,7 +477,7 @@ class DealState:
             )
         if call in self.legal_announcements():
             return None
-        if call is Announcement.MISS:
+        if call is _MISS:
             taker = self._name(self.miss_taker)  # type: ignore[arg-type]
             return RuleId.ANN_MISS_ONCE, (
                 f"{name} cannot take the miss: {taker} has already taken it, and it "
@@ -498,13 +506,13 @@ class DealState:
 
     def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleId, str] | None:
         name = self._name(seat)
-        if self.phase is Phase.ANNOUNCE:
+        if self.phase is _ANNOUNCE:
             turn = self._name(self._turn)  # type: ignore[arg-type]
             return RuleId.PLAY_ORDER, (
                 f"{name} cannot play yet: the announcements are not finished and it is "
                 f"{turn}'s turn to announce."
             )
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             if self.collected_by is not None:
                 return RuleId.COLLECT, (
                     f"{name} cannot play: the pool was collected without play."
@@ -520,7 +528,7 @@ class DealState:
         if card in self.legal_cards():
             return None
         return explain_card(name, card, self.held[seat], self.trick_cards(), self.trump,
-                            self.kind is DealKind.DOUBLE, self.indicator)
+                            self.kind is _DOUBLE, self.indicator)
 
 
 # -- building a deal ---------------------------------------------------------
@@ -546,7 +554,7 @@ _ORDERS: dict[tuple[int, int], tuple[Seat, ...]] = {}
 
 def deal_kind(carried: Fraction) -> DealKind:
     """Simple when nothing is carried, double otherwise (R-DEAL-KIND)."""
-    return DealKind.SIMPLE if carried.numerator == 0 else DealKind.DOUBLE
+    return _SIMPLE if carried.numerator == 0 else _DOUBLE
 
 
 def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind
@@ -557,7 +565,7 @@ def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind
     the miss takes the second-to-last card of every circuit (R-DEAL-ORDER,
     R-DEAL-MISS, R-DEAL-TRUMP).
     """
-    width = players + (kind is DealKind.DOUBLE)
+    width = players + (kind is _DOUBLE)
     end = 3 * width
     # The k-th receiver of a circuit gets deck[k], deck[k + width], deck[k + 2*width].
     piles = [tuple(deck[k:end:width]) for k in range(width)]
@@ -565,7 +573,7 @@ def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind
     for k in range(players - 1):
         hands[(dealer + 1 + k) % players] = piles[k]
     hands[dealer] = piles[-1]
-    miss = piles[players - 1] if kind is DealKind.DOUBLE else None
+    miss = piles[players - 1] if kind is _DOUBLE else None
     return hands, miss, deck[end]
 
 
@@ -607,7 +615,7 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
     spare = None if miss is None else tuple(miss)
     if len(dealt) != len(players) or any(len(h) != 3 for h in dealt):
         raise LooError("every seat needs a hand of exactly 3 cards")
-    if (spare is None) != (kind is DealKind.SIMPLE) or (spare is not None and len(spare) != 3):
+    if (spare is None) != (kind is _SIMPLE) or (spare is not None and len(spare) != 3):
         raise LooError("a double deal needs a miss of 3 cards and a simple deal has none")
     every = [c for h in dealt for c in h] + list(spare or ()) + [indicator]
     if len(set(every)) != len(every):
@@ -624,7 +632,7 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
     field names of their own and then come here.
     """
     count = len(players)
-    kind = DealKind.SIMPLE if carried.numerator == 0 else DealKind.DOUBLE
+    kind = _SIMPLE if carried.numerator == 0 else _DOUBLE
     state = object.__new__(DealState)
     state.profile = profile
     state.players = tuple(players)
@@ -645,7 +653,7 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
     state.trick = []
     state.leader = None
     state._next_active = {}
-    if kind is DealKind.SIMPLE:
+    if kind is _SIMPLE:
         state.trump = None
         state.held = list(dealt)
         state.active = state.order
@@ -654,7 +662,7 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
         state.trump = indicator.suit
         state.held = [()] * count
         state.active = ()
-        state.phase = Phase.ANNOUNCE
+        state.phase = _ANNOUNCE
         state._turn = state.order[0]
     return state
 
