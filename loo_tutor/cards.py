@@ -33,17 +33,17 @@ class Suit(enum.IntEnum):
 
     @property
     def letter(self) -> str:
-        """The upper-case letter used in canonical card text: ``S H D C``."""
+        """The upper-case letter used in canonical card text (``S H D C``)."""
         return "SHDC"[self.value]
 
     @property
     def symbol(self) -> str:
-        """The suit symbol: ``♠ ♥ ♦ ♣``."""
+        """The suit symbol (``♠ ♥ ♦ ♣``)."""
         return "♠♥♦♣"[self.value]
 
     @property
     def noun(self) -> str:
-        """The suit's singular English noun: ``spade``, ``heart``, ..."""
+        """The suit's singular English noun (``spade``, ``heart``, ...)."""
         return ("spade", "heart", "diamond", "club")[self.value]
 
     @property
@@ -130,7 +130,7 @@ CARDS: tuple[Card, ...] = tuple(
     for suit in Suit
     for rank in range(13)
 )
-"""All 52 cards in fresh-pack order: spades 2…A, hearts, diamonds, clubs."""
+"""All 52 cards in fresh-pack order (spades 2 to A, then hearts, diamonds, clubs)."""
 
 _RANK_BY_TEXT = {text: i for i, text in enumerate(RANK_TEXT)} | {"T": 8}
 _CARD_BY_TEXT: dict[str, Card] = {}

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 class LooError(ValueError):
-    """Base class of every error raised by :mod:`loo_tutor`."""
+    """Base class of every error the loo_tutor package raises."""
 
 
 class NotationError(LooError):

@@ -340,7 +340,7 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a deal record and report what happened (CONTRACT.md §2).
 
     Returns:
-        the result dict: ``status`` is ``complete``, ``in_progress`` or
+        the result dict, whose ``status`` is ``complete``, ``in_progress`` or
         ``illegal``; an illegal action is described in ``error`` with its
         ``rule``.
 

@@ -100,7 +100,7 @@ class RuleId(str, enum.Enum):
     LEDGER = "R-LEDGER"
     """Amounts are exact fractions; nothing is rounded."""
     CONSERVE = "R-CONSERVE"
-    """Units are moved, never made: balances and pool sum to zero."""
+    """Units are moved and never made, so balances and pool sum to zero."""
     SESSION_LENGTH = "R-SESSION-LENGTH"
     """The number of deals is agreed before the session."""
     SESSION_END = "R-SESSION-END"

@@ -61,9 +61,9 @@ class DealKind(str, enum.Enum):
     """Simple or double deal, fixed by the carried balance (R-DEAL-KIND)."""
 
     SIMPLE = "simple"
-    """Carried balance 0: no miss, no announcements, trumps hidden."""
+    """Nothing carried, so no miss, no announcements and trumps hidden."""
     DOUBLE = "double"
-    """Positive carried balance: a miss, announcements, trumps turned at once."""
+    """Something carried, so a miss, announcements and trumps turned at once."""
 
 
 class Phase(str, enum.Enum):
