@@ -161,7 +161,7 @@ def _cards(value: Any, where: str, count: int | None = None) -> list[Card]:
         cards = [_CANONICAL[v] for v in value]
     except (KeyError, TypeError):  # not canonical text: take the slow, forgiving route
         cards = [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    return cards  # type: ignore[return-value]
+    return cards
 
 
 def _is_mapping(value: Any) -> bool:
@@ -268,7 +268,7 @@ class _Record:
                 twice = next(c for c in cards if cards.count(c) > 1)
                 raise MalformedRecord(f"deck: {twice} appears twice (R-PACK-CARDS)")
             return split_deck(cards, len(players), dealer, kind)
-        if not _is_mapping(hands):
+        if hands is None or not _is_mapping(hands):
             raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
         for name in hands:
             if name not in seat:
@@ -359,11 +359,11 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
         _check_trick_shape(state, tricks)
     for trick in tricks:
         for card in trick:
-            seat: int = state._turn  # type: ignore[assignment]
+            player: int = state._turn  # type: ignore[assignment]
             if card not in state.legal_cards():
-                refusal = state._play_refusal(seat, card)
-                return _result(state, error=(seat, "play", str(card), *refusal))  # type: ignore[misc]
-            state._play(seat, card)
+                refusal = state._play_refusal(player, card)
+                return _result(state, error=(player, "play", card.text, *refusal))  # type: ignore[misc]
+            state._play(player, card)
     return _result(state)
 
 
