@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, NamedTuple, Sequence, Union
 
@@ -152,7 +152,7 @@ class Settlement:
     payouts: dict[Seat, Fraction]
     looed: tuple[Seat, ...]
     carried_next: Fraction
-    net: dict[Seat, Fraction] = field(default_factory=dict)
+    net: dict[Seat, Fraction]
 
 
 class DealState:
@@ -288,15 +288,15 @@ class DealState:
         if self.phase is not _OVER:
             raise LooError("the deal is not over, so it cannot be settled yet")
         pool, ante, loo = self.pool, self.profile.ante, self.profile.loo
-        # Work in whole numbers of 1/(3q) for a pool p/q, so that w tricks earn
-        # exactly w*p of them (R-PAY-THIRD, R-LEDGER).
+        # Count in parts of 1/(3q) of a unit for a pool p/q: a trick then earns
+        # exactly p parts and every amount stays a whole number (R-PAY-THIRD, R-LEDGER).
         p, q = pool.numerator, pool.denominator
-        unit = 3 * q
-        cents = dict.fromkeys(range(len(self.players)), 0)
+        per_unit = 3 * q
+        parts = dict.fromkeys(range(len(self.players)), 0)
         looed: tuple[Seat, ...] = ()
         paid: tuple[Seat, ...] = ()
         if self.collected_by is not None:
-            cents[self.collected_by] = 3 * p
+            parts[self.collected_by] = 3 * p
             paid = (self.collected_by,)
             left = 0
         else:
@@ -309,18 +309,18 @@ class DealState:
                     continue
                 won = wins[seat]
                 if won:
-                    cents[seat] = won * p
+                    parts[seat] = won * p
                     paid += (seat,)
                     paid_thirds += won
                 else:
                     looed += (seat,)
-            left = (3 - paid_thirds) * p + loo * len(looed) * unit
-        payouts = {seat: exact(cents[seat], unit) for seat in paid}
-        cents[self.dealer] -= ante * unit
+            left = (3 - paid_thirds) * p + loo * len(looed) * per_unit
+        payouts = {seat: exact(parts[seat], per_unit) for seat in paid}
+        parts[self.dealer] -= ante * per_unit
         for seat in looed:
-            cents[seat] -= loo * unit
-        net = {seat: exact(amount, unit) for seat, amount in cents.items()}
-        carried_next = exact(left, unit)
+            parts[seat] -= loo * per_unit
+        net = {seat: exact(amount, per_unit) for seat, amount in parts.items()}
+        carried_next = exact(left, per_unit)
         return Settlement(payouts, looed, carried_next, net)
 
     def all_tricks(self) -> list[Trick]:
