@@ -100,7 +100,7 @@ def loads(text: str) -> dict[str, Any]:
     """
     try:
         data = json.loads(text, object_pairs_hook=_json_object)
-    except ValueError:
+    except json.JSONDecodeError:
         try:
             data = yaml.load(text, Loader=_StrictLoader)
         except yaml.MarkedYAMLError as exc:
@@ -153,7 +153,7 @@ def _card(value: Any, where: str) -> Card:
 
 
 def _cards(value: Any, where: str, count: int | None = None) -> list[Card]:
-    if type(value) is not list:
+    if type(value) is not list and not isinstance(value, tuple):
         raise MalformedRecord(f"{where}: expected a list of cards, got {_kind(value)}")
     if count is not None and len(value) != count:
         raise MalformedRecord(f"{where}: expected exactly {count} cards, got {len(value)}")
