@@ -12,9 +12,21 @@ True
 from __future__ import annotations
 
 import html
-from typing import Iterable
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from .cards import Card, Suit
+from .errors import LooError
+from .legality import Announcement
+from .narrate import Narration, Step, steps
+from .observe import PlayerView, observation
+from .record import load_record
+from .rules import RuleId
+from .state import DealKind, DealState, Phase, Play, Seat, Trick
 
 _TWO_COLOURS = {Suit.SPADES: "#1b1b1b", Suit.HEARTS: "#c8102e",
                 Suit.DIAMONDS: "#c8102e", Suit.CLUBS: "#1b1b1b"}
@@ -35,17 +47,20 @@ def suit_colour(suit: Suit, four_colour: bool = False) -> str:
     return (_FOUR_COLOURS if four_colour else _TWO_COLOURS)[suit]
 
 
-def card_html(card: Card, four_colour: bool = False, mark: str = "") -> str:
+def card_html(card: Card, four_colour: bool = False, mark: str = "", note: str = "") -> str:
     """One card face up, with its rank above its suit symbol.
 
     Args:
         card: the card to draw.
         four_colour: draw diamonds blue and clubs green.
         mark: an extra CSS declaration, e.g. an outline to highlight the card.
+        note: words added to the text alternative, e.g. ``"legal"`` for a
+            highlighted card, so the highlight is not only visual.
     """
     colour = suit_colour(card.suit, four_colour)
+    label = f"{card.label}, {html.escape(note)}" if note else card.label
     return (
-        f'<span class="loo-card" role="img" aria-label="{card.label}" title="{card.label}" '
+        f'<span class="loo-card" role="img" aria-label="{label}" title="{label}" '
         f'style="{_CARD_STYLE}color:{colour};{mark}">'
         f'<span aria-hidden="true">{card.rank_text}</span>'
         f'<span aria-hidden="true" style="font-size:1.3em">{card.suit.symbol}</span></span>'
@@ -68,3 +83,339 @@ class HtmlStr(str):
 
     def _repr_html_(self) -> str:
         return str(self)
+
+
+# -- whole tables ----------------------------------------------------------------
+#
+# Everything below draws what the engine reports: the state's public fields,
+# or, for a player's view, only what observe.observation lets that seat see.
+
+RULES_BASE = "../book/"
+"""Where ``rules.html`` lives, relative to the pages that show the widgets.
+
+The notebooks are built into ``notebooks/`` beside ``book/``, hence
+``"../book/"``. Every function that writes links takes a ``base`` argument to
+point elsewhere.
+"""
+
+_RULE_ID = re.compile(r"\bR-[A-Z]+(?:-[A-Z]+)*\b")
+_KNOWN_RULES = {rule.value: rule for rule in RuleId}
+
+_HIGHLIGHT = "outline:3px solid #e09b00;outline-offset:1px;"
+_FADED = "opacity:0.45;"
+_TABLE_STYLE = ("position:relative;width:100%;max-width:50em;min-width:34em;height:36em;"
+                "margin:0.5em 0 1.5em;font:0.85em/1.3 system-ui,sans-serif;color:#1b1b1b;")
+_FELT_STYLE = ("position:absolute;left:13%;right:13%;top:15%;bottom:15%;border-radius:50%;"
+               "background:radial-gradient(#2f7d4f,#1e5a37);border:0.5em solid #6b4a2b;")
+_SEAT_STYLE = ("position:absolute;transform:translate(-50%,-50%);width:10.5em;padding:0.3em;"
+               "background:#fafaf7;border:1px solid #999;border-radius:0.5em;text-align:center;")
+_TO_ACT_STYLE = "border:2px solid #e09b00;box-shadow:0 0 0.4em #e09b00;"
+_CENTRE_STYLE = ("position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);"
+                 "width:22em;text-align:center;color:#fff;")
+_BADGE_STYLE = ("display:inline-block;margin-left:0.3em;padding:0 0.35em;border-radius:0.6em;"
+                "background:#6b4a2b;color:#fff;font-size:0.8em;")
+_CELL = "padding:0.15em 0.6em;border-bottom:1px solid #ccc;"
+
+_ANNOUNCED = {
+    Announcement.STAND: "stood",
+    Announcement.PASS: "passed",
+    Announcement.MISS: "took the miss",
+    Announcement.DEFEND: "defends the pool",
+}
+
+
+def rule_link(rule: RuleId, base: str = RULES_BASE) -> HtmlStr:
+    """A link to the book's section on ``rule``, showing its ID.
+
+    >>> rule_link(RuleId.LEAD_ACE)
+    '<a class="loo-rule" href="../book/rules.html#r-lead-ace" title="The forced ace">R-LEAD-ACE</a>'
+    """
+    return HtmlStr(f'<a class="loo-rule" href="{html.escape(base)}rules.html#{rule.label}" '
+                   f'title="{html.escape(rule.heading)}">{rule.value}</a>')
+
+
+def link_rules(text: str, base: str = RULES_BASE) -> HtmlStr:
+    """Escape ``text`` for HTML and turn every rule ID in it into a link.
+
+    >>> link_rules("Follow suit (R-FOLLOW) & more").count('href="../book/rules.html#r-follow"')
+    1
+    """
+    def link(match: re.Match[str]) -> str:
+        rule = _KNOWN_RULES.get(match.group(0))
+        return match.group(0) if rule is None else rule_link(rule, base)
+
+    return HtmlStr(_RULE_ID.sub(link, html.escape(text)))
+
+
+def narration_html(narration: Narration, base: str = RULES_BASE) -> HtmlStr:
+    """A narration as a paragraph, its rule IDs linked to the book."""
+    return HtmlStr(f'<p class="loo-narration">{link_rules(narration.text, base)}</p>')
+
+
+def _back(label: str) -> str:
+    return card_back_html(label)
+
+
+def _face(card: Card, four_colour: bool, highlight: Collection[Card], note: str,
+          faded: bool = False) -> str:
+    lit = card in highlight
+    mark = (_HIGHLIGHT if lit else "") + (_FADED if faded else "")
+    words = ", ".join(w for w in (note if lit else "", "thrown in" if faded else "") if w)
+    return card_html(card, four_colour, mark=mark, note=words)
+
+
+def _seat_cards(state: DealState, seat: Seat, view: PlayerView | None, four_colour: bool,
+                highlight: Collection[Card], note: str) -> tuple[str, str]:
+    """The cards drawn at a seat and a few words about them."""
+    said = dict(state.announcements).get(seat)
+    double = state.kind is DealKind.DOUBLE
+    in_play = state.phase is Phase.PLAY or bool(state.tricks)
+
+    def faces(cards: Iterable[Card], faded: bool = False) -> str:
+        return "".join(_face(c, four_colour, highlight, note, faded) for c in cards)
+
+    def backs(count: int, label: str) -> str:
+        return "".join(_back(label) for _ in range(count))
+
+    if view is None:  # the tutor sees every card
+        if not double or said is Announcement.STAND:
+            return faces(state.held[seat]), ""
+        if said is None:
+            if state.collected_by is not None:
+                return "", ""
+            return faces(state.hands[seat]), ""
+        if said is Announcement.PASS:
+            return faces(state.hands[seat], faded=True), "hand thrown in"
+        if in_play:
+            return faces(state.held[seat]), "playing the miss"
+        return backs(len(state.held[seat]), "a card of the miss, taken unseen"), "the miss"
+    # a player's view: only what observation() lets this seat see
+    if seat in view.active:
+        count = view.cards_left[seat]
+        if seat == view.seat and view.hand is not None:
+            return faces(view.hand), ""
+        return backs(count, f"a card held by {state.players[seat]}"), ""
+    if seat == view.seat and view.hand is not None:
+        return faces(view.hand), ""
+    if double and said is None and state.phase is Phase.ANNOUNCE:
+        return backs(3, f"a card dealt to {state.players[seat]}"), ""
+    if said is Announcement.PASS:
+        return "", "hand thrown in"
+    return "", ""
+
+
+def _seat_status(state: DealState, seat: Seat) -> str:
+    said = dict(state.announcements).get(seat)
+    if state.collected_by == seat:
+        return "collects the pool"
+    if said is not None:
+        return _ANNOUNCED[said]
+    if state.kind is DealKind.DOUBLE and state.phase is Phase.ANNOUNCE:
+        return "to announce" if state.current_player() == seat else "waiting to announce"
+    if state.kind is DealKind.SIMPLE:
+        return "plays"
+    return ""
+
+
+def _shown_trick(tricks: Sequence[Trick]) -> tuple[int, Trick] | None:
+    """The trick in play, or else the last finished one, with its number."""
+    if not tricks:
+        return None
+    return len(tricks), tricks[-1]
+
+
+def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str:
+    parts = []
+    kind = "double deal" if state.kind is DealKind.DOUBLE else "simple deal"
+    parts.append(f'<div class="loo-pool"><strong>Pool {state.pool}</strong> · {kind} '
+                 f'· carried {state.carried}</div>')
+    indicator = state.indicator if state.trump is not None else None
+    if view is not None:
+        indicator = view.indicator
+    if indicator is not None:
+        shown = card_html(indicator, four_colour, note="trump indicator")
+        words = f"trumps: {indicator.suit.noun}s"
+    else:
+        shown = _back("hidden trump indicator")
+        words = "trumps hidden"
+    parts.append(f'<div class="loo-indicator" style="display:inline-block;margin:0.2em 0.6em;">'
+                 f'{shown}<div>{words}</div></div>')
+    if state.miss is not None:
+        taker = state.miss_taker if state.miss_taker is not None else state.defender
+        if taker is None:
+            miss = "".join(_back("a card of the miss, face down") for _ in state.miss)
+            words = "the miss"
+        else:
+            miss = ""
+            words = f"miss taken by {html.escape(state.players[taker])}"
+        parts.append(f'<div class="loo-miss" style="display:inline-block;margin:0.2em 0.6em;">'
+                     f'{miss}<div>{words}</div></div>')
+    tricks = view.tricks if view is not None else tuple(state.all_tricks())
+    shown_trick = _shown_trick(tricks)
+    if shown_trick is not None:
+        number, trick = shown_trick
+        plays = []
+        for seat, card in trick.plays:
+            won = trick.winner == seat
+            name = html.escape(state.players[seat])
+            plays.append(f'<span class="loo-play" style="display:inline-block;margin:0 0.1em;">'
+                         f'{card_html(card, four_colour, note=f"played by {name}")}'
+                         f'<span style="display:block;{"font-weight:700;" if won else ""}">'
+                         f'{name}{" ✔" if won else ""}</span></span>')
+        if trick.winner is None:
+            head = f"Trick {number}, in play"
+        else:
+            head = f"Trick {number}, won by {html.escape(state.players[trick.winner])}"
+        parts.append(f'<div class="loo-trick" role="group" aria-label="{head}">'
+                     f'<div>{head}</div>{"".join(plays)}</div>')
+    return f'<div class="loo-centre" style="{_CENTRE_STYLE}">{"".join(parts)}</div>'
+
+
+def ledger_html(state: DealState, base: str = RULES_BASE) -> HtmlStr:
+    """The settlement of a finished deal as a table, one row per player.
+
+    Raises:
+        LooError: the deal is not over.
+    """
+    settled = state.settlement()
+    wins = Counter(t.winner for t in state.tricks)
+    links = ", ".join(rule_link(r, base) for r in (RuleId.PAY_THIRD, RuleId.LOO, RuleId.CARRY))
+    rows = []
+    for seat, name in enumerate(state.players):
+        if state.collected_by is not None:
+            tricks = "collected" if seat == state.collected_by else "—"
+        elif seat in state.active:
+            tricks = str(wins[seat]) + (" (defender)" if seat == state.defender else "")
+        else:
+            tricks = "passed"
+        received = settled.payouts.get(seat)
+        looed = f"yes, pays {state.profile.loo}" if seat in settled.looed else ""
+        net = settled.net[seat]
+        rows.append(
+            f'<tr><th scope="row" style="{_CELL}text-align:left">{html.escape(name)}'
+            f'{" (dealer)" if seat == state.dealer else ""}</th>'
+            f'<td style="{_CELL}">{tricks}</td>'
+            f'<td style="{_CELL}">{"" if received is None else received}</td>'
+            f'<td style="{_CELL}">{looed}</td>'
+            f'<td style="{_CELL}">{"+" if net > 0 else ""}{net}</td></tr>'
+        )
+    head = "".join(f'<th scope="col" style="{_CELL}">{h}</th>'
+                   for h in ("Player", "Tricks", "Receives", "Looed", "Net"))
+    return HtmlStr(
+        f'<table class="loo-ledger" style="border-collapse:collapse;margin:0.5em 0;'
+        f'font:0.9em system-ui,sans-serif;"><caption style="text-align:left">Settlement of a '
+        f'pool of {state.pool} ({links})</caption><thead><tr>{head}</tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row" colspan="4" '
+        f'style="{_CELL}text-align:left">Carried to the next deal</th>'
+        f'<td style="{_CELL}">{settled.carried_next}</td></tr></tfoot></table>'
+    )
+
+
+def table_html(state: DealState, view_seat: Seat | None = None, four_colour: bool = False,
+               highlight: Collection[Card] = (), *, highlight_note: str = "legal",
+               ledger: bool = True, base: str = RULES_BASE) -> HtmlStr:
+    """The whole table: seats round an oval, the pool, indicator, miss and trick.
+
+    Args:
+        state: the deal to draw.
+        view_seat: ``None`` for the tutor's view, every hand face up; a seat
+            to draw only what that player may see (its own cards, backs for
+            the others), as :func:`~loo_tutor.observe.observation` reports it.
+        four_colour: draw diamonds blue and clubs green.
+        highlight: cards to outline, e.g. the legal cards.
+        highlight_note: words read out for a highlighted card.
+        ledger: add the settlement table once the deal is over.
+        base: where the book's ``rules.html`` is, for the rule links.
+
+    >>> from loo_tutor.data import example
+    >>> from loo_tutor.record import replay
+    >>> start = replay(example("forced-ace")).states[0]
+    >>> 'aria-label="hidden trump indicator"' in table_html(start)
+    False
+    >>> table_html(start, view_seat=0).count('aria-label="a card dealt to B"')
+    3
+    """
+    view = None if view_seat is None else observation(state, view_seat)
+    count = len(state.players)
+    bottom = view_seat if view_seat is not None else state.dealer
+    seats = []
+    to_act = state.current_player()
+    wins = Counter(t.winner for t in state.tricks)
+    for seat, name in enumerate(state.players):
+        angle = math.radians(90 + 360 * ((seat - bottom) % count) / count)
+        x, y = 50 + 41 * math.cos(angle), 50 + 38 * math.sin(angle)
+        cards, words = _seat_cards(state, seat, view, four_colour, highlight, highlight_note)
+        status = _seat_status(state, seat)
+        badges = ""
+        if seat == state.dealer:
+            badges += f'<span class="loo-dealer" style="{_BADGE_STYLE}">dealer</span>'
+        if seat == view_seat:
+            badges += f'<span class="loo-you" style="{_BADGE_STYLE}background:#0b57d0">you</span>'
+        acting = seat == to_act
+        line = ", ".join(w for w in (status, words) if w)
+        if acting:
+            line = f"<strong>▶ to act</strong> · {line}" if line else "<strong>▶ to act</strong>"
+        won = ""
+        if state.tricks and (seat in state.active or wins[seat]):
+            won = f'<div class="loo-won">tricks won: {wins[seat]}</div>'
+        label = f"{name}{', dealer' if seat == state.dealer else ''}{', to act' if acting else ''}"
+        seats.append(
+            f'<div class="loo-seat" role="group" aria-label="{html.escape(label)}" '
+            f'style="{_SEAT_STYLE}left:{x:.1f}%;top:{y:.1f}%;{_TO_ACT_STYLE if acting else ""}">'
+            f'<div><strong>{html.escape(name)}</strong>{badges}</div>'
+            f'<div class="loo-hand" style="min-height:3.9em">{cards}</div>'
+            f'<div style="font-size:0.85em">{line}</div>{won}</div>'
+        )
+    body = (f'<div class="loo-table" style="{_TABLE_STYLE}">'
+            f'<div style="{_FELT_STYLE}"></div>{_centre(state, view, four_colour)}'
+            f'{"".join(seats)}</div>')
+    if ledger and state.is_terminal():
+        body += ledger_html(state, base)
+    return HtmlStr(f'<div class="loo-view">{body}</div>')
+
+
+def step_html(step: Step, four_colour: bool = False, view_seat: Seat | None = None,
+              base: str = RULES_BASE) -> HtmlStr:
+    """One narrated step: its narration above the table it leads to.
+
+    A refusal is drawn with the legal alternatives highlighted.
+    """
+    highlight: tuple[Card, ...] = ()
+    if step.refused is not None:
+        highlight = tuple(a.card for a in step.refused.allowed if isinstance(a, Play))
+    table = table_html(step.state, view_seat, four_colour, highlight, base=base)
+    return HtmlStr(f'<div class="loo-step">{narration_html(step.narration, base)}{table}</div>')
+
+
+def error_html(message: str) -> HtmlStr:
+    """A one-line error, for a record that cannot be shown."""
+    return HtmlStr(f'<p class="loo-error" role="alert" style="color:#b00020">'
+                   f'{html.escape(message)}</p>')
+
+
+def replay_html(record: Mapping[str, Any] | str | os.PathLike[str], four_colour: bool = False,
+                view_seat: Seat | None = None, base: str = RULES_BASE) -> HtmlStr:
+    """A whole deal as a static sequence of narrated tables, for pages without a kernel.
+
+    Args:
+        record: a deal record, as a dict, as its text or as a file path.
+
+    A record that cannot be read gives a one-line error instead of a table.
+
+    >>> from loo_tutor.data import example
+    >>> page = replay_html(example("forced-ace"))
+    >>> page.count('class="loo-step"'), 'href="../book/rules.html#r-lead-ace"' in page
+    (15, True)
+    >>> 'cannot show this deal: players: 1 players' in replay_html("players: [A]")
+    True
+    """
+    try:
+        loaded = record if isinstance(record, Mapping) else load_record(record)
+        story = steps(loaded)
+    except LooError as exc:
+        return error_html(f"cannot show this deal: {exc}")
+    items = []
+    for step in story:
+        items.append(f'<li><h4 style="margin:0.8em 0 0">{html.escape(step.title)}</h4>'
+                     f'{step_html(step, four_colour, view_seat, base)}</li>')
+    return HtmlStr(f'<ol class="loo-replay" style="list-style:none;padding:0">{"".join(items)}</ol>')
