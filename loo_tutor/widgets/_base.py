@@ -1,0 +1,89 @@
+"""What every widget shares: reading a deal, naming a seat, showing an error."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Union
+
+import ipywidgets as widgets
+
+from ..errors import LooError, MalformedRecord
+from ..record import load_record, record_from_state
+from ..render import HtmlStr, error_html
+from ..state import DealState, Seat
+
+Source = Union[str, "os.PathLike[str]", Mapping[str, Any], DealState]
+"""Anything a widget accepts as its deal."""
+
+_RECORD_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def read_record(source: Source) -> dict[str, Any]:
+    """The deal record behind ``source``: a file path, record text, a dict or a state.
+
+    Raises:
+        MalformedRecord: the file is missing or unreadable, or the text is
+            not a record.
+    """
+    if isinstance(source, DealState):
+        return record_from_state(source)
+    if isinstance(source, Mapping):
+        return dict(source)
+    if isinstance(source, str):
+        text = source.strip()
+        if "\n" not in text and text.lower().endswith(_RECORD_SUFFIXES) and not os.path.isfile(text):
+            raise MalformedRecord(f"cannot find the record file {text!r}")
+        return load_record(source)
+    if isinstance(source, os.PathLike):
+        return load_record(source)
+    raise MalformedRecord(
+        f"expected a deal record (a file path, its text or a dict), not {type(source).__name__}"
+    )
+
+
+def seat_of(state: DealState, seat: Seat | str) -> Seat:
+    """A seat given by index or by player name.
+
+    Raises:
+        LooError: no such player.
+    """
+    if isinstance(seat, str) and seat in state.players:
+        return state.players.index(seat)
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state.players):
+        return seat
+    raise LooError(f"{seat!r} is not one of the players ({', '.join(state.players)})")
+
+
+def one_line(exc: Exception) -> str:
+    """An error's message on a single line."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class LooWidget(widgets.VBox):  # type: ignore[misc]
+    """A vertical box that can show a one-line error in place of its content.
+
+    Attributes:
+        error: the error message when the deal could not be used, else ``None``.
+    """
+
+    children: tuple[Any, ...]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.error: str | None = None
+        self.add_class("loo-widget")
+
+    def _fail(self, exc: Exception) -> None:
+        self.error = f"This deal cannot be used: {one_line(exc)}"
+        self.children = (widgets.HTML(error_html(self.error)),)
+
+    def _render(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def html(self) -> HtmlStr:
+        """The widget's current content as static HTML (the error, if any)."""
+        if self.error is not None:
+            return error_html(self.error)
+        return HtmlStr(self._render())

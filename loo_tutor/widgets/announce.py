@@ -1,0 +1,301 @@
+"""Announcing in a double deal: a trainer for one seat, and the dealer's decision table."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..errors import LooError
+from ..legality import Announcement
+from ..narrate import Narration, dealer_rule, narrate_action
+from ..record import replay
+from ..render import (
+    RULES_BASE,
+    error_html,
+    link_rules,
+    narration_html,
+    rule_link,
+    table_html,
+)
+from ..rules import RuleId
+from ..state import Announce, DealKind, DealState, Phase, Seat, Verdict
+from ._base import LooWidget, Source, one_line, read_record, seat_of
+from .play import bot_action
+
+_BUTTONS = {
+    Announcement.STAND: ("Stand", "Play the hand you were dealt"),
+    Announcement.PASS: ("Pass", "Throw your hand in and sit out this deal"),
+    Announcement.MISS: ("Take the miss", "Throw your hand in and play the miss, unseen"),
+    Announcement.DEFEND: ("Defend", "Dealer only: play the miss on behalf of the pool"),
+}
+
+_WORDS = {a: a.value for a in Announcement}
+_WORDS[Announcement.MISS] = "take the miss"
+
+
+def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]:
+    """The state in which ``seat`` is to announce, and the seat as an index.
+
+    A record is replayed up to that seat's turn; if the record stops earlier,
+    the seats before it take their first legal option. If the seat never gets
+    a turn (a simple deal, or it has already announced) the record's last
+    state is used, and the engine explains why any announcement is refused.
+
+    Raises:
+        MalformedRecord: the record does not describe a deal.
+        LooError: no such seat.
+    """
+    if isinstance(source, DealState):
+        return source, seat_of(source, seat)
+    states = replay(read_record(source)).states
+    index = seat_of(states[0], seat)
+    for state in states:
+        if state.phase is Phase.ANNOUNCE and state.current_player() == index:
+            return state, index
+    state = states[-1]
+    while state.phase is Phase.ANNOUNCE and state.current_player() != index \
+            and index not in dict(state.announcements):
+        state = state.apply(bot_action(state, None))
+    return state, index
+
+
+def _verdict_html(verdict: Verdict, base: str) -> str:
+    if verdict:
+        return '<p class="loo-verdict loo-ok" style="color:#1a7f37">✓ Legal.</p>'
+    rule = verdict.rule
+    link = "" if rule is None else f" {rule_link(rule, base)} ({html.escape(rule.heading)})"
+    return (f'<p class="loo-verdict loo-refused" role="alert" style="color:#b00020">'
+            f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
+
+
+class AnnouncementTrainer(LooWidget):
+    """The reader announces for one seat: stand, pass, take the miss or defend.
+
+    All four buttons are always offered; the engine judges the choice and the
+    widget shows its verdict with the rule, including the dealer's special
+    cases (for instance a dealer's pass against a single stander is refused
+    under R-ANN-DEALER-SOLE-STAND).
+
+    Args:
+        record_or_state: a deal record (path, text or dict) or a deal state.
+        seat: the reader's seat, by index or by name.
+        four_colour: draw diamonds blue and clubs green.
+        rules_base: where the book's ``rules.html`` is, for the links.
+
+    Attributes:
+        verdict: the engine's verdict on the last button pressed, or ``None``.
+        states: the starting state, then the state after a legal announcement.
+        buttons: the four buttons, keyed by announcement word (``"pass"``).
+    """
+
+    def __init__(self, record_or_state: Source, seat: Seat | str, four_colour: bool = False,
+                 rules_base: str = RULES_BASE) -> None:
+        super().__init__()
+        self.verdict: Verdict | None = None
+        self.states: list[DealState] = []
+        self.buttons: dict[str, widgets.Button] = {}
+        try:
+            start, self.seat = announcing_state(record_or_state, seat)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        self._start = start
+        self._four = four_colour
+        self._base = rules_base
+        self._told: Narration | None = None
+        self.header = widgets.HTML()
+        self.feedback = widgets.HTML()
+        self.table = widgets.HTML()
+        for call, (words, tip) in _BUTTONS.items():
+            button = widgets.Button(description=words, tooltip=tip)
+            button.on_click(lambda _, c=call: self.announce(c))
+            self.buttons[call.value] = button
+        self.reset_button = widgets.Button(description="Reset", icon="undo",
+                                           tooltip="Take the announcement back and try again")
+        self.reset_button.on_click(lambda _: self.reset())
+        self.children = (self.header, widgets.HBox([*self.buttons.values(), self.reset_button]),
+                         self.feedback, self.table)
+        self.reset()
+
+    @property
+    def state(self) -> DealState:
+        """The deal as it stands now."""
+        return self.states[-1]
+
+    def reset(self) -> None:
+        """Go back to the reader's turn to announce."""
+        if self.error is not None:
+            return
+        self.states = [self._start]
+        self.verdict = None
+        self._told = None
+        self._refresh()
+
+    def announce(self, call: Announcement | str) -> Verdict:
+        """Try an announcement for the reader, as pressing its button does.
+
+        Returns:
+            the engine's verdict; the announcement is made only when legal.
+        """
+        chosen = Announcement(call)
+        before = self.state
+        action = Announce(self.seat, chosen)
+        verdict = before.check(action)
+        self.verdict = verdict
+        if verdict:
+            after = before.apply(action)
+            self.states.append(after)
+            self._told = narrate_action(before, action, after)
+        self._refresh()
+        return verdict
+
+    def _refresh(self) -> None:
+        state = self.state
+        name = html.escape(state.players[self.seat])
+        said = [f"{html.escape(state.players[s])} {a.value}" for s, a in state.announcements]
+        so_far = f" So far: {', '.join(said)}." if said else ""
+        role = " (the dealer)" if self.seat == state.dealer else ""
+        if len(self.states) > 1:
+            where = "You have announced."
+        elif state.phase is Phase.ANNOUNCE and state.current_player() == self.seat:
+            where = "Your turn to announce."
+        else:
+            where = "It is not your turn to announce: try a button to see why."
+        self.header.value = (f'<p class="loo-header"><strong>You are {name}{role}.</strong> '
+                             f'{where}{so_far}</p>')
+        done = len(self.states) > 1
+        for button in self.buttons.values():
+            button.disabled = done
+        shown = "" if self.verdict is None else _verdict_html(self.verdict, self._base)
+        if self._told is not None:
+            shown += narration_html(self._told, self._base)
+        self.feedback.value = shown
+        self.table.value = table_html(state, self.seat, self._four, base=self._base)
+
+    def _render(self) -> str:
+        return f"{self.header.value}{self.feedback.value}{self.table.value}"
+
+
+class DealerDecisionTable(LooWidget):
+    """Choose what the non-dealers announce; see what the engine lets the dealer do.
+
+    One menu per non-dealer, in announcing order. After each change the
+    announcements are put to the engine in turn: a refused one is shown with
+    its rule; otherwise each of the dealer's four announcements is checked and
+    shown as allowed or refused, with the rule that governs the dealer.
+
+    Args:
+        record: a double deal whose hands are used (its announcements and
+            tricks are ignored); the shipped ``forced-ace`` deal by default.
+        calls: optional starting choices, player name to announcement word.
+        rules_base: where the book's ``rules.html`` is, for the links.
+
+    Attributes:
+        options: the dealer's legal announcements for the current choices.
+        rule: the rule governing the dealer's choice, or the rule that
+            refused a non-dealer's announcement, or ``None``.
+    """
+
+    def __init__(self, record: Source | None = None, calls: Mapping[str, str] | None = None,
+                 rules_base: str = RULES_BASE) -> None:
+        super().__init__()
+        self.options: list[Announcement] = []
+        self.rule: RuleId | None = None
+        self.menus: dict[str, widgets.Dropdown] = {}
+        self._base = rules_base
+        try:
+            self._start = self._base_state(record)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        start = self._start
+        wanted = dict(calls or {})
+        for number, seat in enumerate(start.order[:-1]):
+            name = start.players[seat]
+            default = "stand" if number == 0 else "pass"
+            menu = widgets.Dropdown(
+                options=[(_WORDS[a], a.value) for a in Announcement],
+                value=wanted.get(name, default), description=name,
+                tooltip=f"What {name} announces",
+            )
+            menu.observe(lambda _: self._refresh(), names="value")
+            self.menus[name] = menu
+        self.result = widgets.HTML()
+        self.children = (
+            widgets.HTML(f"<p>The dealer is <strong>{html.escape(start.players[start.dealer])}"
+                         "</strong>. Choose the others' announcements:</p>"),
+            widgets.HBox(list(self.menus.values()), layout=widgets.Layout(flex_flow="row wrap")),
+            self.result,
+        )
+        self._refresh()
+
+    @staticmethod
+    def _base_state(record: Source | None) -> DealState:
+        if record is None:
+            from ..data import example
+
+            record = example("forced-ace")
+        if isinstance(record, DealState):
+            state = record
+            while state.announcements:  # only the hands matter
+                state = replay({**read_record(state), "announce": {}, "tricks": []}).states[0]
+        else:
+            data: dict[str, Any] = read_record(record)
+            data.pop("announce", None)
+            data.pop("tricks", None)
+            state = replay(data).states[0]
+        if state.kind is not DealKind.DOUBLE:
+            raise LooError("the dealer's decision table needs a double deal (carried above 0)")
+        return state
+
+    def choose(self, name: str, call: str) -> None:
+        """Set what ``name`` announces, as the menu does."""
+        self.menus[name].value = call
+
+    def _refresh(self) -> None:
+        try:
+            self.result.value = self._table()
+        except LooError as exc:  # pragma: no cover - the engine is asked, never trusted blindly
+            self.result.value = error_html(one_line(exc))
+
+    def _table(self) -> str:
+        base = self._base
+        state = self._start
+        self.options, self.rule = [], None
+        for seat in state.order[:-1]:
+            call = Announcement(self.menus[state.players[seat]].value)
+            verdict = state.check(Announce(seat, call))
+            if not verdict:
+                self.rule = verdict.rule
+                return _verdict_html(verdict, base)
+            state = state.apply(Announce(seat, call))
+        dealer = state.players[state.dealer]
+        if state.collected_by is not None:
+            self.rule = RuleId.COLLECT
+            return (f'<p>Everybody else passed: {html.escape(dealer)} collects the pool '
+                    f'without announcing at all ({rule_link(RuleId.COLLECT, base)}).</p>')
+        self.options = state.legal_announcements()
+        self.rule = dealer_rule(state)
+        rows = []
+        for call in Announcement:
+            verdict = state.check(Announce(state.dealer, call))
+            if verdict:
+                answer = '<span style="color:#1a7f37">✓ allowed</span>'
+            else:
+                link = "" if verdict.rule is None else rule_link(verdict.rule, base)
+                answer = (f'<span style="color:#b00020">✗ refused</span> {link}: '
+                          f'{link_rules(verdict.message, base)}')
+            rows.append(f'<tr><th scope="row" style="text-align:left;padding:0.15em 0.6em">'
+                        f'{_WORDS[call]}</th><td style="padding:0.15em 0.6em">{answer}</td></tr>')
+        governing = "" if self.rule is None else f" ({rule_link(self.rule, base)})"
+        allowed = ", ".join(_WORDS[a] for a in self.options)
+        return (f'<p><strong>{html.escape(dealer)} may {allowed}</strong>{governing}.</p>'
+                f'<table class="loo-decisions" style="border-collapse:collapse">'
+                f'<caption style="text-align:left">What the engine says to each of the '
+                f"dealer's announcements</caption>{''.join(rows)}</table>")
+
+    def _render(self) -> str:
+        return str(self.result.value)

@@ -1,0 +1,220 @@
+"""Play a deal from one seat: the reader picks cards, the engine judges them."""
+
+from __future__ import annotations
+
+import html
+import random
+
+import ipywidgets as widgets
+
+from ..cards import Card
+from ..errors import LooError
+from ..narrate import Narration, card_text, narrate_action
+from ..observe import observation
+from ..record import replay
+from ..render import RULES_BASE, link_rules, narration_html, rule_link, table_html
+from ..state import Action, DealState, Phase, Play, Seat, Verdict
+from ._base import LooWidget, Source, read_record, seat_of
+
+
+def starting_state(source: Source, from_trick: int | None = None) -> DealState:
+    """The state a trainer starts from.
+
+    A :class:`~loo_tutor.state.DealState` is used as it is. A record is
+    replayed: to where it stops (just before its refused action, if it has
+    one), or with ``from_trick`` to the moment trick ``from_trick`` is about
+    to be led.
+
+    Raises:
+        MalformedRecord: the record does not describe a deal.
+        LooError: the record never reaches that trick.
+    """
+    if isinstance(source, DealState):
+        return source
+    states = replay(read_record(source)).states
+    if from_trick is None:
+        return states[-1]
+    for state in states:
+        if state.phase is Phase.PLAY and len(state.tricks) == from_trick - 1 \
+                and not state.trick_cards():
+            return state
+    raise LooError(f"the record never reaches the start of trick {from_trick}")
+
+
+def bot_action(state: DealState, rng: random.Random | None) -> Action:
+    """What an automatic player does: the first legal action, or a seeded random one.
+
+    The choice is made from the player's own view of the deal.
+    """
+    seat = state.current_player()
+    assert seat is not None
+    options = observation(state, seat).legal
+    return options[0] if rng is None else rng.choice(options)
+
+
+class PlayTrainer(LooWidget):
+    """The reader plays one seat; the other seats play automatically.
+
+    Each card of the reader's hand is a button. A click asks the engine: an
+    illegal card is refused on the spot with the rule broken, the engine's
+    explanation and a link to the rule; a legal card is played, and the other
+    seats then play until it is the reader's turn again or the deal is over.
+    A deal that is still announcing is announced automatically first (each
+    seat takes its first legal option).
+
+    Args:
+        record_or_state: a deal record (path, text or dict) or a deal state.
+        seat: the reader's seat, by index or by name.
+        highlight_legal: start with the legal cards highlighted.
+        from_trick: with a record, start when this trick is about to be led
+            (1 for the first lead); by default start where the record stops.
+        seed: ``None`` for automatic players that play their first legal
+            card; a number for seeded random legal cards.
+        four_colour: draw diamonds blue and clubs green.
+        rules_base: where the book's ``rules.html`` is, for the links.
+
+    Attributes:
+        verdict: the engine's verdict on the reader's last card, or ``None``.
+        states: every state of the deal so far, the first being the start.
+        buttons: the card buttons, keyed by canonical card text (``"7H"``).
+    """
+
+    def __init__(self, record_or_state: Source, seat: Seat | str, highlight_legal: bool = False,
+                 from_trick: int | None = None, seed: int | None = None,
+                 four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
+        super().__init__()
+        self.verdict: Verdict | None = None
+        self.states: list[DealState] = []
+        self.buttons: dict[str, widgets.Button] = {}
+        try:
+            self._start = starting_state(record_or_state, from_trick)
+            self.seat = seat_of(self._start, seat)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        self._seed = seed
+        self._four = four_colour
+        self._base = rules_base
+        self._told: list[Narration] = []
+        self.header = widgets.HTML()
+        self.table = widgets.HTML()
+        self.hand = widgets.HBox()
+        self.feedback = widgets.HTML()
+        self.story = widgets.HTML()
+        self.highlight = widgets.Checkbox(value=highlight_legal, description="Highlight legal cards",
+                                          indent=False,
+                                          tooltip="Outline the cards the rules allow you to play")
+        self.reset_button = widgets.Button(description="Reset", icon="undo",
+                                           tooltip="Start this deal again")
+        self.highlight.observe(lambda _: self._refresh(), names="value")
+        self.reset_button.on_click(lambda _: self.reset())
+        self.children = (self.header, self.hand,
+                         widgets.HBox([self.highlight, self.reset_button]),
+                         self.feedback, self.story, self.table)
+        self.reset()
+
+    # -- acting ------------------------------------------------------------------
+
+    @property
+    def state(self) -> DealState:
+        """The deal as it stands now."""
+        return self.states[-1]
+
+    def reset(self) -> None:
+        """Start again from the first state."""
+        if self.error is not None:
+            return
+        self._rng = None if self._seed is None else random.Random(self._seed)
+        self.states = [self._start]
+        self.verdict = None
+        self._told = []
+        self._others_act()
+        self._refresh()
+
+    def play(self, card: Card | str) -> Verdict:
+        """Try to play ``card`` for the reader, as a click on its button does.
+
+        Returns:
+            the engine's verdict; the card is played only when it is legal.
+        """
+        from ..cards import parse_card
+
+        chosen = parse_card(card) if isinstance(card, str) else card
+        before = self.state
+        action = Play(self.seat, chosen)
+        verdict = before.check(action)
+        self.verdict = verdict
+        if verdict:
+            after = before.apply(action)
+            self.states.append(after)
+            self._told = [narrate_action(before, action, after)]
+            self._others_act()
+        self._refresh()
+        return verdict
+
+    def _others_act(self) -> None:
+        """Let the automatic players act until the reader must play or the deal ends."""
+        state = self.state
+        while not state.is_terminal() and (
+                state.phase is Phase.ANNOUNCE or state.current_player() != self.seat):
+            action = bot_action(state, self._rng)
+            after = state.apply(action)
+            self._told.append(narrate_action(state, action, after))
+            self.states.append(after)
+            state = after
+
+    # -- drawing -------------------------------------------------------------------
+
+    def _my_turn(self) -> bool:
+        return self.state.current_player() == self.seat and self.state.phase is Phase.PLAY
+
+    def _legal(self) -> list[Card]:
+        return self.state.legal_cards() if self._my_turn() else []
+
+    def _refresh(self) -> None:
+        state = self.state
+        name = state.players[self.seat]
+        if state.is_terminal():
+            where = "The deal is over."
+        elif self._my_turn():
+            number = len(state.tricks) + 1
+            where = (f"Your turn to play to trick {number}." if state.trick_cards()
+                     else f"Your turn to lead to trick {number}.")
+        else:
+            where = f"{name} is not playing in this deal."
+        self.header.value = (f'<p class="loo-header"><strong>You are {html.escape(name)}.</strong> '
+                             f'{where}</p>')
+        lit = self._legal() if self.highlight.value else []
+        self.table.value = table_html(state, self.seat, self._four, lit, base=self._base)
+        for button in self.buttons.values():
+            button.close()
+        self.buttons = {}
+        view = observation(state, self.seat)
+        for card in view.hand or ():
+            legal = card in lit
+            button = widgets.Button(
+                description=card_text(card),
+                tooltip=f"{card.label}{' (legal)' if legal else ''}",
+                disabled=not self._my_turn(),
+                button_style="info" if legal else "",
+                layout=widgets.Layout(width="4em"),
+            )
+            button.on_click(lambda _, c=card: self.play(c))
+            self.buttons[str(card)] = button
+        self.hand.children = tuple(self.buttons.values())
+        self.feedback.value = self._verdict_html()
+        self.story.value = "".join(narration_html(n, self._base) for n in self._told)
+
+    def _verdict_html(self) -> str:
+        verdict = self.verdict
+        if verdict is None:
+            return ""
+        if verdict:
+            return '<p class="loo-verdict loo-ok" style="color:#1a7f37">✓ Legal.</p>'
+        rule = verdict.rule
+        link = "" if rule is None else f" {rule_link(rule, self._base)} ({html.escape(rule.heading)})"
+        return (f'<p class="loo-verdict loo-refused" role="alert" style="color:#b00020">'
+                f'✗ Refused: {link_rules(verdict.message, self._base)}{link}</p>')
+
+    def _render(self) -> str:
+        return f"{self.header.value}{self.feedback.value}{self.story.value}{self.table.value}"

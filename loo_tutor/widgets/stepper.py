@@ -1,0 +1,131 @@
+"""Step through a recorded deal, one action at a time, with narration."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from ..errors import LooError
+from ..narrate import Narration, Step, steps
+from ..render import RULES_BASE, step_html
+from ..state import DealState, Seat
+from ._base import LooWidget, Source, read_record, seat_of
+
+
+class DealStepper(LooWidget):
+    """A deal replayed step by step: buttons, a slider, a menu of actions.
+
+    Each step shows its narration, with the rules linked to the book, above
+    the table. A record that ends in an illegal action gets a last step
+    showing the refusal. The slider also works on a static page without a
+    kernel: it is linked to the pages in the browser.
+
+    Args:
+        record: a deal record: a file path, its text or a dict.
+        four_colour: draw diamonds blue and clubs green.
+        view_seat: draw only what this player (index or name) may see;
+            ``None`` shows every hand.
+        rules_base: where the book's ``rules.html`` is, for the links.
+
+    Attributes:
+        steps: the narrated steps (empty when the record is unusable).
+    """
+
+    def __init__(self, record: Source, four_colour: bool = False,
+                 view_seat: Seat | str | None = None, rules_base: str = RULES_BASE) -> None:
+        super().__init__()
+        self.steps: list[Step] = []
+        try:
+            self.steps = steps(read_record(record))
+            seat = None if view_seat is None else seat_of(self.steps[0].state, view_seat)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        self._pages = [step_html(s, four_colour, seat, rules_base) for s in self.steps]
+        last = len(self.steps) - 1
+        self.stack = widgets.Stack([widgets.HTML(page) for page in self._pages], selected_index=0)
+        self.slider = widgets.IntSlider(value=0, min=0, max=last, description="Step",
+                                        continuous_update=True,
+                                        tooltip="Use the arrow keys to move through the deal")
+        self.menu = widgets.Dropdown(options=[(s.title, i) for i, s in enumerate(self.steps)],
+                                     value=0, description="Jump to",
+                                     tooltip="Jump to any action of the deal")
+        self.first_button = self._button("|◀", "First step: the deal as dealt", self.first)
+        self.back_button = self._button("◀", "Previous step", self.back)
+        self.forward_button = self._button("▶", "Next step", self.forward)
+        self.last_button = self._button("▶|", "Last step: the settlement, or the refused action", self.last)
+        widgets.jslink((self.slider, "value"), (self.stack, "selected_index"))
+        widgets.jslink((self.slider, "value"), (self.menu, "index"))
+        self.slider.observe(self._moved, names="value")
+        self.menu.observe(self._picked, names="value")
+        controls = widgets.HBox([self.first_button, self.back_button, self.slider,
+                                 widgets.Label(f"of {last}"), self.forward_button,
+                                 self.last_button])
+        self.children = (controls, self.menu, self.stack)
+        self._moved()
+
+    @staticmethod
+    def _button(symbol: str, words: str, act: Callable[[], None]) -> widgets.Button:
+        button = widgets.Button(description=symbol, tooltip=words,
+                                layout=widgets.Layout(width="3em"))
+        button.on_click(lambda _: act())
+        return button
+
+    # -- navigation ------------------------------------------------------------
+
+    @property
+    def index(self) -> int:
+        """The step shown, 0 being the deal as dealt."""
+        return int(self.slider.value) if self.steps and self.error is None else 0
+
+    def go(self, index: int) -> None:
+        """Show step ``index``, clamped to the steps there are."""
+        if self.error is None:
+            self.slider.value = max(0, min(index, len(self.steps) - 1))
+
+    def first(self) -> None:
+        """Show the deal as dealt."""
+        self.go(0)
+
+    def back(self) -> None:
+        """Show the previous step."""
+        self.go(self.index - 1)
+
+    def forward(self) -> None:
+        """Show the next step."""
+        self.go(self.index + 1)
+
+    def last(self) -> None:
+        """Show the last step: the settlement, or the refused action."""
+        self.go(len(self.steps) - 1)
+
+    def _moved(self, change: object = None) -> None:
+        index = self.index
+        self.stack.selected_index = index
+        self.menu.value = index
+        self.first_button.disabled = self.back_button.disabled = index == 0
+        self.forward_button.disabled = self.last_button.disabled = index == len(self.steps) - 1
+
+    def _picked(self, change: object = None) -> None:
+        self.go(int(self.menu.value))
+
+    # -- what is shown ---------------------------------------------------------
+
+    @property
+    def step(self) -> Step:
+        """The step shown."""
+        return self.steps[self.index]
+
+    @property
+    def state(self) -> DealState:
+        """The deal as it stands at the step shown."""
+        return self.step.state
+
+    @property
+    def narration(self) -> Narration:
+        """The narration of the step shown."""
+        return self.step.narration
+
+    def _render(self) -> str:
+        return self._pages[self.index]
