@@ -1,0 +1,166 @@
+"""The built book shows the forced-ace widgets offline, in a real browser.
+
+The test serves ``_build/html`` on 127.0.0.1 and opens the forced-ace
+notebook page in Debian's Chromium through Playwright. The widgets there are
+drawn by the vendored widget manager from the state saved at build time, with
+no kernel. Every request the page makes is recorded, and any request that
+leaves 127.0.0.1 fails the test.
+
+The book is built here only when ``_build/html`` lacks the page or is older
+than the notebooks, the package or the book configuration (``./dev test``
+builds the book again after pytest anyway). A missing Chromium is a failure,
+not a skip: CI installs it, and a skipped browser test proves nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+PAGE = "notebooks/forced-ace.html"
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+LOCAL_HOSTS = {"127.0.0.1"}
+LOCAL_SCHEMES = {"data", "blob", "about"}
+
+
+def _sources() -> list[Path]:
+    """The files a change in which makes a built page out of date."""
+    files = [ROOT / "_toc.yml", ROOT / "_config.yml"]
+    files += sorted((ROOT / "notebooks").glob("*.ipynb"))
+    files += sorted((ROOT / "loo_tutor").rglob("*.py"))
+    files += sorted((ROOT / "loo_tutor" / "data").glob("*.yaml"))
+    return [f for f in files if f.exists()]
+
+
+def _out_of_date(page: Path) -> bool:
+    if not page.exists():
+        return True
+    built = page.stat().st_mtime
+    return any(source.stat().st_mtime > built for source in _sources())
+
+
+def _jupyter_book() -> str:
+    beside = Path(sys.executable).with_name("jupyter-book")
+    found = str(beside) if beside.exists() else shutil.which("jupyter-book")
+    if found is None:
+        pytest.fail("jupyter-book is not installed; install requirements.txt first")
+    return found
+
+
+@pytest.fixture(scope="session")
+def built_book() -> Path:
+    """``_build/html``, built first if the forced-ace page is missing or stale."""
+    page = HTML / PAGE
+    if _out_of_date(page):
+        env = dict(os.environ, JUPYTER_PREFER_ENV_PATH="1",
+                   PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        done = subprocess.run(
+            [_jupyter_book(), "build", ".", "--all", "-W", "-n", "--keep-going"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False,
+        )
+        # Warnings elsewhere in the book make the build exit 1 but still write
+        # this page; `./dev test` reports the build's own result.
+        if not page.exists():
+            tail = "\n".join((done.stdout + done.stderr).splitlines()[-30:])
+            pytest.fail(f"the book build (exit {done.returncode}) did not produce {PAGE}:\n{tail}")
+    return HTML
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site(built_book: Path) -> Iterator[str]:
+    """The built book served on 127.0.0.1 on a free port, for this session only."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 partial(_QuietHandler, directory=str(built_book)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright; never a downloaded browser."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install it with 'apt-get install chromium' "
+                    "(./dev test does this when run as root); this test must not be skipped")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
+        site: str, chromium: Any) -> None:
+    context = chromium.new_context(viewport={"width": 1280, "height": 2000})
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/{PAGE}", wait_until="load")
+        widgets = page.locator(".jupyter-widgets")
+
+        # The stepper's table, drawn from the saved widget state, with text
+        # alternatives on its cards.
+        table = widgets.locator(".loo-table").first
+        table.wait_for(state="visible", timeout=30_000)
+        assert table.locator('[aria-label="ace of hearts"]').count() == 1
+        assert table.locator('[aria-label="hidden trump indicator"]').count() == 0
+        assert table.locator('[aria-label="4 of hearts, trump indicator"]').count() == 1
+        assert widgets.locator("button", has_text="▶|").count() == 1
+        narration = widgets.locator(".loo-narration").first
+        assert "double deal" in narration.inner_text()
+        link = narration.locator("a.loo-rule").first
+        assert link.get_attribute("href").startswith("../book/rules.html#r-")
+
+        # The slider is linked to the steps in the browser, so it moves
+        # through the deal even without a kernel.
+        widgets.locator(".widget-slider .noUi-handle").first.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.loo-narration')]"
+            ".some(p => p.offsetParent !== null && p.innerText.startsWith('A stands'))",
+            timeout=10_000,
+        )
+
+        # The trainer for seat A: its card buttons and A's cards face up.
+        trainer = page.locator(".loo-widget").filter(has_text="You are A.")
+        assert trainer.count() == 1
+        assert trainer.locator("button", has_text="7♥").count() == 1
+        assert trainer.locator("button", has_text="A♥").count() == 1
+        assert trainer.locator('[aria-label="a card held by B"]').count() == 3
+    finally:
+        context.close()
+
+    assert requests, "the page made no requests at all"
+    outside = [url for url in requests
+               if urlsplit(url).scheme not in LOCAL_SCHEMES
+               and urlsplit(url).hostname not in LOCAL_HOSTS]
+    assert not outside, f"requests left 127.0.0.1: {outside}"
