@@ -14,7 +14,6 @@ from ..narrate import Narration, dealer_rule, narrate_action
 from ..record import replay
 from ..render import (
     RULES_BASE,
-    error_html,
     link_rules,
     narration_html,
     rule_link,
@@ -22,7 +21,7 @@ from ..render import (
 )
 from ..rules import RuleId
 from ..state import Announce, DealKind, DealState, Phase, Seat, Verdict
-from ._base import LooWidget, Source, one_line, read_record, seat_of
+from ._base import LooWidget, Source, read_record, seat_of
 from .play import bot_action
 
 _BUTTONS = {
@@ -238,15 +237,10 @@ class DealerDecisionTable(LooWidget):
             from ..data import example
 
             record = example("forced-ace")
-        if isinstance(record, DealState):
-            state = record
-            while state.announcements:  # only the hands matter
-                state = replay({**read_record(state), "announce": {}, "tricks": []}).states[0]
-        else:
-            data: dict[str, Any] = read_record(record)
-            data.pop("announce", None)
-            data.pop("tricks", None)
-            state = replay(data).states[0]
+        data: dict[str, Any] = read_record(record)
+        data.pop("announce", None)  # only the hands, miss and indicator matter
+        data.pop("tricks", None)
+        state = replay(data).states[0]
         if state.kind is not DealKind.DOUBLE:
             raise LooError("the dealer's decision table needs a double deal (carried above 0)")
         return state
@@ -256,10 +250,7 @@ class DealerDecisionTable(LooWidget):
         self.menus[name].value = call
 
     def _refresh(self) -> None:
-        try:
-            self.result.value = self._table()
-        except LooError as exc:  # pragma: no cover - the engine is asked, never trusted blindly
-            self.result.value = error_html(one_line(exc))
+        self.result.value = self._table()
 
     def _table(self) -> str:
         base = self._base

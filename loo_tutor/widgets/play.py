@@ -7,7 +7,7 @@ import random
 
 import ipywidgets as widgets
 
-from ..cards import Card
+from ..cards import Card, parse_card
 from ..errors import LooError
 from ..narrate import Narration, card_text, narrate_action
 from ..observe import observation
@@ -137,8 +137,6 @@ class PlayTrainer(LooWidget):
         Returns:
             the engine's verdict; the card is played only when it is legal.
         """
-        from ..cards import parse_card
-
         chosen = parse_card(card) if isinstance(card, str) else card
         before = self.state
         action = Play(self.seat, chosen)
