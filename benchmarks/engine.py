@@ -40,40 +40,44 @@ tricks: [[AH, 9H, 2H], [7H, 3S, 5D], [KC, AC, 6D]]
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 
 
-def best_of(stmt: Callable[[], object], number: int, repeat: int) -> float:
-    """Microseconds per call: the best of ``repeat`` runs of ``number`` calls.
+def best_times(operations: dict[str, Callable[[], object]], number: int,
+               rounds: int) -> dict[str, float]:
+    """Microseconds per call of each operation: the best of ``rounds`` batches.
 
-    Time is this process's CPU time, so other work on the machine disturbs the
-    figures less than wall-clock time would.
+    The operations take turns batch by batch, so a burst of other work on the
+    machine slows all of them alike instead of one, and the time counted is
+    this process's CPU time.
     """
-    timer = timeit.Timer(stmt, timer=time.process_time)
-    return min(timer.repeat(number=number, repeat=repeat)) / number * 1e6
+    best = dict.fromkeys(operations, float("inf"))
+    for _ in range(rounds):
+        for name, operation in operations.items():
+            seconds = timeit.Timer(operation, timer=time.process_time).timeit(number)
+            best[name] = min(best[name], seconds / number * 1e6)
+    return best
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     args = parser.parse_args()
-    number, repeat = (200, 3) if args.quick else (2000, 7)
+    number, rounds = (200, 5) if args.quick else (1000, 25)
 
     rng = random.Random(2026)
     pack = list(range(52))
-    shuffle = best_of(lambda: rng.shuffle(pack), number, repeat)
-
     record = loads(RECORD)
     assert check(record)["status"] == "complete"
-    checking = best_of(lambda: check(record), number, repeat)
-
     deal_rng = random.Random(7)
-    dealing = best_of(lambda: random_deal(PLAYERS, 5, 9, deal_rng).settlement(), number, repeat)
 
-    print(f"{'operation':<40}{'µs':>10}{'× shuffle':>12}")
-    for name, micros in [
-        ("shuffle 52 cards (random.Random.shuffle)", shuffle),
-        ("check() a complete record", checking),
-        ("random complete deal, 6 players", dealing),
-    ]:
-        print(f"{name:<40}{micros:>10.1f}{micros / shuffle:>12.2f}")
+    operations: dict[str, Callable[[], object]] = {
+        "shuffle 52 cards (random.Random.shuffle)": lambda: rng.shuffle(pack),
+        "check() a complete record": lambda: check(record),
+        "random complete deal, 6 players": lambda: random_deal(PLAYERS, 5, 9, deal_rng).settlement(),
+    }
+    times = best_times(operations, number, rounds)
+    shuffle = times["shuffle 52 cards (random.Random.shuffle)"]
+    print(f"{'operation':<42}{'µs':>9}{'× shuffle':>12}")
+    for name, micros in times.items():
+        print(f"{name:<42}{micros:>9.1f}{micros / shuffle:>12.2f}")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,19 @@ def trick_winner_index(cards: Sequence[Card], trump: Suit | None) -> int:
     return best
 
 
+# The hot functions below use plain loops: on the Pythons we support a list
+# comprehension costs an extra frame, which is most of the work for a hand of
+# three cards.
+
+
+def _of_suit(cards: Sequence[Card], suit: Suit | None) -> list[Card]:
+    found = []
+    for card in cards:
+        if card.suit is suit:
+            found.append(card)
+    return found
+
+
 def legal_leads(hand: Sequence[Card], trump: Suit | None, ace_duty: bool,
                 indicator: Card) -> list[Card]:
     """The cards a leader may lead (R-LEAD-FREE, R-LEAD-TRUMP, R-LEAD-ACE).
@@ -72,7 +85,7 @@ def legal_leads(hand: Sequence[Card], trump: Suit | None, ace_duty: bool,
     """
     if trump is None:
         return list(hand)
-    trumps = [c for c in hand if c.suit is trump]
+    trumps = _of_suit(hand, trump)
     if not trumps:
         return list(hand)
     if ace_duty:
@@ -99,29 +112,34 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
     R-TRUMP-WIN and R-DISCARD.
     """
     led = trick[0].suit
-    same = [c for c in hand if c.suit is led]
+    same = _of_suit(hand, led)
     if same:
         high = -1
-        for c in trick:
-            if c.suit is led:
-                if c.rank > high:
-                    high = c.rank
-            elif c.suit is trump:
+        for card in trick:
+            if card.suit is led:
+                if card.rank > high:
+                    high = card.rank
+            elif card.suit is trump:
                 return same  # trumped: no card of the led suit can win (R-HEAD)
-        beaters = [c for c in same if c.rank > high]
-        return beaters or same
+        return _above(same, high) or same
     if trump is None:
         return list(hand)
-    trumps = [c for c in hand if c.suit is trump]
+    trumps = _of_suit(hand, trump)
     if not trumps:
         return list(hand)
     top = -1
-    for c in trick:
-        if c.suit is trump and c.rank > top:
-            top = c.rank
-    if top >= 0:
-        trumps = [c for c in trumps if c.rank > top]
-    return trumps or list(hand)
+    for card in trick:
+        if card.suit is trump and card.rank > top:
+            top = card.rank
+    return _above(trumps, top) or list(hand)
+
+
+def _above(cards: list[Card], rank: int) -> list[Card]:
+    found = []
+    for card in cards:
+        if card.rank > rank:
+            found.append(card)
+    return found
 
 
 def explain_card(name: str, card: Card, hand: Sequence[Card], trick: Sequence[Card],

@@ -53,8 +53,10 @@ FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "tru
           "announce", "tricks")
 """The top-level keys a record may have, in the order records are written."""
 
+_FIELD_SET = frozenset(FIELDS)
+_SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
 _WORDS = {a.value: a for a in Announcement}
-_CANONICAL = {card.text: card for card in CARDS}
+_CARD_OF_TEXT = {card.text: card for card in CARDS}.__getitem__
 _CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
 
 
@@ -152,16 +154,26 @@ def _card(value: Any, where: str) -> Card:
         raise MalformedRecord(f"{where}: unknown card text {value!r}") from None
 
 
-def _cards(value: Any, where: str, count: int | None = None) -> list[Card]:
+def _cards(value: Any, field: str, key: object = None, count: int | None = None
+           ) -> tuple[Card, ...]:
+    """Read a list of cards for ``field`` (``field.key`` or ``field[key]`` in messages)."""
     if type(value) is not list and not isinstance(value, tuple):
-        raise MalformedRecord(f"{where}: expected a list of cards, got {_kind(value)}")
+        raise MalformedRecord(f"{_where(field, key)}: expected a list of cards, got {_kind(value)}")
     if count is not None and len(value) != count:
-        raise MalformedRecord(f"{where}: expected exactly {count} cards, got {len(value)}")
+        raise MalformedRecord(
+            f"{_where(field, key)}: expected exactly {count} cards, got {len(value)}"
+        )
     try:
-        cards = [_CANONICAL[v] for v in value]
+        return tuple(map(_CARD_OF_TEXT, value))
     except (KeyError, TypeError):  # not canonical text: take the slow, forgiving route
-        cards = [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    return cards
+        where = _where(field, key)
+        return tuple(_card(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def _where(field: str, key: object) -> str:
+    if key is None:
+        return field
+    return f"{field}[{key}]" if isinstance(key, int) else f"{field}.{key}"
 
 
 def _is_mapping(value: Any) -> bool:
@@ -208,9 +220,9 @@ class _Record:
     def __init__(self, record: Any) -> None:
         if not _is_mapping(record):
             raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
-        for key in record:
-            if key not in FIELDS:
-                raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(FIELDS)})")
+        if not _FIELD_SET.issuperset(record):
+            key = next(k for k in record if k not in _FIELD_SET)
+            raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(FIELDS)})")
         rules = record.get("rules")
         if rules is not None and rules != LIMITED.name:
             raise MalformedRecord(f"rules: unknown profile {rules!r}; only 'limited' is checked")
@@ -263,7 +275,7 @@ class _Record:
             for key in ("miss", "trump"):
                 if record.get(key) is not None:
                     raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
-            cards = _cards(deck, "deck", 52)
+            cards = _cards(deck, "deck", count=52)
             if len(set(cards)) != 52:
                 twice = next(c for c in cards if cards.count(c) > 1)
                 raise MalformedRecord(f"deck: {twice} appears twice (R-PACK-CARDS)")
@@ -277,17 +289,18 @@ class _Record:
         for name in players:
             if name not in hands:
                 raise MalformedRecord(f"hands: no hand for {name!r}")
-            by_seat.append(tuple(_cards(hands[name], f"hands.{name}", 3)))
-        if kind is DealKind.DOUBLE and miss_text is None:
+            by_seat.append(_cards(hands[name], "hands", name, 3))
+        if kind is _DOUBLE and miss_text is None:
             raise MalformedRecord("miss: a double deal (carried above 0) needs the 3 cards of the miss")
-        if kind is DealKind.SIMPLE and miss_text is not None:
+        if kind is _SIMPLE and miss_text is not None:
             raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
-        miss = None if miss_text is None else tuple(_cards(miss_text, "miss", 3))
+        miss = None if miss_text is None else _cards(miss_text, "miss", count=3)
         if trump_text is None:
             raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
         indicator = _card(trump_text, "trump")
-        every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator]
-        if len(set(every)) != len(every):
+        distinct = set().union(*by_seat, miss or (), (indicator,))
+        if len(distinct) != 3 * len(by_seat) + (3 if miss else 0) + 1:
+            every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator]
             twice = next(c for c in every if every.count(c) > 1)
             raise MalformedRecord(f"hands/miss/trump: {twice} appears twice (R-PACK-CARDS)")
         return by_seat, miss, indicator
@@ -299,7 +312,7 @@ class _Record:
             return []
         if not _is_mapping(announce):
             raise MalformedRecord(f"announce: expected a mapping player -> word, got {_kind(announce)}")
-        if announce and kind is DealKind.SIMPLE:
+        if announce and kind is _SIMPLE:
             raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
         calls = []
         for name, word in announce.items():
@@ -314,20 +327,23 @@ class _Record:
         return calls
 
     @staticmethod
-    def _tricks(tricks: Any) -> list[list[Card]]:
+    def _tricks(tricks: Any) -> list[tuple[Card, ...]]:
         if tricks is None:
             return []
         if not isinstance(tricks, list):
             raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(tricks)}")
         if len(tricks) > 3:
             raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most 3")
-        played = [_cards(trick, f"tricks[{t}]") for t, trick in enumerate(tricks)]
-        every = []
-        for t, cards in enumerate(played):
+        played = []
+        count = 0
+        for t, trick in enumerate(tricks):
+            cards = _cards(trick, "tricks", t)
             if not cards:
                 raise MalformedRecord(f"tricks[{t}]: an empty trick")
-            every += cards
-        if len(set(every)) != len(every):
+            played.append(cards)
+            count += len(cards)
+        if len(set().union(*played)) != count:
+            every = [c for cards in played for c in cards]
             twice = next(c for c in every if every.count(c) > 1)
             raise MalformedRecord(f"tricks: {twice} is played twice")
         return played
@@ -357,13 +373,14 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     tricks = parsed.tricks
     if tricks:
         _check_trick_shape(state, tricks)
+    legal_cards, play = state.legal_cards, state._play
     for trick in tricks:
         for card in trick:
             player: int = state._turn  # type: ignore[assignment]
-            if card not in state.legal_cards():
+            if card not in legal_cards():
                 refusal = state._play_refusal(player, card)
                 return _result(state, error=(player, "play", card.text, *refusal))  # type: ignore[misc]
-            state._play(player, card)
+            play(player, card)
     return _result(state)
 
 
@@ -419,7 +436,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
     return Replay(states, actions, None)
 
 
-def _check_trick_shape(state: DealState, tricks: list[list[Card]]) -> None:
+def _check_trick_shape(state: DealState, tricks: list[tuple[Card, ...]]) -> None:
     """Structural checks made once the announcements are known to be legal."""
     if state.phase is Phase.ANNOUNCE:
         raise MalformedRecord("tricks: cards are played before the announcements are finished")
@@ -440,53 +457,64 @@ def _check_trick_shape(state: DealState, tricks: list[list[Card]]) -> None:
 def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
     names = state.players
     complete = error is None and state.phase is Phase.OVER
+    tricks = []
+    for trick in state.all_tricks():
+        cards = []
+        for seat, card in trick.plays:
+            cards.append([names[seat], card.text])
+        winner = trick.winner
+        tricks.append({"leader": names[trick.leader], "cards": cards,
+                       "winner": None if winner is None else names[winner]})
+    active = []
+    for seat in state.active:
+        active.append(names[seat])
     result: dict[str, Any] = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
-        "kind": state.kind.value,
+        "kind": "simple" if state.kind is _SIMPLE else "double",
         "pool": str(state.pool),
-        "trump": None if state.trump is None else state.trump.letter,
+        "trump": None if state.trump is None else "SHDC"[state.trump],
         "revealed_after_trick": state.revealed_after,
-        "active": [names[s] for s in state.active],
+        "active": active,
         "defender": None if state.defender is None else names[state.defender],
         "collected_by": None,
-        "tricks": [
-            {
-                "leader": names[t.leader],
-                "cards": [[names[s], c.text] for s, c in t.plays],
-                "winner": None if t.winner is None else names[t.winner],
-            }
-            for t in state.all_tricks()
-        ],
+        "tricks": tricks,
         "payouts": {},
         "looed": [],
         "carried_next": None,
     }
+    net = {}
     if complete:
         settled = state.settlement()
         if state.collected_by is not None:
             result["collected_by"] = names[state.collected_by]
-        result["payouts"] = {names[s]: str(v) for s, v in settled.payouts.items()}
-        result["looed"] = [names[s] for s in settled.looed]
+        payouts = result["payouts"]
+        for seat, amount in settled.payouts.items():
+            payouts[names[seat]] = str(amount)
+        for seat in settled.looed:
+            result["looed"].append(names[seat])
         result["carried_next"] = str(settled.carried_next)
-        result["net"] = {names[s]: str(settled.net[s]) for s in range(len(names))}
+        for seat, amount in settled.net.items():
+            net[names[seat]] = str(amount)
     else:
-        ante = str(-state.profile.ante)
-        result["net"] = {name: ante if s == state.dealer else "0" for s, name in enumerate(names)}
+        for name in names:
+            net[name] = "0"
+        net[names[state.dealer]] = str(-state.profile.ante)
+    result["net"] = net
     if error is None and not complete:
-        seat = state.current_player()
+        to_act: int = state.current_player()  # type: ignore[assignment]
         if state.phase is Phase.ANNOUNCE:
             options = [a.value for a in state.legal_announcements()]
         else:
             options = [c.text for c in state.legal_cards()]
-        result["next"] = {"player": names[seat],  # type: ignore[index]
-                          "phase": state.phase.value, "options": sorted(options)}
+        result["next"] = {"player": names[to_act], "phase": state.phase.value,
+                          "options": sorted(options)}
     else:
         result["next"] = None
     if error is None:
         result["error"] = None
     else:
-        seat, phase, action, rule, message = error
-        result["error"] = {"player": names[seat], "phase": phase, "action": action,
+        player, phase, action, rule, message = error
+        result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
     return result
 

@@ -177,8 +177,8 @@ class DealState:
     __slots__ = (
         "profile", "players", "dealer", "order", "carried", "pool", "kind", "hands",
         "miss", "indicator", "trump", "revealed_after", "announcements", "miss_taker",
-        "defender", "collected_by", "held", "active", "tricks", "current", "trick", "leader",
-        "phase", "_turn", "_next_active",
+        "defender", "collected_by", "held", "active", "tricks", "trick", "leader",
+        "phase", "_turn", "_next_active", "_trick_size",
     )
 
     profile: Profile
@@ -200,12 +200,12 @@ class DealState:
     held: list[tuple[Card, ...]]
     active: tuple[Seat, ...]
     tricks: list[Trick]
-    current: list[tuple[Seat, Card]]
     trick: list[Card]
     leader: Seat | None
     phase: Phase
     _turn: Seat | None
     _next_active: dict[Seat, Seat]
+    _trick_size: int
 
     # -- queries ---------------------------------------------------------
 
@@ -315,19 +315,33 @@ class DealState:
                 else:
                     looed += (seat,)
             left = (3 - paid_thirds) * p + loo * len(looed) * per_unit
-        payouts = {seat: exact(parts[seat], per_unit) for seat in paid}
+        payouts = {}
+        for seat in paid:
+            payouts[seat] = exact(parts[seat], per_unit)
         parts[self.dealer] -= ante * per_unit
         for seat in looed:
             parts[seat] -= loo * per_unit
-        net = {seat: exact(amount, per_unit) for seat, amount in parts.items()}
+        net = {}
+        for seat, amount in parts.items():
+            net[seat] = exact(amount, per_unit)
         carried_next = exact(left, per_unit)
         return Settlement(payouts, looed, carried_next, net)
 
     def all_tricks(self) -> list[Trick]:
         """Finished tricks, then the trick in progress if it has any card."""
-        if self.current:
-            return [*self.tricks, Trick(self.leader, tuple(self.current), None)]  # type: ignore[arg-type]
+        if self.trick:
+            return [*self.tricks, Trick(self.leader, self._plays(), None)]  # type: ignore[arg-type]
         return list(self.tricks)
+
+    def _plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """The trick in progress as (seat, card) pairs, clockwise from its leader."""
+        seat: Seat = self.leader  # type: ignore[assignment]
+        following = self._next_active
+        pairs = []
+        for card in self.trick:
+            pairs.append((seat, card))
+            seat = following[seat]
+        return tuple(pairs)
 
     # -- acting ----------------------------------------------------------
 
@@ -353,7 +367,6 @@ class DealState:
         other.announcements = list(self.announcements)
         other.held = list(self.held)
         other.tricks = list(self.tricks)
-        other.current = list(self.current)
         other.trick = list(self.trick)
         return other
 
@@ -397,6 +410,7 @@ class DealState:
     def _start_play(self) -> None:
         active = self.active
         self._next_active = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
+        self._trick_size = len(active)
         self.phase = _PLAY
         self.leader = self._turn = active[0]
 
@@ -404,11 +418,9 @@ class DealState:
         hand = self.held[seat]
         i = hand.index(card)
         self.held[seat] = hand[:i] + hand[i + 1:]
-        current = self.current
-        current.append((seat, card))
         cards = self.trick
         cards.append(card)
-        if len(cards) < len(self.active):
+        if len(cards) < self._trick_size:
             self._turn = self._next_active[seat]
             return
         if self.trump is None:
@@ -418,9 +430,9 @@ class DealState:
                     self.trump = self.indicator.suit
                     self.revealed_after = len(self.tricks) + 1
                     break
-        winner = current[trick_winner_index(cards, self.trump)][0]
-        self.tricks.append(Trick(self.leader, tuple(current), winner))  # type: ignore[arg-type]
-        self.current = []
+        plays = self._plays()
+        winner = plays[trick_winner_index(cards, self.trump)][0]
+        self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == 3:
             self.phase = _OVER
@@ -649,10 +661,10 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
     state.announcements = []
     state.miss_taker = state.defender = state.collected_by = None
     state.tricks = []
-    state.current = []
     state.trick = []
     state.leader = None
     state._next_active = {}
+    state._trick_size = 0
     if kind is _SIMPLE:
         state.trump = None
         state.held = list(dealt)

@@ -123,7 +123,6 @@ def _with_action(state: DealState, action: Announce | Play) -> DealState:
     if isinstance(action, Announce):
         forced.announcements.append((action.seat, action.announcement))
     else:
-        forced.current.append((action.seat, action.card))
         forced.trick.append(action.card)
     return forced
 
