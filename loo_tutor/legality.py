@@ -112,7 +112,10 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
     R-TRUMP-WIN and R-DISCARD.
     """
     led = trick[0].suit
-    same = _of_suit(hand, led)
+    same = []
+    for card in hand:
+        if card.suit is led:
+            same.append(card)
     if same:
         high = -1
         for card in trick:
@@ -121,25 +124,22 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
                     high = card.rank
             elif card.suit is trump:
                 return same  # trumped: no card of the led suit can win (R-HEAD)
-        return _above(same, high) or same
+        beaters = []
+        for card in same:
+            if card.rank > high:
+                beaters.append(card)
+        return beaters or same
     if trump is None:
-        return list(hand)
-    trumps = _of_suit(hand, trump)
-    if not trumps:
         return list(hand)
     top = -1
     for card in trick:
         if card.suit is trump and card.rank > top:
             top = card.rank
-    return _above(trumps, top) or list(hand)
-
-
-def _above(cards: list[Card], rank: int) -> list[Card]:
-    found = []
-    for card in cards:
-        if card.rank > rank:
-            found.append(card)
-    return found
+    winners = []
+    for card in hand:
+        if card.suit is trump and card.rank > top:
+            winners.append(card)
+    return winners or list(hand)
 
 
 def explain_card(name: str, card: Card, hand: Sequence[Card], trick: Sequence[Card],
