@@ -45,6 +45,7 @@ from .state import (
     DealState,
     Phase,
     deal_kind,
+    exact,
     split_deck,
     start_deal,
 )
@@ -200,7 +201,7 @@ def parse_carried(value: Any) -> Fraction:
     if isinstance(value, int):
         if value < 0:
             raise MalformedRecord(f"carried: {value} is negative")
-        return Fraction(value)
+        return exact(value, 1)
     match = _CARRIED_TEXT.fullmatch(value)
     if match is None:
         raise MalformedRecord(
@@ -234,7 +235,7 @@ class _Record:
             raise MalformedRecord("carried: missing (use 0 for a simple deal)")
         carried = parse_carried(record["carried"])
         kind = deal_kind(carried)
-        seat = {name: i for i, name in enumerate(players)}
+        seat = dict(zip(players, range(len(players))))
         dealer_seat = seat[dealer]
         hands, miss, indicator = self._cards(record, players, seat, dealer_seat, kind)
         self.players = players

@@ -467,6 +467,8 @@ class DealState:
         raise TypeError(f"not an action: {action!r}")
 
     def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleId, str] | None:
+        if self.phase is _ANNOUNCE and seat == self._turn and call in self.legal_announcements():
+            return None
         name = self._name(seat)
         if self.kind is _SIMPLE:
             return RuleId.ANN_SIMPLE, (
@@ -487,8 +489,6 @@ class DealState:
                 f"{name} announced out of turn; announcements go clockwise from the "
                 f"dealer's left and it is {turn}'s turn."
             )
-        if call in self.legal_announcements():
-            return None
         if call is _MISS:
             taker = self._name(self.miss_taker)  # type: ignore[arg-type]
             return RuleId.ANN_MISS_ONCE, (
