@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import html
-import re
-from dataclasses import dataclass
 from fractions import Fraction
 
 import ipywidgets as widgets
 
+from ..answers import FORMS, FieldResult, judge_amount, parse_amount
 from ..errors import LooError
 from ..narrate import Narration, carry_hint, loo_hint, payout_hint
 from ..record import check, replay
@@ -17,60 +16,7 @@ from ..rules import RuleId
 from ..state import DealState
 from ._base import LooWidget, Source, read_record
 
-FORMS = "a whole number (4), a fraction (10/3) or a mixed number (3 1/3)"
-"""How an amount may be written, as the checker tells the reader."""
-
-_WHOLE = re.compile(r"\d+")
-_FRACTION = re.compile(r"(\d+)\s*/\s*(\d+)")
-_MIXED = re.compile(r"(\d+)\s+(\d+)\s*/\s*(\d+)")
-_DECIMAL = re.compile(r"\d*\.\d+(?:\.\.\.|…)?|\d+\.")
-
-
-def parse_amount(text: str) -> Fraction | None:
-    """Read an amount typed by the reader; ``None`` when the field is empty.
-
-    Whole numbers, fractions and mixed numbers are exact. A decimal is read
-    as the exact value it names (so ``3.33`` is not ten thirds); a trailing
-    ``...`` or ``…`` is ignored.
-
-    Raises:
-        ValueError: the text is none of the accepted forms, or divides by 0.
-
-    >>> parse_amount("10/3"), parse_amount(" 3 1/3 "), parse_amount("8"), parse_amount("")
-    (Fraction(10, 3), Fraction(10, 3), Fraction(8, 1), None)
-    >>> parse_amount("2.5")
-    Fraction(5, 2)
-    """
-    cleaned = text.strip()
-    if not cleaned:
-        return None
-    if _WHOLE.fullmatch(cleaned):
-        return Fraction(int(cleaned))
-    match = _FRACTION.fullmatch(cleaned) or _MIXED.fullmatch(cleaned)
-    if match is not None:
-        *whole, top, bottom = (int(g) for g in match.groups())
-        if bottom == 0:
-            raise ValueError(f"{cleaned!r} divides by zero; write {FORMS}")
-        return sum(whole, Fraction(0)) + Fraction(top, bottom)
-    if _DECIMAL.fullmatch(cleaned):
-        return Fraction(cleaned.rstrip(".…") if not cleaned.endswith(".") else cleaned[:-1])
-    raise ValueError(f"cannot read {cleaned!r}: write {FORMS}")
-
-
-@dataclass(frozen=True)
-class FieldResult:
-    """The verdict on one answer.
-
-    Attributes:
-        status: ``"right"``, ``"wrong"``, ``"empty"`` (not answered yet) or
-            ``"unreadable"``.
-        rule: the rule the answer is about, when it is wrong.
-        message: what the reader is told.
-    """
-
-    status: str
-    rule: RuleId | None
-    message: str
+__all__ = ["FORMS", "FieldResult", "PayoutChecker", "parse_amount"]
 
 
 class PayoutChecker(LooWidget):
@@ -166,20 +112,8 @@ class PayoutChecker(LooWidget):
     # -- checking -------------------------------------------------------------
 
     def _amount_result(self, text: str, right: Fraction, hint: Narration) -> FieldResult:
-        try:
-            given = parse_amount(text)
-        except ValueError as exc:
-            return FieldResult("unreadable", None, str(exc))
-        if given is None:
-            return FieldResult("empty", None, "not answered yet")
-        if given == right:
-            return FieldResult("right", None, "right")
         rule = hint.rules[0] if hint.rules else None
-        if "." in text and abs(given - right) < Fraction(1, 100):
-            return FieldResult("wrong", RuleId.LEDGER,
-                               "close, but the ledger is exact: write the amount as a fraction "
-                               "(R-LEDGER).")
-        return FieldResult("wrong", rule, f"not right. {hint.text}")
+        return judge_amount(text, right, rule, hint.text)
 
     def check(self) -> dict[str, FieldResult]:
         """Judge every answer, show the verdicts and return them."""
