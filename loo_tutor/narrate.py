@@ -39,6 +39,7 @@ __all__ = [
     "dealer_rule",
     "loo_hint",
     "narrate_action",
+    "narrate_play",
     "narrate_refusal",
     "narrate_settlement",
     "narrate_start",
@@ -447,10 +448,8 @@ def narrate_action(before: DealState, action: Action, after: DealState) -> Narra
             assert leader is not None
             told += _say(f"Play begins: {after.players[leader]}, the first player in from the "
                          "dealer's left, leads (R-LEAD-FIRST).", RuleId.LEAD_FIRST)
-    elif before.trick_cards():
-        told = _follow_sentence(before, action)
     else:
-        told = _lead_sentence(before, action)
+        told = narrate_play(before, action)
     if isinstance(action, Play) and len(after.tricks) > len(before.tricks):
         told += _trick_end(before, after)
     if after.collected_by is not None:
@@ -458,6 +457,24 @@ def narrate_action(before: DealState, action: Action, after: DealState) -> Narra
     elif after.is_terminal():
         told += narrate_settlement(after)
     return told
+
+
+def narrate_play(before: DealState, play: Play) -> Narration:
+    """Why ``play`` is made as it is: the sentence for the card alone.
+
+    Unlike :func:`narrate_action` this says nothing about the end of the
+    trick or the settlement, so it also explains a legal card that was not
+    played.
+
+    >>> from loo_tutor.data import example
+    >>> from loo_tutor.record import replay
+    >>> lead = replay(example("hearts")).states[5]
+    >>> narrate_play(lead, lead.legal_actions()[0]).text
+    'Anna leads 6♥: Anna holds a trump and must lead one (R-LEAD-TRUMP).'
+    """
+    if before.trick_cards():
+        return _follow_sentence(before, play)
+    return _lead_sentence(before, play)
 
 
 def narrate_refusal(state: DealState, action: Action, verdict: Verdict) -> Narration:
