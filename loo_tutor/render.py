@@ -17,6 +17,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from .cards import Card, Suit
@@ -32,14 +33,84 @@ _TWO_COLOURS = {Suit.SPADES: "#1b1b1b", Suit.HEARTS: "#c8102e",
                 Suit.DIAMONDS: "#c8102e", Suit.CLUBS: "#1b1b1b"}
 _FOUR_COLOURS = {Suit.SPADES: "#1b1b1b", Suit.HEARTS: "#c8102e",
                  Suit.DIAMONDS: "#0b57d0", Suit.CLUBS: "#1a7f37"}
+_COLOUR_CLASSES = {"#1b1b1b": "loo-black", "#c8102e": "loo-red", "#0b57d0": "loo-blue",
+                   "#1a7f37": "loo-green"}
 
-_CARD_STYLE = ("display:inline-flex;flex-direction:column;align-items:center;"
-               "justify-content:center;width:2.6em;height:3.6em;margin:0.15em;"
-               "border:1px solid #888;border-radius:0.35em;background:#fff;"
-               "font:600 1em/1.1 system-ui,sans-serif;box-shadow:0 1px 2px #0003;")
-_BACK_STYLE = ("display:inline-block;width:2.6em;height:3.6em;margin:0.15em;"
-               "border:1px solid #555;border-radius:0.35em;vertical-align:middle;"
-               "background:repeating-linear-gradient(45deg,#37598a 0 4px,#4a6fa5 4px 8px);")
+# -- the style sheet --------------------------------------------------------------
+#
+# Every look is a CSS class; a rendering carries one <style> block with the
+# rules for the classes it uses, so it looks the same in a notebook, in a
+# widget and on a static page, with or without the book's own CSS. Each rule
+# is emitted when the class that names it (the first item) appears.
+
+_BADGE = (".loo-dealer,.loo-you{display:inline-block;margin-left:0.3em;padding:0 0.35em;"
+          "border-radius:0.6em;background:#6b4a2b;color:#fff;font-size:0.8em}")
+_BESIDE = ".loo-indicator,.loo-miss{display:inline-block;margin:0.2em 0.6em}"
+
+_RULES: tuple[tuple[str, str], ...] = (
+    ("loo-card", (".loo-card{display:inline-flex;flex-direction:column;align-items:center;"
+                  "justify-content:center;width:2.6em;height:3.6em;margin:0.15em;"
+                  "border:1px solid #888;border-radius:0.35em;background:#fff;"
+                  "font:600 1em/1.1 system-ui,sans-serif;box-shadow:0 1px 2px #0003}")),
+    ("loo-pip", ".loo-pip{font-size:1.3em}"),
+    *((name, f".{name}{{color:{colour}}}") for colour, name in _COLOUR_CLASSES.items()),
+    ("loo-lit", ".loo-lit{outline:3px solid #e09b00;outline-offset:1px}"),
+    ("loo-faded", ".loo-faded{opacity:0.45}"),
+    ("loo-card-back", (".loo-card-back{display:inline-block;width:2.6em;height:3.6em;"
+                       "margin:0.15em;border:1px solid #555;border-radius:0.35em;"
+                       "vertical-align:middle;background:repeating-linear-gradient("
+                       "45deg,#37598a 0 4px,#4a6fa5 4px 8px)}")),
+    ("loo-table", (".loo-table{position:relative;width:100%;max-width:50em;min-width:34em;"
+                   "height:36em;margin:0.5em 0 1.5em;font:0.85em/1.3 system-ui,sans-serif;"
+                   "color:#1b1b1b}")),
+    ("loo-felt", (".loo-felt{position:absolute;left:13%;right:13%;top:15%;bottom:15%;"
+                  "border-radius:50%;background:radial-gradient(#2f7d4f,#1e5a37);"
+                  "border:0.5em solid #6b4a2b}")),
+    ("loo-seat", (".loo-seat{position:absolute;transform:translate(-50%,-50%);width:10.5em;"
+                  "padding:0.3em;background:#fafaf7;border:1px solid #999;"
+                  "border-radius:0.5em;text-align:center}")),
+    ("loo-seat", ".loo-seat[data-to-act]{border:2px solid #e09b00;box-shadow:0 0 0.4em #e09b00}"),
+    ("loo-seat", ".loo-seat .loo-hand{display:block;min-height:3.9em}"),
+    ("loo-status", ".loo-status{font-size:0.85em}"),
+    ("loo-centre", (".loo-centre{position:absolute;left:50%;top:50%;"
+                    "transform:translate(-50%,-50%);width:22em;text-align:center;color:#fff}")),
+    ("loo-indicator", _BESIDE),
+    ("loo-miss", _BESIDE),
+    ("loo-play", ".loo-play{display:inline-block;margin:0 0.1em}"),
+    ("loo-who", ".loo-who{display:block}"),
+    ("loo-won-by", ".loo-won-by{font-weight:700}"),
+    ("loo-dealer", _BADGE),
+    ("loo-you", _BADGE),
+    ("loo-you", ".loo-you{background:#0b57d0}"),
+    ("loo-ledger", (".loo-ledger{border-collapse:collapse;margin:0.5em 0;"
+                    "font:0.9em system-ui,sans-serif}")),
+    ("loo-ledger", ".loo-ledger caption{text-align:left}"),
+    ("loo-ledger", ".loo-ledger th,.loo-ledger td{padding:0.15em 0.6em;border-bottom:1px solid #ccc}"),
+    ("loo-ledger", ".loo-ledger th[scope=row]{text-align:left}"),
+    ("loo-replay", ".loo-replay{list-style:none;padding:0}"),
+    ("loo-step-title", ".loo-step-title{margin:0.8em 0 0}"),
+)
+"""Each rule of the style sheet, after the class whose presence calls for it."""
+
+_CLASS_ATTR = re.compile(r'class="([^"]*)"')
+
+
+def stylesheet(page: str) -> str:
+    """The ``<style>`` block for the classes that ``page`` uses ('' for none).
+
+    >>> stylesheet('<span class="loo-card loo-red"></span>').count("{")
+    2
+    >>> stylesheet("<p>plain</p>")
+    ''
+    """
+    used = {name for attr in _CLASS_ATTR.findall(page) for name in attr.split()}
+    rules = dict.fromkeys(rule for name, rule in _RULES if name in used)  # once each, in order
+    return f"<style>{''.join(rules)}</style>" if rules else ""
+
+
+def _styled(page: str, style: bool) -> str:
+    """``page`` with its style sheet in front of it, when ``style`` is true."""
+    return stylesheet(page) + page if style else page
 
 
 def suit_colour(suit: Suit, four_colour: bool = False) -> str:
@@ -47,7 +118,20 @@ def suit_colour(suit: Suit, four_colour: bool = False) -> str:
     return (_FOUR_COLOURS if four_colour else _TWO_COLOURS)[suit]
 
 
-def card_html(card: Card, four_colour: bool = False, mark: str = "", note: str = "") -> str:
+def _card(card: Card, four_colour: bool, classes: str = "", note: str = "", mark: str = "") -> str:
+    """A card face without a style sheet: the building block of every drawing."""
+    colour = _COLOUR_CLASSES[suit_colour(card.suit, four_colour)]
+    label = f"{card.label}, {html.escape(note)}" if note else card.label
+    extra = f' style="{html.escape(mark)}"' if mark else ""
+    return (
+        f'<span class="loo-card {colour}{classes}" role="img" aria-label="{label}" '
+        f'title="{label}"{extra}><span aria-hidden="true">{card.rank_text}</span>'
+        f'<span aria-hidden="true" class="loo-pip">{card.suit.symbol}</span></span>'
+    )
+
+
+def card_html(card: Card, four_colour: bool = False, mark: str = "", note: str = "",
+              *, style: bool = True) -> str:
     """One card face up, with its rank above its suit symbol.
 
     Args:
@@ -56,26 +140,22 @@ def card_html(card: Card, four_colour: bool = False, mark: str = "", note: str =
         mark: an extra CSS declaration, e.g. an outline to highlight the card.
         note: words added to the text alternative, e.g. ``"legal"`` for a
             highlighted card, so the highlight is not only visual.
+        style: put the card's style sheet in front of it; ``False`` when the
+            card goes into a drawing that carries its own.
     """
-    colour = suit_colour(card.suit, four_colour)
-    label = f"{card.label}, {html.escape(note)}" if note else card.label
-    return (
-        f'<span class="loo-card" role="img" aria-label="{label}" title="{label}" '
-        f'style="{_CARD_STYLE}color:{colour};{mark}">'
-        f'<span aria-hidden="true">{card.rank_text}</span>'
-        f'<span aria-hidden="true" style="font-size:1.3em">{card.suit.symbol}</span></span>'
-    )
+    return _styled(_card(card, four_colour, note=note, mark=mark), style)
 
 
-def card_back_html(label: str = "a face-down card") -> str:
+def card_back_html(label: str = "a face-down card", *, style: bool = True) -> str:
     """A face-down card."""
-    return (f'<span class="loo-card-back" role="img" aria-label="{html.escape(label)}" '
-            f'style="{_BACK_STYLE}"></span>')
+    return _styled(f'<span class="loo-card-back" role="img" '
+                   f'aria-label="{html.escape(label)}"></span>', style)
 
 
-def hand_html(cards: Iterable[Card], four_colour: bool = False) -> str:
+def hand_html(cards: Iterable[Card], four_colour: bool = False, *, style: bool = True) -> str:
     """A row of face-up cards."""
-    return '<span class="loo-hand">' + "".join(card_html(c, four_colour) for c in cards) + "</span>"
+    return _styled('<span class="loo-hand">' + "".join(_card(c, four_colour) for c in cards)
+                   + "</span>", style)
 
 
 class HtmlStr(str):
@@ -100,21 +180,6 @@ point elsewhere.
 
 _RULE_ID = re.compile(r"\bR-[A-Z]+(?:-[A-Z]+)*\b")
 _KNOWN_RULES = {rule.value: rule for rule in RuleId}
-
-_HIGHLIGHT = "outline:3px solid #e09b00;outline-offset:1px;"
-_FADED = "opacity:0.45;"
-_TABLE_STYLE = ("position:relative;width:100%;max-width:50em;min-width:34em;height:36em;"
-                "margin:0.5em 0 1.5em;font:0.85em/1.3 system-ui,sans-serif;color:#1b1b1b;")
-_FELT_STYLE = ("position:absolute;left:13%;right:13%;top:15%;bottom:15%;border-radius:50%;"
-               "background:radial-gradient(#2f7d4f,#1e5a37);border:0.5em solid #6b4a2b;")
-_SEAT_STYLE = ("position:absolute;transform:translate(-50%,-50%);width:10.5em;padding:0.3em;"
-               "background:#fafaf7;border:1px solid #999;border-radius:0.5em;text-align:center;")
-_TO_ACT_STYLE = "border:2px solid #e09b00;box-shadow:0 0 0.4em #e09b00;"
-_CENTRE_STYLE = ("position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);"
-                 "width:22em;text-align:center;color:#fff;")
-_BADGE_STYLE = ("display:inline-block;margin-left:0.3em;padding:0 0.35em;border-radius:0.6em;"
-                "background:#6b4a2b;color:#fff;font-size:0.8em;")
-_CELL = "padding:0.15em 0.6em;border-bottom:1px solid #ccc;"
 
 _ANNOUNCED = {
     Announcement.STAND: "stood",
@@ -153,15 +218,15 @@ def narration_html(narration: Narration, base: str = RULES_BASE) -> HtmlStr:
 
 
 def _back(label: str) -> str:
-    return card_back_html(label)
+    return card_back_html(label, style=False)
 
 
 def _face(card: Card, four_colour: bool, highlight: Collection[Card], note: str,
           faded: bool = False) -> str:
     lit = card in highlight
-    mark = (_HIGHLIGHT if lit else "") + (_FADED if faded else "")
+    classes = (" loo-lit" if lit else "") + (" loo-faded" if faded else "")
     words = ", ".join(w for w in (note if lit else "", "thrown in" if faded else "") if w)
-    return card_html(card, four_colour, mark=mark, note=words)
+    return _card(card, four_colour, classes, words)
 
 
 def _seat_cards(state: DealState, seat: Seat, view: PlayerView | None, four_colour: bool,
@@ -233,13 +298,12 @@ def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str
     if view is not None:
         indicator = view.indicator
     if indicator is not None:
-        shown = card_html(indicator, four_colour, note="trump indicator")
+        shown = _card(indicator, four_colour, note="trump indicator")
         words = f"trumps: {indicator.suit.noun}s"
     else:
         shown = _back("hidden trump indicator")
         words = "trumps hidden"
-    parts.append(f'<div class="loo-indicator" style="display:inline-block;margin:0.2em 0.6em;">'
-                 f'{shown}<div>{words}</div></div>')
+    parts.append(f'<div class="loo-indicator">{shown}<div>{words}</div></div>')
     if state.miss is not None:
         taker = state.miss_taker if state.miss_taker is not None else state.defender
         if taker is None:
@@ -248,8 +312,7 @@ def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str
         else:
             miss = ""
             words = f"miss taken by {html.escape(state.players[taker])}"
-        parts.append(f'<div class="loo-miss" style="display:inline-block;margin:0.2em 0.6em;">'
-                     f'{miss}<div>{words}</div></div>')
+        parts.append(f'<div class="loo-miss">{miss}<div>{words}</div></div>')
     tricks = view.tricks if view is not None else tuple(state.all_tricks())
     shown_trick = _shown_trick(tricks)
     if shown_trick is not None:
@@ -258,9 +321,9 @@ def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str
         for seat, card in trick.plays:
             won = trick.winner == seat
             name = html.escape(state.players[seat])
-            plays.append(f'<span class="loo-play" style="display:inline-block;margin:0 0.1em;">'
-                         f'{card_html(card, four_colour, note=f"played by {name}")}'
-                         f'<span style="display:block;{"font-weight:700;" if won else ""}">'
+            plays.append(f'<span class="loo-play">'
+                         f'{_card(card, four_colour, note=f"played by {name}")}'
+                         f'<span class="loo-who{" loo-won-by" if won else ""}">'
                          f'{name}{" ✔" if won else ""}</span></span>')
         if trick.winner is None:
             head = f"Trick {number}, in play"
@@ -268,11 +331,16 @@ def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str
             head = f"Trick {number}, won by {html.escape(state.players[trick.winner])}"
         parts.append(f'<div class="loo-trick" role="group" aria-label="{head}">'
                      f'<div>{head}</div>{"".join(plays)}</div>')
-    return f'<div class="loo-centre" style="{_CENTRE_STYLE}">{"".join(parts)}</div>'
+    return f'<div class="loo-centre">{"".join(parts)}</div>'
 
 
-def ledger_html(state: DealState, base: str = RULES_BASE) -> HtmlStr:
+def ledger_html(state: DealState, base: str = RULES_BASE, *, style: bool = True) -> HtmlStr:
     """The settlement of a finished deal as a table, one row per player.
+
+    Args:
+        state: a finished deal.
+        base: where the book's ``rules.html`` is, for the rule links.
+        style: put the table's style sheet in front of it.
 
     Raises:
         LooError: the deal is not over.
@@ -292,28 +360,29 @@ def ledger_html(state: DealState, base: str = RULES_BASE) -> HtmlStr:
         looed = f"yes, pays {state.profile.loo}" if seat in settled.looed else ""
         net = settled.net[seat]
         rows.append(
-            f'<tr><th scope="row" style="{_CELL}text-align:left">{html.escape(name)}'
+            f'<tr><th scope="row">{html.escape(name)}'
             f'{" (dealer)" if seat == state.dealer else ""}</th>'
-            f'<td style="{_CELL}">{tricks}</td>'
-            f'<td style="{_CELL}">{"" if received is None else received}</td>'
-            f'<td style="{_CELL}">{looed}</td>'
-            f'<td style="{_CELL}">{"+" if net > 0 else ""}{net}</td></tr>'
+            f'<td>{tricks}</td><td>{"" if received is None else received}</td>'
+            f'<td>{looed}</td><td>{_signed(net)}</td></tr>'
         )
-    head = "".join(f'<th scope="col" style="{_CELL}">{h}</th>'
+    head = "".join(f'<th scope="col">{h}</th>'
                    for h in ("Player", "Tricks", "Receives", "Looed", "Net"))
-    return HtmlStr(
-        f'<table class="loo-ledger" style="border-collapse:collapse;margin:0.5em 0;'
-        f'font:0.9em system-ui,sans-serif;"><caption style="text-align:left">Settlement of a '
+    return HtmlStr(_styled(
+        f'<table class="loo-ledger"><caption>Settlement of a '
         f'pool of {state.pool} ({links})</caption><thead><tr>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row" colspan="4" '
-        f'style="{_CELL}text-align:left">Carried to the next deal</th>'
-        f'<td style="{_CELL}">{settled.carried_next}</td></tr></tfoot></table>'
-    )
+        f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row" colspan="4">'
+        f'Carried to the next deal</th><td>{settled.carried_next}</td></tr></tfoot></table>',
+        style))
+
+
+def _signed(amount: Fraction) -> str:
+    """An amount with its sign: ``+8``, ``0``, ``-3``, ``+10/3``."""
+    return f"{'+' if amount > 0 else ''}{amount}"
 
 
 def table_html(state: DealState, view_seat: Seat | None = None, four_colour: bool = False,
                highlight: Collection[Card] = (), *, highlight_note: str = "legal",
-               ledger: bool = True, base: str = RULES_BASE) -> HtmlStr:
+               ledger: bool = True, base: str = RULES_BASE, style: bool = True) -> HtmlStr:
     """The whole table: seats round an oval, the pool, indicator, miss and trick.
 
     Args:
@@ -326,6 +395,8 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
         highlight_note: words read out for a highlighted card.
         ledger: add the settlement table once the deal is over.
         base: where the book's ``rules.html`` is, for the rule links.
+        style: put the drawing's style sheet in front of it; ``False`` when
+            it goes into a page that carries one already.
 
     >>> from loo_tutor.data import example
     >>> from loo_tutor.record import replay
@@ -348,9 +419,9 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
         status = _seat_status(state, seat)
         badges = ""
         if seat == state.dealer:
-            badges += f'<span class="loo-dealer" style="{_BADGE_STYLE}">dealer</span>'
+            badges += '<span class="loo-dealer">dealer</span>'
         if seat == view_seat:
-            badges += f'<span class="loo-you" style="{_BADGE_STYLE}background:#0b57d0">you</span>'
+            badges += '<span class="loo-you">you</span>'
         acting = seat == to_act
         line = ", ".join(w for w in (status, words) if w)
         if acting:
@@ -361,30 +432,31 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
         label = f"{name}{', dealer' if seat == state.dealer else ''}{', to act' if acting else ''}"
         seats.append(
             f'<div class="loo-seat" role="group" aria-label="{html.escape(label)}" '
-            f'style="{_SEAT_STYLE}left:{x:.1f}%;top:{y:.1f}%;{_TO_ACT_STYLE if acting else ""}">'
+            f'{"data-to-act " if acting else ""}style="left:{x:.1f}%;top:{y:.1f}%">'
             f'<div><strong>{html.escape(name)}</strong>{badges}</div>'
-            f'<div class="loo-hand" style="min-height:3.9em">{cards}</div>'
-            f'<div style="font-size:0.85em">{line}</div>{won}</div>'
+            f'<div class="loo-hand">{cards}</div>'
+            f'<div class="loo-status">{line}</div>{won}</div>'
         )
-    body = (f'<div class="loo-table" style="{_TABLE_STYLE}">'
-            f'<div style="{_FELT_STYLE}"></div>{_centre(state, view, four_colour)}'
-            f'{"".join(seats)}</div>')
+    body = (f'<div class="loo-table"><div class="loo-felt"></div>'
+            f'{_centre(state, view, four_colour)}{"".join(seats)}</div>')
     if ledger and state.is_terminal():
-        body += ledger_html(state, base)
-    return HtmlStr(f'<div class="loo-view">{body}</div>')
+        body += ledger_html(state, base, style=False)
+    return HtmlStr(_styled(f'<div class="loo-view">{body}</div>', style))
 
 
 def step_html(step: Step, four_colour: bool = False, view_seat: Seat | None = None,
-              base: str = RULES_BASE) -> HtmlStr:
+              base: str = RULES_BASE, *, style: bool = True) -> HtmlStr:
     """One narrated step: its narration above the table it leads to.
 
-    A refusal is drawn with the legal alternatives highlighted.
+    A refusal is drawn with the legal alternatives highlighted. With
+    ``style`` the step's style sheet goes in front of it.
     """
     highlight: tuple[Card, ...] = ()
     if step.refused is not None:
         highlight = tuple(a.card for a in step.refused.allowed if isinstance(a, Play))
-    table = table_html(step.state, view_seat, four_colour, highlight, base=base)
-    return HtmlStr(f'<div class="loo-step">{narration_html(step.narration, base)}{table}</div>')
+    table = table_html(step.state, view_seat, four_colour, highlight, base=base, style=False)
+    return HtmlStr(_styled(
+        f'<div class="loo-step">{narration_html(step.narration, base)}{table}</div>', style))
 
 
 def error_html(message: str) -> HtmlStr:
@@ -416,6 +488,7 @@ def replay_html(record: Mapping[str, Any] | str | os.PathLike[str], four_colour:
         return error_html(f"cannot show this deal: {exc}")
     items = []
     for step in story:
-        items.append(f'<li><h4 style="margin:0.8em 0 0">{html.escape(step.title)}</h4>'
-                     f'{step_html(step, four_colour, view_seat, base)}</li>')
-    return HtmlStr(f'<ol class="loo-replay" style="list-style:none;padding:0">{"".join(items)}</ol>')
+        items.append(f'<li><h4 class="loo-step-title">{html.escape(step.title)}</h4>'
+                     f'{step_html(step, four_colour, view_seat, base, style=False)}</li>')
+    return HtmlStr(_styled(f'<ol class="loo-replay">{"".join(items)}</ol>', True))
+

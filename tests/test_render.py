@@ -11,7 +11,7 @@ import pytest
 from loo_tutor import RuleId, load_record
 from loo_tutor.cards import parse_card
 from loo_tutor.data import example
-from loo_tutor.narrate import CITED, Narration
+from loo_tutor.narrate import CITED, Narration, steps
 from loo_tutor.record import replay
 from loo_tutor.render import (
     card_back_html,
@@ -22,6 +22,8 @@ from loo_tutor.render import (
     narration_html,
     replay_html,
     rule_link,
+    step_html,
+    stylesheet,
     table_html,
 )
 
@@ -179,7 +181,10 @@ def test_highlighted_cards_are_outlined_and_say_so() -> None:
     lead = states("forced-ace")[5]
     page = table_html(lead, highlight=lead.legal_cards())
     assert "ace of hearts, legal" in cards_in(page).faces
-    assert page.count("outline:3px") == 1
+    lit = re.findall(r'class="loo-card [^"]*\bloo-lit\b[^"]*"[^>]*aria-label="([^"]*)"', page)
+    assert lit == ["ace of hearts, legal"]  # exactly one card is outlined
+    assert re.search(r"\.loo-lit\{[^}]*outline:3px", page)
+    assert "loo-lit" not in table_html(lead)
 
 
 def test_four_colours_draw_diamonds_blue() -> None:
@@ -216,6 +221,69 @@ def test_every_state_draws_with_labelled_cards_in_every_view(name: str) -> None:
     for state in states(name):
         for seat in (None, *range(len(state.players))):
             cards_in(table_html(state, view_seat=seat))
+
+
+# -- one style sheet per drawing ------------------------------------------------------
+
+STYLE_BLOCK = re.compile(r"<style>(.*?)</style>", re.DOTALL)
+SEAT_PLACE = re.compile(r"left:\d+(?:\.\d)?%;top:\d+(?:\.\d)?%")
+
+
+def drawings() -> dict[str, str]:
+    """One of every top-level drawing, each from a real deal."""
+    forced = states("forced-ace")
+    story = steps(example("simple-reveal"))
+    return {
+        "card": card_html(parse_card("QH")),
+        "back": card_back_html(),
+        "hand": hand_html([parse_card("AS"), parse_card("10D")], four_colour=True),
+        "table": table_html(forced[5], highlight=forced[5].legal_cards()),
+        "player view": table_html(forced[5], view_seat=0),
+        "finished table": table_html(forced[-1]),
+        "ledger": ledger_html(forced[-1]),
+        "step": step_html(story[5]),
+        "replay": replay_html(example("defended-pool")),
+    }
+
+
+@pytest.mark.parametrize("name", list(drawings()))
+def test_each_drawing_carries_one_style_sheet_and_no_repeated_inline_styles(name: str) -> None:
+    page = drawings()[name]
+    assert page.startswith("<style>") and page.count("<style>") == 1, name
+    sheet = STYLE_BLOCK.search(page).group(1)
+    # Every class the drawing uses that has a look of its own is defined in its sheet.
+    used = {c for attr in re.findall(r'class="([^"]*)"', page) for c in attr.split()}
+    for wanted in {"loo-card", "loo-card-back", "loo-seat", "loo-table", "loo-ledger"} & used:
+        assert f".{wanted}" in sheet, (name, wanted)
+    # The only inline style left is where a seat sits round the table.
+    for inline in re.findall(r'style="([^"]*)"', page):
+        assert SEAT_PLACE.fullmatch(inline), (name, inline)
+    assert cards_in(page)
+
+
+def test_a_drawing_inside_another_leaves_the_style_sheet_to_it() -> None:
+    final = states("forced-ace")[-1]
+    assert "<style>" not in table_html(final, style=False)
+    assert "<style>" not in ledger_html(final, style=False)
+    assert "<style>" not in card_html(parse_card("QH"), style=False)
+    assert table_html(final) == stylesheet(table_html(final, style=False)) + table_html(
+        final, style=False)
+
+
+def test_the_style_sheet_holds_only_the_rules_a_drawing_needs() -> None:
+    assert stylesheet("<p>no classes</p>") == ""
+    card = card_html(parse_card("QH"))
+    assert ".loo-red{color:#c8102e}" in card and ".loo-seat" not in card
+    assert ".loo-lit" not in table_html(states("forced-ace")[5])
+
+
+def test_the_player_to_act_and_the_dealer_are_marked_by_class() -> None:
+    page = table_html(states("forced-ace")[5])
+    acting = re.findall(r'<div class="loo-seat" role="group" aria-label="([^"]*)" data-to-act', page)
+    assert acting == ["A, to act"]
+    assert ".loo-seat[data-to-act]{" in page
+    assert ".loo-dealer," in page and 'class="loo-you"' not in page
+    assert ".loo-you{background:#0b57d0}" in table_html(states("forced-ace")[5], view_seat=0)
 
 
 # -- the static replay ------------------------------------------------------------------
