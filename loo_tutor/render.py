@@ -17,6 +17,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -87,6 +88,9 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("loo-ledger", ".loo-ledger caption{text-align:left}"),
     ("loo-ledger", ".loo-ledger th,.loo-ledger td{padding:0.15em 0.6em;border-bottom:1px solid #ccc}"),
     ("loo-ledger", ".loo-ledger th[scope=row]{text-align:left}"),
+    ("loo-session", ".loo-session td,.loo-session th[scope=col]{text-align:center}"),
+    ("loo-ok", ".loo-ok{color:#1a7f37}"),
+    ("loo-end", ".loo-end td{font-weight:700}.loo-end td[colspan]{text-align:left}"),
     ("loo-replay", ".loo-replay{list-style:none;padding:0}"),
     ("loo-step-title", ".loo-step-title{margin:0.8em 0 0}"),
 )
@@ -492,3 +496,116 @@ def replay_html(record: Mapping[str, Any] | str | os.PathLike[str], four_colour:
                      f'{step_html(step, four_colour, view_seat, base, style=False)}</li>')
     return HtmlStr(_styled(f'<ol class="loo-replay">{"".join(items)}</ol>', True))
 
+
+# -- a whole session ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One line of a session's ledger: a settled deal, or the closing split.
+
+    Every figure is the engine's: the finished deal and its settlement, and
+    the session's ledger (:class:`~loo_tutor.session.Ledger`) read right after.
+
+    Attributes:
+        state: the finished deal; ``None`` for the closing split.
+        balances: every player's balance afterwards, by seat.
+        pool: the pool afterwards: what carries to the next deal.
+        total: the balances plus the pool, as the ledger adds them up.
+        shares: for the closing split, what each seat received from the
+            last pool; empty for a deal.
+    """
+
+    state: DealState | None
+    balances: tuple[Fraction, ...]
+    pool: Fraction
+    total: Fraction
+    shares: tuple[Fraction, ...] = ()
+
+
+def _names(players: Sequence[str], seats: Iterable[Seat]) -> str:
+    return "<br>".join(html.escape(players[s]) for s in seats) or "—"
+
+
+def _deal_cells(row: SessionRow, number: int) -> str:
+    state = row.state
+    assert state is not None
+    settled = state.settlement()
+    players = state.players
+    if state.collected_by is not None:
+        paid = (f"{html.escape(players[state.collected_by])} collects "
+                f"{settled.payouts[state.collected_by]}")
+    else:
+        paid = "<br>".join(f"{html.escape(players[s])} {a}" for s, a in settled.payouts.items())
+    return (f'<th scope="row">{number}</th><td>{html.escape(players[state.dealer])}</td>'
+            f'<td>{state.kind.value}</td><td>{state.pool}</td><td>{paid or "—"}</td>'
+            f'<td>{_names(players, settled.looed)}</td>')
+
+
+def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
+                 first_dealer: Seat, winners: Sequence[str] = (), base: str = RULES_BASE,
+                 *, style: bool = True) -> HtmlStr:
+    """A session's ledger: one row per settled deal, then the closing split.
+
+    Each deal's row gives its dealer, its kind, the pool, who was paid what
+    and who was looed, then the pool carried on, every player's balance and
+    the sum of the balances and the pool, which must be 0 (R-CONSERVE).
+
+    Args:
+        players: the names in seating order.
+        rows: the deals settled so far, then the closing split if the
+            session is over.
+        deals: the number of deals agreed on.
+        first_dealer: the seat that dealt first.
+        winners: the players with the highest balance once the session is over.
+        base: where the book's ``rules.html`` is, for the rule links.
+        style: put the table's style sheet in front of it.
+
+    >>> session_html(["A", "B", "C", "D", "E"], [], 5, 4).count("<tr>")
+    2
+    """
+    def link(rule: RuleId) -> str:
+        return rule_link(rule, base)
+
+    played = sum(row.state is not None for row in rows)
+    intro = (f'<p>{len(players)} players agree on {deals} deals ({link(RuleId.SESSION_LENGTH)}). '
+             f'{html.escape(players[first_dealer])} deals first, chosen at random '
+             f'({link(RuleId.SEAT_FIRST_DEALER)}), and the deal passes to the left each time '
+             f'({link(RuleId.SEAT_ROTATE)}). Every deal is shuffled and cut afresh '
+             f'({link(RuleId.DEAL_SHUFFLE_CUT)}) and played with random legal choices.</p>')
+    head = "".join(f'<th scope="col" rowspan="2">{h}</th>' for h in (
+        "Deal", "Dealer", "Kind", "Pool", "Paid", "Looed", "Carried"))
+    head += (f'<th scope="colgroup" colspan="{len(players)}">Balances</th>'
+             f'<th scope="col" rowspan="2">Balances + pool</th></tr><tr>')
+    head += "".join(f'<th scope="col">{html.escape(name)}</th>' for name in players)
+    body = []
+    for number, row in enumerate(rows, start=1):
+        if row.state is not None:
+            cells = _deal_cells(row, number)
+            css = ""
+        else:
+            before = rows[number - 2].pool if number > 1 else Fraction(0)
+            each = (f"{row.shares[0]} each" if len(set(row.shares)) == 1 else
+                    ", ".join(f"{html.escape(n)} {s}" for n, s in zip(players, row.shares)))
+            cells = (f'<th scope="row">End</th><td colspan="5">The last pool of {before} is '
+                     f'shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
+            css = ' class="loo-end"'
+        balances = "".join(f"<td>{_signed(b)}</td>" for b in row.balances)
+        check = (f'<span class="loo-ok">{row.total} ✓</span>' if row.total == 0
+                 else f'<strong role="alert">{row.total} ✗</strong>')
+        body.append(f"<tr{css}>{cells}<td>{row.pool}</td>{balances}<td>{check}</td></tr>")
+    links = ", ".join(link(r) for r in (RuleId.DEAL_ANTE, RuleId.POOL, RuleId.PAY_THIRD,
+                                        RuleId.LOO, RuleId.CARRY, RuleId.CONSERVE))
+    caption = (f"{played} of {deals} deals played" if played < deals else
+               f"all {deals} deals played")
+    table = (f'<table class="loo-ledger loo-session"><caption>Session ledger: {caption} '
+             f'({links})</caption><thead><tr>{head}</tr></thead>'
+             f'<tbody>{"".join(body)}</tbody></table>')
+    result = ""
+    if winners and rows and rows[-1].state is None:
+        best = rows[-1].balances[list(players).index(winners[0])]
+        who = " and ".join(html.escape(w) for w in winners)
+        verb = "wins" if len(winners) == 1 else "share the win"
+        result = (f'<p class="loo-winner"><strong>{who} {verb} the session with '
+                  f'{_signed(best)}</strong> ({link(RuleId.SESSION_RESULT)}).</p>')
+    return HtmlStr(_styled(f'<div class="loo-session-view">{intro}{table}{result}</div>', style))

@@ -4,7 +4,8 @@ The test serves ``_build/html`` on 127.0.0.1 and opens the forced-ace
 notebook page in Debian's Chromium through Playwright. The widgets there are
 drawn by the vendored widget manager from the state saved at build time, with
 no kernel. Every request the page makes is recorded, and any request that
-leaves 127.0.0.1 fails the test.
+leaves 127.0.0.1 fails the test. A second test picks deals from the session
+widget's menu on the payout page, which also works without a kernel.
 
 The book is built here only when ``_build/html`` lacks the page or is older
 than the notebooks, the package or the book configuration (``./dev test``
@@ -15,6 +16,7 @@ not a skip: CI installs it, and a skipped browser test proves nothing.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -164,3 +166,30 @@ def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
                if urlsplit(url).scheme not in LOCAL_SCHEMES
                and urlsplit(url).hostname not in LOCAL_HOSTS]
     assert not outside, f"requests left 127.0.0.1: {outside}"
+
+
+def test_session_menu_shows_each_deal_without_a_kernel(site: str, chromium: Any) -> None:
+    """The session widget's deal menu is linked to its tables in the browser."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 1600})
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/notebooks/payout.html", wait_until="load")
+        widget = page.locator(".loo-widget").filter(has=page.locator(".loo-session"))
+        widget.locator(".loo-session").wait_for(state="visible", timeout=30_000)
+        options = [o.inner_text().replace("\xa0", " ")
+                   for o in widget.locator("select option").all()]
+        assert len(options) >= 2
+        # every deal has its row in the ledger, and the closing split follows them
+        assert widget.locator(".loo-session tbody tr").count() == len(options) + 1
+        for index in (0, len(options) - 1, 1):
+            label = re.fullmatch(r"Deal (\d+): (.+) deals, pool (\S+)", options[index])
+            assert label, options[index]
+            widget.locator("select").select_option(index=index)
+            table = widget.locator(".loo-table").first
+            pool = table.locator(".loo-pool")
+            pool.filter(has_text=f"Pool {label.group(3)} ").wait_for(timeout=10_000)
+            dealer = table.locator(".loo-seat", has=page.locator(".loo-dealer"))
+            assert dealer.get_attribute("aria-label").startswith(label.group(2))
+            assert widget.locator(".loo-table").count() == 1  # only the chosen deal is drawn
+    finally:
+        context.close()

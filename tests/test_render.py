@@ -22,6 +22,7 @@ from loo_tutor.render import (
     narration_html,
     replay_html,
     rule_link,
+    session_html,
     step_html,
     stylesheet,
     table_html,
@@ -243,6 +244,7 @@ def drawings() -> dict[str, str]:
         "ledger": ledger_html(forced[-1]),
         "step": step_html(story[5]),
         "replay": replay_html(example("defended-pool")),
+        "session": session_html(["A", "B", "C", "D", "E"], [], 5, 4),
     }
 
 

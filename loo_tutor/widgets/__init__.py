@@ -1,4 +1,4 @@
-"""Live ipywidgets for the book's notebooks: steppers, trainers and checkers.
+"""Live ipywidgets for the book's notebooks: steppers, trainers, checkers and a session.
 
 The widgets hold no rules. Each one draws HTML from :mod:`loo_tutor.render`,
 hands every click to the engine (:meth:`~loo_tutor.state.DealState.check`,
@@ -19,9 +19,10 @@ rendering is always available as the ``html`` attribute.
 from .announce import AnnouncementTrainer, DealerDecisionTable
 from .payout import PayoutChecker, parse_amount
 from .play import PlayTrainer
+from .session import SessionLedger
 from .stepper import DealStepper
 
 __all__ = [
     "AnnouncementTrainer", "DealStepper", "DealerDecisionTable", "PayoutChecker",
-    "PlayTrainer", "parse_amount",
+    "PlayTrainer", "SessionLedger", "parse_amount",
 ]
