@@ -598,9 +598,9 @@ class DealerChoice(Exercise):
         self.state = state
         dealer = state.players[state.dealer]
         said = "; ".join(f"{state.players[s]} {_CALLED[a]}" for s, a in state.announcements)
-        question = (f"{dealer} deals a double deal. The others have announced: {said}. What may "
-                    f"{dealer}, the dealer, announce now? Select every announcement the rules "
-                    "allow, or \"no announcement\" if the dealer makes none.")
+        question = (f"Every other player has announced ({said}). What may {dealer}, the dealer, "
+                    "announce now? Select every announcement the rules allow, or \"no "
+                    "announcement\" if the dealer makes none.")
         fields = [Field("announcements", f"{dealer} may", "choices", self.OPTIONS, self.LABELS,
                         "every allowed announcement (stand, pass, miss, defend), or none")]
         super().__init__(seed, question, fields, [record_from_state(state)])

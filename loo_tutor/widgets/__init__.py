@@ -17,12 +17,13 @@ rendering is always available as the ``html`` attribute.
 """
 
 from .announce import AnnouncementTrainer, DealerDecisionTable
+from .exercise import ExerciseWidget, Scoreboard
 from .payout import PayoutChecker, parse_amount
 from .play import PlayTrainer
 from .session import SessionLedger
 from .stepper import DealStepper
 
 __all__ = [
-    "AnnouncementTrainer", "DealStepper", "DealerDecisionTable", "PayoutChecker",
-    "PlayTrainer", "SessionLedger", "parse_amount",
+    "AnnouncementTrainer", "DealStepper", "DealerDecisionTable", "ExerciseWidget",
+    "PayoutChecker", "PlayTrainer", "Scoreboard", "SessionLedger", "parse_amount",
 ]

@@ -1,0 +1,348 @@
+"""Exercises with answers checked on the spot, and a running score.
+
+The widget draws an exercise of :mod:`loo_tutor.exercises`, collects the
+reader's answers from ordinary form controls and hands them to
+:meth:`~loo_tutor.exercises.Exercise.grade`; every verdict, rule and right
+answer comes from there. It holds no rule of its own.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..answers import FieldResult
+from ..errors import LooError
+from ..exercises import Exercise, Field, Kind, from_record, make, score
+from ..render import RULES_BASE, error_html, link_rules, rule_link
+from ..worksheet import position_html, question_html, solution_html
+from ._base import LooWidget, Source, one_line, read_record
+from .stepper import DealStepper
+
+_MARKS = {"right": "✓", "wrong": "✗", "unreadable": "?", "empty": "…"}
+_COLOURS = {"right": "#1a7f37", "wrong": "#b00020", "unreadable": "#b00020", "empty": "#555"}
+_NOT_ANSWERED = ""
+
+
+def _next_seed(seed: int) -> int:
+    """The seed of the next variant: drawn from this one, so a page is reproducible."""
+    rng = random.Random(f"loo-tutor next variant {seed}")
+    while True:
+        chosen = rng.randrange(1_000_000)
+        if chosen != seed:
+            return chosen
+
+
+class Scoreboard(widgets.HTML):  # type: ignore[misc]
+    """The running score of the exercises on a page.
+
+    Give the same scoreboard to several :class:`ExerciseWidget` objects
+    (``scoreboard=board``) to count them together; a widget without one
+    keeps its own. A variant counts as solved when every answer is right at
+    a check made before its solution was shown.
+
+    Attributes:
+        results: for each variant (``"exercise 4, seed 1234"``): answers
+            right, answers in all, and whether it was solved.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.results: dict[str, tuple[int, int, bool]] = {}
+        self.add_class("loo-score")
+        self._show()
+
+    def record(self, name: str, right: int, total: int, solved: bool) -> None:
+        """Note the latest check of one variant."""
+        was = self.results.get(name, (0, total, False))
+        self.results[name] = (right, total, solved or was[2])
+        self._show()
+
+    @property
+    def solved(self) -> int:
+        """How many variants were solved."""
+        return sum(done for _, _, done in self.results.values())
+
+    def _show(self) -> None:
+        tried = len(self.results)
+        right = sum(r for r, _, _ in self.results.values())
+        total = sum(t for _, t, _ in self.results.values())
+        if not tried:
+            text = "Score: no exercise checked yet."
+        else:
+            plural = "s" if tried != 1 else ""
+            text = (f"Score: {self.solved} of {tried} exercise{plural} solved; "
+                    f"{right} of {total} answers right at the last check of each.")
+        self.value = f'<p class="loo-score-line" role="status" aria-live="polite">{text}</p>'
+
+
+class ExerciseWidget(LooWidget):
+    """One exercise: the position, the question, a control per answer, and feedback.
+
+    *Check* grades every answer and shows, beside each one, whether it is
+    right, with the rule behind each mistake linked to the book; an empty
+    answer is "not answered yet". *Show solution* shows the engine's answers
+    with their reasons and steps through the deal. *New variant* draws a new
+    seed. The score counts every variant checked on the page.
+
+    Args:
+        kind: the exercise type, 1 to 6.
+        seed: the variant; the same seed always gives the same exercise. By
+            default a fresh seed is drawn (and shown, so it can be given
+            again).
+        record: make the exercise from this deal record (a file path, its
+            text or a dict) instead of a seed; for type 6 a list of records,
+            the deals of a session in order.
+        scoreboard: a score shared with other exercises of the page.
+        rules_base: where the book's ``rules.html`` is, for the links.
+
+    Attributes:
+        exercise: the exercise shown (``None`` if it could not be made).
+        inputs: the answer controls, by field key (a list of check boxes
+            for answers that are several things).
+        results: the verdicts of the last check, by field key.
+
+    >>> widget = ExerciseWidget(1, seed=1234)
+    >>> widget.fill(widget.exercise.answers()); widget.check_button.click()
+    >>> widget.results["cards"].status, widget.scoreboard.solved
+    ('right', 1)
+    """
+
+    def __init__(self, kind: int | Kind, seed: int | None = None, *,
+                 record: Source | Sequence[Source] | None = None,
+                 scoreboard: Scoreboard | None = None, rules_base: str = RULES_BASE) -> None:
+        super().__init__()
+        self.add_class("loo-exercise")
+        self.exercise: Exercise | None = None
+        self.inputs: dict[str, Any] = {}
+        self.results: dict[str, FieldResult] = {}
+        self._base = rules_base
+        self._own_board = scoreboard is None
+        self.scoreboard = scoreboard if scoreboard is not None else Scoreboard()
+        try:
+            self.kind = Kind.parse(kind)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        self._record = record
+        self.header = widgets.HTML()
+        self.position = widgets.HTML()
+        self.form = widgets.VBox()
+        self.summary = widgets.HTML()
+        self.solution = widgets.VBox()
+        self.seed_field = widgets.BoundedIntText(
+            value=0, min=0, max=10**9, description="Seed", tooltip="Type a seed to get that variant",
+            continuous_update=False, layout=widgets.Layout(width="14em"))
+        self.check_button = widgets.Button(description="Check", button_style="primary",
+                                           tooltip="Check every answer")
+        self.solution_button = widgets.Button(description="Show solution",
+                                              tooltip="Show the answers and step through the deal")
+        self.variant_button = widgets.Button(description="New variant", icon="refresh",
+                                             tooltip="A new exercise of the same type")
+        self.check_button.on_click(lambda _: self.check())
+        self.solution_button.on_click(lambda _: self.show_solution())
+        self.variant_button.on_click(lambda _: self.new_variant())
+        self.seed_field.observe(self._seed_typed, names="value")
+        buttons = [self.check_button, self.solution_button]
+        if record is None:
+            buttons += [self.variant_button, self.seed_field]
+        parts = [self.header, self.position, self.form, widgets.HBox(buttons), self.summary]
+        if self._own_board:
+            parts.append(self.scoreboard)
+        self.children = (*parts, self.solution)
+        self.load(seed)
+
+    def _fail(self, exc: Exception) -> None:
+        super()._fail(exc)
+        self.error = f"This exercise cannot be made: {one_line(exc)}"
+        self.children = (widgets.HTML(error_html(self.error)),)
+
+    # -- choosing the variant ----------------------------------------------------------
+
+    @property
+    def seed(self) -> int | None:
+        """The seed of the variant shown (``None`` for a record)."""
+        return None if self.exercise is None else self.exercise.seed
+
+    def load(self, seed: int | None = None) -> None:
+        """Show the variant of ``seed`` (a fresh one when ``None``)."""
+        try:
+            if self._record is not None:
+                self.exercise = self._from_record(seed or 0)
+            else:
+                chosen = random.SystemRandom().randrange(1_000_000) if seed is None else seed
+                self.exercise = make(self.kind, chosen)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        self.error = None
+        exercise = self.exercise
+        self.header.value = (f'<p class="loo-exercise-title"><strong>Exercise '
+                             f'{int(exercise.kind)}: {html.escape(exercise.title)}</strong> — '
+                             f"{html.escape(exercise.origin)}</p>")
+        self.position.value = position_html(exercise) + question_html(exercise)
+        if exercise.seed is not None and self.seed_field.value != exercise.seed:
+            self.seed_field.unobserve(self._seed_typed, names="value")
+            self.seed_field.value = exercise.seed
+            self.seed_field.observe(self._seed_typed, names="value")
+        self._shown = False
+        self.results = {}
+        self.summary.value = ""
+        self.solution.children = ()
+        self._build_form(exercise)
+
+    def _from_record(self, seed: int) -> Exercise:
+        source = self._record
+        if self.kind is Kind.SESSION and isinstance(source, (list, tuple)):
+            return from_record([read_record(s) for s in source], self.kind, seed)
+        return from_record(read_record(source), self.kind, seed)  # type: ignore[arg-type]
+
+    def new_variant(self) -> None:
+        """Show another variant of the same type."""
+        if self.exercise is not None and self.exercise.seed is not None:
+            self.load(_next_seed(self.exercise.seed))
+
+    def _seed_typed(self, change: Any = None) -> None:
+        if self.exercise is None or self.seed_field.value != self.exercise.seed:
+            self.load(int(self.seed_field.value))
+
+    # -- the answer controls -------------------------------------------------------------
+
+    def _build_form(self, exercise: Exercise) -> None:
+        self.inputs = {}
+        self._notes: dict[str, widgets.HTML] = {}
+        rows = []
+        for field in exercise.fields:
+            control, shown = self._control(field)
+            self.inputs[field.key] = control
+            note = widgets.HTML()
+            self._notes[field.key] = note
+            label = widgets.HTML(f'<span class="loo-field-label">{html.escape(field.label)}</span>',
+                                 layout=widgets.Layout(min_width="12em"))
+            rows.append(widgets.VBox([widgets.HBox([label, shown],
+                                                   layout=widgets.Layout(flex_flow="row wrap")),
+                                      note]))
+        self.form.children = tuple(rows)
+
+    def _control(self, field: Field) -> tuple[Any, Any]:
+        """The control for one field, and what to show (a box of check boxes, say)."""
+        described = field.hint or field.label
+        if field.form in ("cards", "choices", "names"):
+            labels = field.labels or field.options
+            boxes = [widgets.Checkbox(value=False, description=label, indent=False,
+                                      tooltip=f"{field.label}: {label}",
+                                      layout=widgets.Layout(width="auto"))
+                     for label in labels]
+            if field.form == "names":
+                boxes.append(widgets.Checkbox(value=False, description="nobody", indent=False,
+                                              tooltip="Tick if nobody is looed",
+                                              layout=widgets.Layout(width="auto")))
+            return boxes, widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap"))
+        if field.form in ("choice", "yesno", "rule"):
+            labels = field.labels or field.options
+            menu = widgets.Dropdown(options=[("— not answered —", _NOT_ANSWERED),
+                                             *zip(labels, field.options)],
+                                    value=_NOT_ANSWERED, tooltip=described,
+                                    layout=widgets.Layout(width="auto"))
+            return menu, menu
+        text = widgets.Text(placeholder="e.g. 4, 10/3 or 3 1/3" if field.form == "amount"
+                            else "e.g. -3, 10/3 or -3 1/5", tooltip=described,
+                            layout=widgets.Layout(width="12em"))
+        return text, text
+
+    def answers(self) -> dict[str, Any]:
+        """The answers as the controls hold them, in the form the exercise grades."""
+        found: dict[str, Any] = {}
+        if self.exercise is None:
+            return found
+        for field in self.exercise.fields:
+            control = self.inputs[field.key]
+            if isinstance(control, list):
+                ticked = [field.options[i] for i, box in enumerate(control[:len(field.options)])
+                          if box.value]
+                if field.form == "names" and control[-1].value and not ticked:
+                    found[field.key] = "nobody"
+                elif field.form == "names" and control[-1].value:
+                    found[field.key] = ticked + ["nobody"]  # both ticked: the grader says so
+                else:
+                    found[field.key] = ticked
+            else:
+                found[field.key] = control.value
+        return found
+
+    def fill(self, answers: dict[str, Any]) -> None:
+        """Set the controls to ``answers`` (field key to value), as a reader would.
+
+        Values are those :meth:`~loo_tutor.exercises.Exercise.answers`
+        returns: text, or lists of option values.
+        """
+        if self.exercise is None:
+            return
+        for field in self.exercise.fields:
+            if field.key not in answers:
+                continue
+            value = answers[field.key]
+            control = self.inputs[field.key]
+            if isinstance(control, list):
+                wanted = value if isinstance(value, (list, tuple)) else [
+                    v.strip() for v in str(value).replace(",", " ").split() if v.strip()]
+                for option, box in zip(field.options, control):
+                    box.value = option in wanted
+                if field.form == "names":
+                    control[-1].value = str(value).strip().lower() == "nobody"
+            elif isinstance(control, widgets.Dropdown):
+                control.value = str(value) if str(value) in field.options else _NOT_ANSWERED
+            else:
+                control.value = str(value)
+
+    # -- checking ------------------------------------------------------------------------
+
+    def check(self) -> dict[str, FieldResult]:
+        """Grade the answers, show the verdicts and update the score."""
+        if self.exercise is None or self.error is not None:
+            return {}
+        results = self.exercise.grade(self.answers())
+        self.results = results
+        for key, outcome in results.items():
+            self._notes[key].value = self._note(outcome)
+        right, total = score(results)
+        empty = sum(r.status == "empty" for r in results.values())
+        waiting = f" {empty} not answered yet." if empty else ""
+        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {total} answers '
+                              f"right.{waiting}</p>")
+        self.scoreboard.record(self.exercise.name, right, total,
+                               right == total and not self._shown)
+        return results
+
+    def _note(self, outcome: FieldResult) -> str:
+        lines = [d.message for d in outcome.details] or [outcome.message]
+        rule = ""
+        if outcome.rule is not None and outcome.status == "wrong":
+            rule = (f' <span class="loo-note-rule">— read {rule_link(outcome.rule, self._base)} '
+                    f"({html.escape(outcome.rule.heading)})</span>")
+        shown = "<br>".join(str(link_rules(line, self._base)) for line in lines)
+        colour = _COLOURS.get(outcome.status, "#555")
+        return (f'<div class="loo-field-{outcome.status}" style="color:{colour};'
+                f'margin:0 0 0.4em 12em">{_MARKS.get(outcome.status, "")} {shown}{rule}</div>')
+
+    def show_solution(self) -> None:
+        """Show the engine's answers and a step-through of the deal."""
+        if self.exercise is None or self.error is not None:
+            return
+        self._shown = True
+        parts: list[Any] = [widgets.HTML('<h5 class="loo-solution-title">Solution</h5>'
+                                         + solution_html(self.exercise, self._base))]
+        for title, record in self.exercise.walkthrough():
+            parts.append(widgets.HTML(f"<p><strong>{html.escape(title)}</strong></p>"))
+            parts.append(DealStepper(record, rules_base=self._base))
+        self.solution.children = tuple(parts)
+
+    def _render(self) -> str:
+        notes = "".join(n.value for n in getattr(self, "_notes", {}).values())
+        solution = "".join(getattr(child, "value", "") for child in self.solution.children)
+        return (f"{self.header.value}{self.position.value}{notes}{self.summary.value}"
+                f"{self.scoreboard.value}{solution}")

@@ -1,0 +1,156 @@
+"""The exercise widget, driven headlessly: fill in answers, click, read the verdicts.
+
+The right answers come from the exercise (the engine), never from the test.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import ipywidgets as widgets
+import pytest
+from conftest import OWN_EXAMPLES
+
+from loo_tutor import Play, RuleId, dumps
+from loo_tutor.data import example
+from loo_tutor.exercises import Kind, LegalCards, make
+from loo_tutor.widgets import DealStepper, ExerciseWidget, Scoreboard
+
+RULE_HREF = re.compile(r'href="[^"]*rules\.html#([^"]*)"')
+LABELS = {rule.label for rule in RuleId}
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_a_variant_is_stable_for_its_seed_and_checks_the_engines_answers(kind: Kind) -> None:
+    widget = ExerciseWidget(kind, seed=321)
+    assert widget.error is None and widget.seed == 321
+    assert widget.position.value == ExerciseWidget(kind, seed=321).position.value
+    assert widget.exercise is not None
+    assert widget.exercise.question == make(kind, 321).question
+    widget.check_button.click()
+    assert {r.status for r in widget.results.values()} == {"empty"}
+    assert "not answered yet" in widget.html
+    widget.fill(widget.exercise.answers())
+    widget.check_button.click()
+    assert all(r.status == "right" for r in widget.results.values()), widget.results
+    assert widget.scoreboard.solved == 1
+
+
+def test_each_mistake_is_shown_beside_its_answer_with_a_link_to_its_rule() -> None:
+    widget = ExerciseWidget(4, seed=8)
+    exercise = widget.exercise
+    assert exercise is not None
+    answers = exercise.answers()
+    wrong = {key: "1" if value == "0" else "0" for key, value in answers.items()
+             if key.startswith("payout:")}
+    widget.fill({**answers, **wrong, "carried": "1/0"})
+    widget.check_button.click()
+    page = widget.html
+    assert all(widget.results[key].status == "wrong" for key in wrong)
+    assert widget.results["carried"].status == "unreadable"
+    assert "whole number (4), a fraction (10/3) or a mixed number (3 1/3)" in page
+    links = RULE_HREF.findall(page)
+    assert links and set(links) <= LABELS
+    assert "loo-field-wrong" in page and "loo-field-right" in page
+    assert widget.scoreboard.solved == 0
+
+
+def test_a_card_the_engine_refuses_is_shown_under_the_rule_it_names() -> None:
+    exercise = next(e for e in (make(1, seed) for seed in range(200))
+                    if isinstance(e, LegalCards) and len(e.legal()) < len(e.hand))
+    widget = ExerciseWidget(1, seed=exercise.seed)
+    for box in widget.inputs["cards"]:
+        box.value = True  # tick every card, the refused ones included
+    widget.check_button.click()
+    refused = [c for c in exercise.hand if c not in exercise.legal()]
+    expected = {exercise.state.check(Play(exercise.seat, c)).rule for c in refused}
+    assert {d.rule for d in widget.results["cards"].details} == expected
+    assert all(f'rules.html#{rule.label}"' in widget.html for rule in expected if rule)
+
+
+def test_new_variant_changes_the_seed_reproducibly_and_resets_the_answers() -> None:
+    widget = ExerciseWidget(2, seed=5)
+    widget.fill(widget.exercise.answers())  # type: ignore[union-attr]
+    widget.check_button.click()
+    widget.variant_button.click()
+    first = widget.seed
+    assert first != 5 and widget.results == {} and widget.summary.value == ""
+    again = ExerciseWidget(2, seed=5)
+    again.variant_button.click()
+    assert again.seed == first
+    widget.seed_field.value = 5
+    assert widget.seed == 5
+    assert widget.exercise.question == make(2, 5).question  # type: ignore[union-attr]
+
+
+def test_a_shared_scoreboard_counts_every_exercise_of_the_page() -> None:
+    board = Scoreboard()
+    one, two = ExerciseWidget(1, seed=1, scoreboard=board), ExerciseWidget(3, seed=1, scoreboard=board)
+    assert board not in one.children  # shown once, by the page
+    for widget in (one, two):
+        widget.fill(widget.exercise.answers())  # type: ignore[union-attr]
+        widget.check_button.click()
+    assert board.solved == 2 and "2 of 2 exercises solved" in board.value
+    three = ExerciseWidget(4, seed=1, scoreboard=board)
+    three.solution_button.click()
+    three.fill(three.exercise.answers())  # type: ignore[union-attr]
+    three.check_button.click()
+    assert board.solved == 2 and "2 of 3 exercises solved" in board.value
+
+
+def test_show_solution_steps_through_the_deal() -> None:
+    widget = ExerciseWidget(6, seed=2)
+    assert widget.solution.children == ()
+    widget.solution_button.click()
+    steppers = [c for c in widget.solution.children if isinstance(c, DealStepper)]
+    assert widget.exercise is not None
+    assert len(steppers) == len(widget.exercise.records) >= 3
+    assert all(s.error is None for s in steppers)
+    steppers[0].last_button.click()
+    assert steppers[0].narration.rules[-1] is RuleId.CARRY
+    assert "R-SESSION-END" in widget.html
+
+
+@pytest.mark.parametrize("kind", [1, 2, 3, 4, 5])
+def test_a_teachers_record_file_becomes_an_exercise(kind: int, tmp_path: Path) -> None:
+    path = tmp_path / "deal.yaml"
+    path.write_text(dumps(example("forced-ace")), encoding="utf-8")
+    widget = ExerciseWidget(kind, record=str(path))
+    assert widget.error is None and widget.seed is None
+    assert widget.variant_button not in widget.children[3].children
+    widget.fill(widget.exercise.answers())  # type: ignore[union-attr]
+    widget.check_button.click()
+    assert all(r.is_right for r in widget.results.values())
+
+
+def test_a_session_of_records_and_unusable_records_in_the_widget() -> None:
+    deals = [OWN_EXAMPLES / "01_seed000_forced_ace.yaml"]
+    assert ExerciseWidget(6, record=[str(d) for d in deals]).error is None
+    assert "not finished" in (ExerciseWidget(4, record=example("sole-stander")).error or "")
+    assert "cannot find" in (ExerciseWidget(4, record="missing.yaml").error or "")
+    assert "1 to 6" in (ExerciseWidget(0).error or "")
+    broken = ExerciseWidget(4, record="players: [A]")
+    assert broken.error is not None and broken.error.startswith("This exercise cannot be made")
+    broken.check_button.click()  # nothing to check, and no traceback
+    assert broken.results == {}
+
+
+def test_the_controls_can_be_reached_and_named_without_a_mouse() -> None:
+    widget = ExerciseWidget(1, seed=9)
+    boxes = widget.inputs["cards"]
+    assert all(isinstance(b, widgets.Checkbox) and b.description for b in boxes)
+    assert all(b.tooltip for b in boxes)
+    assert widget.check_button.tooltip and widget.solution_button.tooltip
+    settle = ExerciseWidget(4, seed=9)
+    assert all(isinstance(settle.inputs[k], widgets.Text) for k in settle.inputs
+               if k.startswith("payout:"))
+    looed = settle.inputs["looed"]
+    assert looed[-1].description == "nobody"
+    looed[-1].value = True
+    assert settle.answers()["looed"] == "nobody"
+    looed[0].value = True
+    settle.check_button.click()
+    assert settle.results["looed"].status == "unreadable"
+    page = ExerciseWidget(5, seed=9).position.value
+    assert page.count('role="img" aria-label="') >= 3
