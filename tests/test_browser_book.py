@@ -30,6 +30,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from loo_tutor.exercises import make
+
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
@@ -193,3 +195,58 @@ def test_session_menu_shows_each_deal_without_a_kernel(site: str, chromium: Any)
             assert widget.locator(".loo-table").count() == 1  # only the chosen deal is drawn
     finally:
         context.close()
+
+
+# -- the exercises page ---------------------------------------------------------------
+
+EXERCISES_PAGE = "notebooks/exercises.html"
+EXERCISE_SEED = 2024  # the seed the notebook gives every exercise
+
+
+def test_exercises_page_shows_every_type_from_saved_state_without_leaving_localhost(
+        site: str, chromium: Any, built_book: Path) -> None:
+    # Answering needs a kernel, so this checks each exercise as drawn from the
+    # state saved at build time against the engine's exercise for that seed.
+    if not (built_book / EXERCISES_PAGE).exists():
+        pytest.fail(f"the book build has no {EXERCISES_PAGE}: is it in _toc.yml?")
+    context = chromium.new_context(viewport={"width": 1280, "height": 2000})
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/{EXERCISES_PAGE}", wait_until="load")
+        exercises = page.locator(".loo-exercise")
+        exercises.first.wait_for(state="visible", timeout=30_000)
+        assert exercises.count() == 7  # the six types, and one made from a record
+
+        # Exercise 1: the engine's question, and a check box named by each card.
+        first = make(1, EXERCISE_SEED)
+        shown = exercises.nth(0)
+        assert first.question in shown.inner_text()
+        for card in first.field("cards").labels:
+            assert shown.locator("label", has_text=card).count() >= 1
+        cards = shown.locator('.loo-card-text[role="img"][aria-label]')
+        assert cards.count() >= len(first.field("cards").labels)
+        for words in ("Check", "Show solution", "New variant"):
+            assert shown.locator("button", has_text=words).count() == 1
+        assert shown.locator("input[type=number]").input_value() == str(EXERCISE_SEED)
+
+        # Every other type shows its own question; settling has a text box
+        # for each amount.
+        for index in range(1, 6):
+            assert make(index + 1, EXERCISE_SEED).question in exercises.nth(index).inner_text()
+        settle = make(4, EXERCISE_SEED)
+        amounts = [f for f in settle.fields if f.form == "amount"]
+        assert exercises.nth(3).locator("input[type=text]").count() == len(amounts)
+        assert page.locator(".loo-score-line").first.inner_text().startswith("Score:")
+
+        # The narrative page of the part links to this one.
+        page.goto(f"{site}/book/exercises.html", wait_until="load")
+        assert page.locator('a[href$="notebooks/exercises.html"]').count() >= 1
+    finally:
+        context.close()
+
+    outside = [url for url in requests
+               if urlsplit(url).scheme not in LOCAL_SCHEMES
+               and urlsplit(url).hostname not in LOCAL_HOSTS]
+    assert not outside, f"requests left 127.0.0.1: {outside}"
