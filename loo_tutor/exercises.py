@@ -108,7 +108,7 @@ REPORTED_RULES: tuple[RuleId, ...] = (
     RuleId.ANN_DEALER_SOLE_MISS, RuleId.DEFEND, RuleId.PLAY_HAND, RuleId.LEAD_TRUMP,
     RuleId.LEAD_ACE, RuleId.FOLLOW, RuleId.HEAD, RuleId.TRUMP_WIN,
 )
-"""The rules the checker can name for an illegal action (SPEC §9): exercise 5's choices."""
+"""The rules the checker can name for an illegal action (SPEC §9), offered by exercise 5."""
 
 _CARRIED = (Fraction(3), Fraction(6), Fraction(9), Fraction(12), Fraction(4), Fraction(7),
             Fraction(10, 3), Fraction(13, 3))

@@ -229,17 +229,17 @@ _DRAWERS: dict[type[Exercise], Callable[[Any], str]] = {
 }
 
 
-def position_html(exercise: Exercise) -> HtmlStr:
+def position_html(exercise: Exercise) -> str:
     """What the exercise shows: the deal so far, the trick, the record or the session."""
     return HtmlStr(f'<div class="loo-position">{_DRAWERS[type(exercise)](exercise)}</div>')
 
 
-def question_html(exercise: Exercise) -> HtmlStr:
+def question_html(exercise: Exercise) -> str:
     """The question as a paragraph."""
     return HtmlStr(f'<p class="loo-question"><strong>{_e(exercise.question)}</strong></p>')
 
 
-def solution_html(exercise: Exercise, base: str | None = None) -> HtmlStr:
+def solution_html(exercise: Exercise, base: str | None = None) -> str:
     """The engine's answer to each field, with its reason.
 
     Args:

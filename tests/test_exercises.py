@@ -83,6 +83,17 @@ def test_variants_are_checked_positions_whose_engine_answers_are_right(kind: Kin
 
 
 @pytest.mark.parametrize("kind", list(Kind))
+def test_the_worked_solution_is_a_record_of_the_same_deal(kind: Kind) -> None:
+    for seed in range(10):
+        exercise = make(kind, seed)
+        walk = exercise.walkthrough()
+        assert walk and all(title for title, _ in walk)
+        for (_, record), position in zip(walk, exercise.records):
+            assert record["hands"] == position["hands"]
+            assert check(record)["status"] in expected_status(exercise) | {"in_progress"}
+
+
+@pytest.mark.parametrize("kind", list(Kind))
 def test_the_same_seed_gives_the_same_exercise_and_seeds_vary(kind: Kind) -> None:
     first, again = make(kind, 1234), make(kind, 1234)
     assert first.question == again.question and first.records == again.records
