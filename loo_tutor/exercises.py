@@ -64,6 +64,7 @@ from .cards import Card, parse_card
 from .errors import LooError, MalformedRecord
 from .legality import Announcement, trick_winner_index
 from .narrate import (
+    Narration,
     card_text,
     carry_hint,
     dealer_rule,
@@ -255,6 +256,11 @@ def _summed(details: Sequence[FieldResult]) -> FieldResult:
                        tuple(details))
 
 
+def _first_rule(told: Narration) -> RuleId | None:
+    """The first rule a narration cites."""
+    return told.rules[0] if told.rules else None
+
+
 def _cite(message: str, rule: RuleId | None) -> str:
     """``message`` as one sentence ending with the rule ID in brackets."""
     text = message.rstrip().rstrip(".")
@@ -407,17 +413,25 @@ class LegalCards(Exercise):
         """The legal cards, as the engine says."""
         return self.state.legal_cards()
 
+    def _refusal(self, card: Card) -> FieldResult:
+        """The engine's refusal of ``card``, under the rule it names."""
+        verdict = self.state.check(Play(self.seat, card))
+        return _wrong(verdict.rule, _cite(verdict.message, verdict.rule))
+
+    def _why_legal(self, card: Card) -> Narration:
+        """Why ``card`` may be played, as the narration of the deal would say it."""
+        return narrate_play(self.state, Play(self.seat, card))
+
     def _reasons(self) -> list[FieldResult]:
         """Why each card of the hand is legal or not, in the hand's order."""
         legal = self.legal()
         reasons = []
         for card in self.hand:
             if card in legal:
-                told = narrate_play(self.state, Play(self.seat, card))
-                reasons.append(_right(told.rules[0] if told.rules else None, told.text))
+                told = self._why_legal(card)
+                reasons.append(_right(_first_rule(told), told.text))
             else:
-                verdict = self.state.check(Play(self.seat, card))
-                reasons.append(_wrong(verdict.rule, _cite(verdict.message, verdict.rule)))
+                reasons.append(self._refusal(card))
         return reasons
 
     def solution(self) -> tuple[Answer, ...]:
@@ -438,15 +452,11 @@ class LegalCards(Exercise):
     def _judge(self, field: Field, value: object) -> FieldResult:
         chosen = parse_cards(value) or ()
         legal = self.legal()
-        details = []
-        for card in chosen:
-            if card not in legal:
-                verdict = self.state.check(Play(self.seat, card))
-                details.append(_wrong(verdict.rule, _cite(verdict.message, verdict.rule)))
+        details = [self._refusal(card) for card in chosen if card not in legal]
         for card in legal:
             if card not in chosen:
-                told = narrate_play(self.state, Play(self.seat, card))
-                details.append(_wrong(told.rules[0] if told.rules else None,
+                told = self._why_legal(card)
+                details.append(_wrong(_first_rule(told),
                                       f"{card_text(card)} is legal too: {told.text}"))
         if details:
             return _summed(details)
@@ -739,8 +749,7 @@ class Settle(Exercise):
                 f"{_amount(state.pool)}: {_amount(amount)} (R-PAY-THIRD).")
 
     def _payout_rule(self, seat: Seat) -> RuleId | None:
-        hint = payout_hint(self.state, seat)
-        return hint.rules[0] if hint.rules else None
+        return _first_rule(payout_hint(self.state, seat))
 
     def _paid(self) -> Fraction:
         return sum(self.settled.payouts.values(), Fraction(0))
@@ -942,8 +951,7 @@ class FindIllegal(Exercise):
             return _wrong(verdict.rule, f"Action {number} breaks a rule too, but an earlier "
                                         f"action is already illegal ({verdict.rule}).")
         told = narrate_action(item.before, item.action, item.after)
-        return _wrong(told.rules[0] if told.rules else None,
-                      f"Action {number} is legal: {told.text}{where}")
+        return _wrong(_first_rule(told), f"Action {number} is legal: {told.text}{where}")
 
 
 def _record_items(record: Mapping[str, Any], states: Sequence[DealState],
@@ -1210,6 +1218,19 @@ def _double_deal(rng: random.Random, case: str, dealer_call: Announcement | None
     return state
 
 
+def _hand_to_play(state: DealState) -> tuple[Card, ...]:
+    """The hand of the player who is to play a card, or ``()`` outside play."""
+    seat = state.current_player()
+    if state.phase is not Phase.PLAY or seat is None:
+        return ()
+    return observation(state, seat).hand or ()
+
+
+def _refuses_some(state: DealState) -> bool:
+    """Whether some card of the hand to play is not legal."""
+    return len(state.legal_cards()) < len(_hand_to_play(state))
+
+
 def _make_legal_cards(rng: random.Random, seed: int) -> Exercise:
     want_refusal = rng.random() < 0.85
     fallback: DealState | None = None
@@ -1218,14 +1239,10 @@ def _make_legal_cards(rng: random.Random, seed: int) -> Exercise:
         states = _play_on(new_deal(players, dealer, carried, rng), rng)
         candidates = []
         for state in states:
-            seat = state.current_player()
-            if state.phase is not Phase.PLAY or seat is None:
-                continue
-            hand = observation(state, seat).hand or ()
-            if len(hand) < 2:
+            if len(_hand_to_play(state)) < 2:
                 continue
             fallback = fallback or state
-            if not want_refusal or len(state.legal_cards()) < len(hand):
+            if not want_refusal or _refuses_some(state):
                 candidates.append(state)
         if candidates:
             return LegalCards(rng.choice(candidates), seed)
@@ -1486,9 +1503,8 @@ def from_record(record: Mapping[str, Any] | Sequence[Mapping[str, Any]],
     if chosen is Kind.LEGAL_CARDS:
         if last.phase is Phase.PLAY:
             return LegalCards(last, None)
-        playing = [s for s in states if s.phase is Phase.PLAY]
-        refusing = [s for s in playing if len(s.legal_cards()) < len(
-            observation(s, s.current_player() or 0).hand or ())]
+        playing = [s for s in states if _hand_to_play(s)]
+        refusing = [s for s in playing if _refuses_some(s)]
         if not playing:
             raise LooError("no card is played in this deal, so there is nothing to choose")
         return LegalCards((refusing or playing)[0], None)

@@ -59,7 +59,7 @@ MAX_COUNT = 200
 """The most exercises of one type a worksheet may hold."""
 
 _CALLED = {Announcement.STAND: "stood", Announcement.PASS: "passed",
-           Announcement.MISS: "took the miss", Announcement.DEFEND: "defends"}
+           Announcement.MISS: "took the miss", Announcement.DEFEND: "defended"}
 
 
 def _e(text: object) -> str:
