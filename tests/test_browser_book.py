@@ -219,12 +219,14 @@ def test_exercises_page_shows_every_type_from_saved_state_without_leaving_localh
         exercises.first.wait_for(state="visible", timeout=30_000)
         assert exercises.count() == 7  # the six types, and one made from a record
 
-        # Exercise 1: the engine's question, and a check box named by each card.
+        # Exercise 1: the engine's question, and a check box named by each
+        # card, with the card's name for screen readers.
         first = make(1, EXERCISE_SEED)
         shown = exercises.nth(0)
         assert first.question in shown.inner_text()
-        for card in first.field("cards").labels:
-            assert shown.locator("label", has_text=card).count() >= 1
+        for card in first.hand:  # type: ignore[attr-defined]
+            named = shown.locator(f'label:has(input[type=checkbox]) [aria-label="{card.label}"]')
+            assert named.count() == 1, card
         cards = shown.locator('.loo-card-text[role="img"][aria-label]')
         assert cards.count() >= len(first.field("cards").labels)
         for words in ("Check", "Show solution", "New variant"):

@@ -16,10 +16,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..answers import FieldResult
+from ..cards import parse_card
 from ..errors import LooError
 from ..exercises import Exercise, Field, Kind, from_record, make, score
 from ..render import RULES_BASE, error_html, link_rules, rule_link
-from ..worksheet import position_html, question_html, solution_html
+from ..worksheet import card_span, position_html, question_html, solution_html
 from ._base import LooWidget, Source, one_line, read_record
 from .stepper import DealStepper
 
@@ -232,20 +233,22 @@ class ExerciseWidget(LooWidget):
         """The control for one field, and what to show (a box of check boxes, say)."""
         described = field.hint or field.label
         if field.form in ("cards", "choices", "names"):
-            labels = field.labels or field.options
+            labels = list(field.labels or field.options)
+            if field.form == "cards":  # a card is named for screen readers, e.g. "10 of diamonds"
+                labels = [card_span(parse_card(option)) for option in field.options]
             boxes = [widgets.Checkbox(value=False, description=label, indent=False,
-                                      tooltip=f"{field.label}: {label}",
+                                      description_allow_html=field.form == "cards",
+                                      tooltip=f"{field.label}: {shown}",
                                       layout=widgets.Layout(width="auto"))
-                     for label in labels]
+                     for label, shown in zip(labels, field.labels or field.options)]
             if field.form == "names":
                 boxes.append(widgets.Checkbox(value=False, description="nobody", indent=False,
                                               tooltip="Tick if nobody is looed",
                                               layout=widgets.Layout(width="auto")))
             return boxes, widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap"))
         if field.form in ("choice", "yesno", "rule"):
-            labels = field.labels or field.options
             menu = widgets.Dropdown(options=[("— not answered —", _NOT_ANSWERED),
-                                             *zip(labels, field.options)],
+                                             *zip(field.labels or field.options, field.options)],
                                     value=_NOT_ANSWERED, tooltip=described,
                                     layout=widgets.Layout(width="auto"))
             return menu, menu
