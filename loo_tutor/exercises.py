@@ -795,6 +795,19 @@ class Settle(Exercise):
         state, settled = self.state, self.settled
         if field.key.startswith("payout:"):
             seat = state.players.index(field.key.split(":", 1)[1])
+            try:
+                signed = parse_amount(value, signed=True)
+            except AnswerError:
+                signed = None  # judge_amount says which forms are accepted
+            if signed is not None and signed < 0:  # a loss is not something received
+                name = state.players[seat]
+                if seat in settled.looed:
+                    return _wrong(RuleId.LOO, f"not right: {name} receives nothing from this "
+                                              f"pool; being looed, {name} pays "
+                                              f"{state.profile.loo} into the next one (R-LOO).")
+                return _wrong(self._payout_rule(seat), "not right: write what the player "
+                                                       "receives from the pool, never less "
+                                                       "than 0.")
             hint = payout_hint(state, seat)
             return judge_amount(value, settled.payouts.get(seat, Fraction(0)),
                                 self._payout_rule(seat), hint.text)

@@ -282,6 +282,16 @@ def test_forgetting_the_loo_is_r_loo_and_a_wrong_carry_is_r_carry() -> None:
     assert result.rule is RuleId.POOL
 
 
+def test_a_loss_written_as_a_payout_is_put_down_to_the_loo() -> None:
+    exercise = find(4, lambda e: bool(e.settled.looed))
+    name = exercise.state.players[exercise.settled.looed[0]]
+    result = exercise.grade({f"payout:{name}": "-3"})[f"payout:{name}"]
+    assert result.status == "wrong" and result.rule is RuleId.LOO
+    result = exercise.grade({f"payout:{name}": "three"})[f"payout:{name}"]
+    assert result.status == "unreadable" and FORMS in result.message
+    assert SIGNED_FORMS not in result.message
+
+
 def test_passing_players_and_defenders_are_never_looed() -> None:
     exercise = find(4, lambda e: e.state.defender is not None)
     defender = exercise.state.players[exercise.state.defender]
