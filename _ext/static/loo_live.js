@@ -1,0 +1,175 @@
+/* Live widgets for a notebook page of the loo-tutor book.
+ *
+ * The page first shows the widgets as they were saved when the book was
+ * built. This script starts the same notebook as a Voici app (Python on
+ * Pyodide, in this browser, served by this site) in a frame laid over the
+ * page but invisible, shows a status line while Python starts, and swaps the
+ * live app in once every cell has run and its widgets are drawn. If Python
+ * cannot start, the saved widgets stay and the status line says so.
+ *
+ * The frame's address comes from the data-app attribute of this script tag
+ * (written by _ext/loo_live.py). The frame is same-origin, so its progress
+ * and height can be read, and links in it (rule links such as
+ * ../book/rules.html#r-lead-ace) are opened relative to this page.
+ */
+(function () {
+  "use strict";
+
+  const script = document.currentScript;
+  const appUrl = script && script.dataset.app;
+  const GIVE_UP_MS = 180000;
+  const POLL_MS = 100;
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function start() {
+    const article =
+      document.querySelector("article.bd-article") ||
+      document.querySelector("main article") ||
+      document.querySelector("[role='main']");
+    if (!appUrl || !article) return;
+
+    const status = el("div", "loo-live-status");
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    const spinner = el("span", "loo-live-spinner");
+    spinner.setAttribute("aria-hidden", "true");
+    const text = el("span", "loo-live-text");
+    const note = el("span", "loo-live-note");
+    status.append(spinner, text, note);
+    article.prepend(status);
+
+    function say(main, detail) {
+      text.textContent = main;
+      note.textContent = detail || "";
+    }
+
+    if (location.protocol === "file:") {
+      status.classList.add("loo-live-off");
+      say("These widgets are a saved copy.",
+          "Serve the site (./dev site) to run them live in your browser.");
+      return;
+    }
+    if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
+      status.classList.add("loo-live-off");
+      say("These widgets are a saved copy.", "This browser cannot run Python.");
+      return;
+    }
+
+    say("Starting Python in your browser…",
+        "Until it is ready, the widgets below are a saved copy and their buttons do nothing.");
+
+    const frame = el("iframe", "loo-live-frame loo-live-loading");
+    frame.title = "Live version of this page";
+    frame.setAttribute("tabindex", "-1");
+    frame.setAttribute("aria-hidden", "true");
+    frame.src = appUrl;
+    article.classList.add("loo-live-article");
+    article.append(frame);
+
+    const began = Date.now();
+    let shown = false;
+
+    function frameDocument() {
+      try {
+        return frame.contentDocument;
+      } catch (err) {
+        return null;
+      }
+    }
+
+    function fitHeight(doc) {
+      const height = Math.max(doc.documentElement.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
+      frame.style.height = height + "px";
+    }
+
+    // Links in the app are written for this page of the book (rule links
+    // such as ../book/rules.html#r-lead-ace), so open them from here.
+    function keepLinksInBook(doc) {
+      doc.addEventListener("click", function (event) {
+        const link = event.target.closest && event.target.closest("a[href]");
+        if (!link) return;
+        const raw = link.getAttribute("href");
+        if (!raw || raw.startsWith("#")) return;
+        event.preventDefault();
+        const url = new URL(raw, location.href);
+        if (event.ctrlKey || event.metaKey || event.shiftKey || link.target === "_blank") {
+          window.open(url.href, "_blank", "noopener");
+        } else {
+          location.assign(url.href);
+        }
+      }, true);
+    }
+
+    function show(doc) {
+      shown = true;
+      keepLinksInBook(doc);
+      frame.classList.remove("loo-live-loading");
+      frame.removeAttribute("aria-hidden");
+      frame.removeAttribute("tabindex");
+      article.classList.add("loo-live-on");
+      fitHeight(doc);
+      if (typeof ResizeObserver === "function") {
+        new ResizeObserver(function () { fitHeight(doc); }).observe(doc.body);
+      }
+      status.classList.add("loo-live-ready");
+      const seconds = ((Date.now() - began) / 1000).toFixed(1);
+      say("Live: Python is running in your browser.",
+          "Started in " + seconds + " s. Everything on this page is served by this site.");
+      document.documentElement.dataset.looLiveMs = String(Math.round(performance.now()));
+      document.documentElement.dataset.looLive = "ready";
+    }
+
+    function giveUp(reason) {
+      frame.remove();
+      status.classList.add("loo-live-off");
+      say("Python could not start in this browser, so the widgets below stay a saved copy.",
+          reason);
+      document.documentElement.dataset.looLive = "failed";
+    }
+
+    function poll() {
+      if (shown) return;
+      const elapsed = Date.now() - began;
+      if (elapsed > GIVE_UP_MS) {
+        giveUp("It took longer than " + GIVE_UP_MS / 1000 + " s.");
+        return;
+      }
+      const doc = frameDocument();
+      if (doc && doc.readyState !== "loading" && doc.body) {
+        const loading = doc.getElementById("loading");
+        const cells = doc.getElementById("rendered_cells");
+        const done = !loading && cells && cells.style.display !== "none";
+        if (done) {
+          const pending = doc.querySelectorAll(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.widget-view+json']:empty");
+          if (pending.length === 0) {
+            show(doc);
+            return;
+          }
+        } else {
+          const progress = doc.getElementById("loading_text");
+          const step = progress ? progress.textContent.trim().replace(/\.+$/, "") : "";
+          say("Starting Python in your browser… " + Math.round(elapsed / 1000) + " s" +
+              (step ? " (" + step.toLowerCase() + ")" : ""),
+              "Until it is ready, the widgets below are a saved copy and their buttons do nothing.");
+        }
+      }
+      setTimeout(poll, POLL_MS);
+    }
+
+    document.documentElement.dataset.looLive = "starting";
+    setTimeout(poll, POLL_MS);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
