@@ -16,6 +16,7 @@ from typing import Any, NoReturn, Sequence
 from .errors import MalformedRecord
 from .record import check, dumps, loads, record_from_state
 from .sim import random_deal
+from . import classroom
 from .worksheet import add_commands as add_exercise_commands
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD = 0, 1, 2
@@ -144,6 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--carried", type=_units, default=9,
                       help="carried balance; 0 gives a simple deal (default 9)")
     demo.set_defaults(run=_run_demo)
+    room = commands.add_parser("classroom", help="serve the notebooks as apps for a class (Voila)",
+                               description=classroom.DESCRIPTION)
+    classroom.add_arguments(room)
+    room.set_defaults(run=classroom.run)
     add_exercise_commands(commands)  # worksheet, exercise
     return parser
 

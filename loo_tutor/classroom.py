@@ -1,0 +1,295 @@
+"""``loo-tutor classroom``: the notebooks served as apps for a class, with Voila.
+
+Each notebook of the folder (``notebooks/`` by default) opens as an app: its
+cells run on the server, code hidden, and the reader sees the widgets. For a
+class the server
+
+* listens on 127.0.0.1 unless ``--host`` says otherwise, and requires a token
+  whenever it listens on another address (one is generated unless
+  ``--token`` gives it); the address printed includes it;
+* keeps one kernel per notebook started and run ahead (Voila's preheated
+  kernels), so a page is live about a second after it is opened;
+* stops kernels left idle (``--cull-after`` minutes, 20 by default);
+* shows no notebook source, and its pages load nothing from another host:
+  the project's Voila template drops the stylesheet links that Voila's
+  templates make to a CDN (the widgets' icon font comes with Voila itself);
+* serves the built book (``_build/html`` beside the notebooks, when it
+  exists) under ``/voila/``, so the rule links in the widgets lead to the
+  rules pages as they do in the book.
+
+Voila is optional: without it the command says how to install it and
+exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import ipaddress
+import os
+import secrets
+import socket
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+EXIT_BAD = 2
+DESCRIPTION = ("Serve the notebooks as apps for a class with Voila: code hidden, kernels "
+               "kept ready, idle kernels stopped, nothing loaded from other hosts.")
+DEFAULT_PORT = 8866
+TEMPLATE = "loo-classroom"
+INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
+
+# The project's Voila template. Its notebook page is Voila's "lab" page
+# without the lines of its stylesheet block that link to another host. Its
+# page.html (error pages) and tree pages (the list of notebooks) are the
+# project's own: Voila's put a CDN stylesheet link outside any block, and its
+# list page starts the whole JupyterLab front end just to show links.
+_CONF_JSON = '{"base_template": "lab"}\n'
+_INDEX = """{%- extends 'lab/index.html.j2' -%}
+{%- block notebook_css -%}
+{%- for line in super().split('\\n') -%}
+{%- if not (('<link' in line or '<script' in line) and '://' in line) %}
+{{ line }}
+{%- endif -%}
+{%- endfor -%}
+{%- endblock notebook_css -%}
+"""
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <title>{% block title %}Loo Tutor classroom{% endblock %}</title>
+  <link rel="icon" href="data:,">
+  <style>
+    body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #1b1b1b; background: #fafaf7; }
+    main { max-width: 40em; margin: 3em auto; padding: 0 1em; }
+    h1 { font-size: 1.6em; }
+    ul.loo-notebooks { list-style: none; padding: 0; }
+    ul.loo-notebooks li { margin: 0.4em 0; }
+    ul.loo-notebooks a { display: block; padding: 0.6em 0.9em; border: 1px solid #c9c9c0;
+      border-radius: 0.4em; background: #fff; color: #0b57d0; text-decoration: none; }
+    ul.loo-notebooks a:hover, ul.loo-notebooks a:focus { border-color: #0b57d0; }
+  </style>
+  {% block stylesheets %}{% endblock %}
+  {% block meta %}{% endblock %}
+</head>
+<body data-base-url="{{ base_url }}voila/" data-voila="voila">
+  <noscript><p>The Loo Tutor classroom needs JavaScript.</p></noscript>
+  <main>{% block body %}{% endblock %}</main>
+  {% block scripts %}{% endblock %}
+</body>
+</html>
+"""
+_TREE = """{% extends "page.html" %}
+{% block title %}Loo Tutor classroom{% endblock %}
+{% block body %}
+<h1>Loo Tutor</h1>
+<p>Choose a page. Its cards and buttons run the rules engine on this server.</p>
+<ul class="loo-notebooks">
+{% if breadcrumbs|length > 1 %}
+  <li><a href="{{ breadcrumbs[-2][0] }}{% if query %}?{{ query }}{% endif %}">..</a></li>
+{% endif %}
+{% for content in contents.content %}
+{% if content.type == 'notebook' %}
+  <li><a href="{{ base_url }}voila/render/{{ content.path }}{% if query %}?{{ query }}{% endif %}">{{ content.name[:-6].replace('-', ' ') }}</a></li>
+{% elif content.type == 'directory' %}
+  <li><a href="{{ base_url }}voila/tree/{{ content.path }}{% if query %}?{{ query }}{% endif %}">{{ content.name }}/</a></li>
+{% endif %}
+{% endfor %}
+</ul>
+{% endblock %}
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``loo-tutor classroom``."""
+    parser.add_argument("notebooks", nargs="?", default="notebooks", metavar="NOTEBOOKS",
+                        help="the folder of notebooks to serve (default: notebooks)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1, this machine only; "
+                             "0.0.0.0 for every network interface, which requires a token)")
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                        help=f"port to listen on (default {DEFAULT_PORT})")
+    parser.add_argument("--token", default=None,
+                        help="the token readers must give (default: none on 127.0.0.1, "
+                             "a generated one on any other address)")
+    parser.add_argument("--pool-size", type=_count, default=1, metavar="N",
+                        help="kernels kept started and run ahead per notebook (default 1)")
+    parser.add_argument("--cull-after", type=_count, default=20, metavar="MINUTES",
+                        help="stop a kernel idle this many minutes; 0 never (default 20)")
+    parser.add_argument("--book", default=None, metavar="DIR",
+                        help="built book to serve for the rule links "
+                             "(default: _build/html beside NOTEBOOKS, when it exists)")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 0 or more")
+    return int(text)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _reachable_address(host: str) -> str:
+    """An address other machines can use to reach a server bound to ``host``."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks a route
+        return str(probe.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+    finally:
+        probe.close()
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port``, or ``None`` if it can."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    probe = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    finally:
+        probe.close()
+    return None
+
+
+def address(host: str, port: int, token: str | None) -> str:
+    """The URL to open, with the token when there is one."""
+    shown = _reachable_address(host)
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def write_template(root: Path) -> Path:
+    """Write the project's Voila template under ``root``; returns the data folder for JUPYTER_PATH."""
+    folder = root / "voila" / "templates" / TEMPLATE
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "conf.json").write_text(_CONF_JSON, encoding="utf-8")
+    (folder / "index.html.j2").write_text(_INDEX, encoding="utf-8")
+    (folder / "page.html").write_text(_PAGE, encoding="utf-8")
+    for name in ("tree.html", "tree-lab.html"):
+        (folder / name).write_text(_TREE, encoding="utf-8")
+    return root
+
+
+def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_size: int,
+                 cull_after: int) -> dict[str, dict[str, Any]]:
+    """The Voila settings for a classroom, as traitlets configuration sections."""
+    kernels: dict[str, Any] = {}
+    if cull_after:
+        kernels = {"cull_idle_timeout": cull_after * 60, "cull_interval": 60,
+                   "cull_connected": False}
+    return {
+        "Voila": {"ip": host, "port": port, "port_retries": 0, "open_browser": False,
+                  "root_dir": str(notebooks), "token": token or ""},
+        "VoilaConfiguration": {"template": TEMPLATE, "strip_sources": True,
+                               "show_tracebacks": False, "preheat_kernel": pool_size > 0,
+                               "default_pool_size": pool_size, "theme": "light",
+                               # JupyterLite's kernel extension, installed for the
+                               # book's in-browser pages, fails to load in Voila.
+                               "extension_denylist": ["@jupyterlite/pyodide-kernel-extension"]},
+        "MappingKernelManager": kernels,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
+    try:
+        voila_app = importlib.import_module("voila.app")
+        traitlets_config = importlib.import_module("traitlets.config")
+        web = importlib.import_module("tornado.web")
+        ioloop = importlib.import_module("tornado.ioloop")
+    except ImportError:
+        print(f"error: loo-tutor classroom needs Voila, which is not installed; "
+              f"install it with: {INSTALL_HINT}", file=sys.stderr)
+        return EXIT_BAD
+
+    notebooks = Path(args.notebooks).resolve()
+    count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
+    if count == 0:
+        print(f"error: no notebooks in {args.notebooks!r}; give the folder of notebooks "
+              "to serve (see 'loo-tutor classroom --help')", file=sys.stderr)
+        return EXIT_BAD
+    problem = _port_problem(args.host, args.port)
+    if problem:
+        print(f"error: cannot listen on {args.host} port {args.port}: {problem}; "
+              "choose another with --port", file=sys.stderr)
+        return EXIT_BAD
+    token = args.token
+    if token is None and not is_loopback(args.host):
+        token = secrets.token_urlsafe(24)
+    book = Path(args.book).resolve() if args.book else notebooks.parent / "_build" / "html"
+    if args.book and not (book / "index.html").exists():
+        print(f"error: {args.book!r} is not a built book (no index.html)", file=sys.stderr)
+        return EXIT_BAD
+    serve_book = (book / "index.html").exists()
+
+    with tempfile.TemporaryDirectory(prefix="loo-classroom-") as tmp:
+        data = write_template(Path(tmp))
+        os.environ["JUPYTER_PATH"] = os.pathsep.join(
+            p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
+        config = traitlets_config.Config(voila_config(
+            notebooks, args.host, args.port, token, args.pool_size, args.cull_after))
+
+        def handlers(self: Any) -> list[Any]:
+            found: list[Any] = voila_app.Voila.init_handlers(self)
+            if serve_book:
+                # Last, so Voila's own /voila/... routes win.
+                found.append((r"/voila/(.*)", web.StaticFileHandler,
+                              {"path": str(book), "default_filename": "index.html"}))
+            return found
+
+        classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})
+        app = classroom(config=config)
+        app.initialize(argv=[])
+
+        def announce() -> None:
+            where = "this machine only" if is_loopback(args.host) else "the network (token required)"
+            print(f"loo-tutor classroom: {count} notebooks from {args.notebooks}, on {where}; "
+                  f"{args.pool_size} kernel(s) per notebook kept ready"
+                  + (f", idle kernels stopped after {args.cull_after} min" if args.cull_after else "")
+                  + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
+            print(f"Open {address(args.host, args.port, token)} in a browser "
+                  "(Ctrl-C stops the server).", flush=True)
+
+        ioloop.IOLoop.current().add_callback(announce)
+        try:
+            app.start()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m loo_tutor.classroom``: the same as ``loo-tutor classroom``."""
+    parser = argparse.ArgumentParser(prog="loo-tutor classroom", description=DESCRIPTION)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,333 @@
+"""``loo-tutor classroom``: Voila serving the notebooks as apps, checked in a real browser.
+
+The command's settings are checked directly; then the server is started on a
+free port as a separate process, the forced-ace app is opened in Debian's
+Chromium through Playwright and the same clicks as in the book are made, and
+the server is stopped. A missing Chromium is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+import pytest
+
+from loo_tutor import classroom
+from loo_tutor.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+START_TIMEOUT = 90.0
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+# -- the command's settings, without a server ------------------------------------------
+
+def test_only_loopback_addresses_count_as_this_machine() -> None:
+    assert classroom.is_loopback("127.0.0.1")
+    assert classroom.is_loopback("localhost")
+    assert classroom.is_loopback("::1")
+    assert not classroom.is_loopback("0.0.0.0")
+    assert not classroom.is_loopback("192.168.1.20")
+    assert not classroom.is_loopback("classroom.example")
+
+
+def test_voila_settings_preheat_cull_and_hide_sources() -> None:
+    config = classroom.voila_config(NOTEBOOKS, "127.0.0.1", 9000, None, pool_size=2, cull_after=15)
+    assert config["Voila"]["ip"] == "127.0.0.1" and config["Voila"]["port"] == 9000
+    assert config["Voila"]["token"] == ""
+    assert config["Voila"]["port_retries"] == 0
+    assert config["VoilaConfiguration"]["preheat_kernel"] is True
+    assert config["VoilaConfiguration"]["default_pool_size"] == 2
+    assert config["VoilaConfiguration"]["strip_sources"] is True
+    assert config["VoilaConfiguration"]["template"] == classroom.TEMPLATE
+    assert config["MappingKernelManager"]["cull_idle_timeout"] == 15 * 60
+    never = classroom.voila_config(NOTEBOOKS, "0.0.0.0", 9000, "s3cret", pool_size=0, cull_after=0)
+    assert never["Voila"]["token"] == "s3cret"
+    assert never["VoilaConfiguration"]["preheat_kernel"] is False
+    assert never["MappingKernelManager"] == {}
+
+
+def test_address_carries_the_token() -> None:
+    assert classroom.address("127.0.0.1", 8866, None) == "http://127.0.0.1:8866/"
+    assert classroom.address("127.0.0.1", 8866, "abc") == "http://127.0.0.1:8866/?token=abc"
+    assert classroom.address("::1", 8866, None) == "http://[::1]:8866/"
+
+
+def test_template_drops_links_to_other_hosts(tmp_path: Path) -> None:
+    folder = classroom.write_template(tmp_path) / "voila" / "templates" / classroom.TEMPLATE
+    assert {p.name for p in folder.iterdir()} >= {"conf.json", "index.html.j2", "page.html",
+                                                  "tree.html", "tree-lab.html"}
+    for page in folder.iterdir():
+        assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
+
+
+def test_without_voila_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    real = importlib.import_module
+
+    def no_voila(name: str, *args: Any) -> Any:
+        if name.split(".")[0] == "voila":
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", no_voila)
+    assert main(["classroom", str(NOTEBOOKS)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs Voila" in err and "pip install" in err
+    assert "Traceback" not in err
+
+
+def test_a_folder_without_notebooks_is_refused(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["classroom", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no notebooks" in err
+
+
+def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["classroom", str(NOTEBOOKS), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"port {port}" in err
+
+
+def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["classroom", "--port", "http"])
+    assert stop.value.code == 2
+    with pytest.raises(SystemExit) as stop:
+        main(["classroom", "--cull-after", "-5"])
+    assert stop.value.code == 2
+
+
+def test_options_are_documented() -> None:
+    parser = argparse.ArgumentParser()
+    classroom.add_arguments(parser)
+    text = parser.format_help()
+    for option in ("--host", "--port", "--token", "--pool-size", "--cull-after", "--book"):
+        assert option in text
+
+
+# -- a real server ---------------------------------------------------------------------
+
+class Server(NamedTuple):
+    process: subprocess.Popen[str]
+    url: str
+    lines: queue.Queue[str]
+    log: list[str]
+
+
+def _start(*args: str) -> Server:
+    """Start ``loo-tutor classroom`` in its own process; returns once it prints its address."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1",
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "loo_tutor", "classroom", str(NOTEBOOKS), *args],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    log: list[str] = []
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            log.append(line)
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    server = Server(process, "", lines, log)
+    url = _wait_for(server, re.compile(r"Open (http://\S+) in a browser"))
+    return server._replace(url=url.group(1))
+
+
+def _wait_for(server: Server, pattern: re.Pattern[str],
+              timeout: float = START_TIMEOUT) -> re.Match[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = server.lines.get(timeout=0.5)
+        except queue.Empty:
+            if server.process.poll() is not None:
+                break
+            continue
+        found = pattern.search(line)
+        if found:
+            return found
+    _stop(server)
+    pytest.fail(f"loo-tutor classroom never printed {pattern.pattern!r}:\n" + "".join(server.log))
+
+
+def _stop(server: Server) -> None:
+    if server.process.poll() is None:
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    """The classroom on a free port of 127.0.0.1, stopped after these tests."""
+    running = _start("--port", str(_free_port()))
+    try:
+        yield running
+    finally:
+        _stop(running)
+    assert running.process.returncode == 0, "".join(running.log[-30:])
+
+
+def in_browser(work: Callable[[Any], None]) -> None:
+    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
+
+    Playwright's sync API refuses to start in a thread where another copy of
+    it is running, as it is when another test module keeps a browser for the
+    whole session; a thread of its own has none.
+    """
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install it with 'apt-get install chromium' "
+                    "(./dev test does this when run as root); this test must not be skipped")
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+                try:
+                    work(browser)
+                finally:
+                    browser.close()
+        except BaseException as exc:  # noqa: BLE001 (re-raised in the test's own thread)
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+def _watch(context: Any, page: Any, requests: list[str], errors: list[str]) -> None:
+    context.on("request", lambda request: requests.append(request.url))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+
+
+def _outside(urls: list[str], base: str) -> list[str]:
+    here = urlsplit(base).netloc
+    return [u for u in urls if urlsplit(u).scheme not in {"data", "blob", "about"}
+            and urlsplit(u).netloc != here]
+
+
+def test_classroom_forced_ace_refuses_7h_and_plays_ah(server: Server) -> None:
+    assert server.url.startswith("http://127.0.0.1:") and "token" not in server.url
+    requests: list[str] = []
+    errors: list[str] = []
+    rule_link: list[str] = []
+
+    def play(browser: Any) -> None:
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        page = context.new_page()
+        _watch(context, page, requests, errors)
+        try:
+            page.goto(server.url + "voila/render/forced-ace.ipynb")
+            trainer = page.locator(".loo-widget").filter(has_text="You are A.")
+            trainer.locator("button", has_text="7♥").click(timeout=60_000)
+            refused = trainer.locator(".loo-refused")
+            refused.wait_for(timeout=30_000)
+            assert "R-LEAD-ACE" in refused.inner_text()
+            rule = refused.locator("a.loo-rule", has_text="R-LEAD-ACE")
+            rule_link.append(rule.evaluate("link => link.href"))
+
+            trainer.locator("button", has_text="A♥").click()
+            trainer.locator(".loo-ok").wait_for(timeout=30_000)
+            assert trainer.locator("button", has_text="A♥").count() == 0
+
+            assert page.locator(".jp-InputArea-editor, .jp-InputPrompt").count() == 0, \
+                "notebook sources should not be shown"
+        finally:
+            context.close()
+
+    in_browser(play)
+    assert not _outside(requests, server.url), _outside(requests, server.url)
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+    if (ROOT / "_build" / "html" / "book" / "rules.html").exists():
+        # The built book is served too, so the rule links lead somewhere.
+        with urllib.request.urlopen(rule_link[0].split("#")[0]) as reply:
+            assert reply.status == 200
+
+
+def test_classroom_list_of_notebooks(server: Server) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+
+    def look(browser: Any) -> None:
+        context = browser.new_context()
+        page = context.new_page()
+        _watch(context, page, requests, errors)
+        try:
+            page.goto(server.url, wait_until="load")
+            links = page.locator("ul.loo-notebooks a")
+            assert "forced ace" in links.all_inner_texts()
+            href = links.filter(has_text="forced ace").get_attribute("href")
+            assert href.endswith("/voila/render/forced-ace.ipynb")
+        finally:
+            context.close()
+
+    in_browser(look)
+    assert not _outside(requests, server.url), _outside(requests, server.url)
+    assert not errors, "\n".join(errors)
+
+
+def test_classroom_on_the_network_requires_its_token() -> None:
+    running = _start("--host", "0.0.0.0", "--port", str(_free_port()), "--pool-size", "0")
+    try:
+        token = re.search(r"\?token=(\S+)$", running.url)
+        assert token, running.url
+        port = urlsplit(running.url).port
+        local = f"http://127.0.0.1:{port}/"
+        opener = urllib.request.build_opener(_NoRedirect())
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            opener.open(local + "voila/render/forced-ace.ipynb")
+        assert refused.value.code in (302, 401, 403)
+        with opener.open(f"{local}?token={token.group(1)}") as reply:
+            assert reply.status == 200
+    finally:
+        _stop(running)
+    assert running.process.returncode == 0
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
