@@ -1,0 +1,206 @@
+"""The built site runs its widgets in the browser, and loads nothing from other hosts.
+
+These tests serve ``_build/html`` (built by ``./dev test`` before pytest runs)
+on 127.0.0.1 and drive Debian's Chromium through Playwright:
+
+* the forced-ace page turns live: Python starts in the browser (Pyodide,
+  served by the site), the page swaps its saved widgets for the live app,
+  and the trainer refuses A's 7♥ under R-LEAD-ACE and plays A♥; every
+  request stays on the site and nothing is logged as an error;
+* every page of the site loads without a request to another host, and no
+  page links a script, stylesheet or image from one.
+
+A missing Chromium is a failure, never a skip: ``./dev test`` installs it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+LIVE_PAGE = "notebooks/forced-ace.html"
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
+LIVE_TIMEOUT_MS = 120_000
+# A tag that makes the browser fetch something: script, stylesheet, image, frame...
+_FETCHING_TAG = re.compile(
+    r"<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc\s*=\s*[\"']?(?P<src>[^\"'\s>]+)"
+    r"|<link\b(?=[^>]*\brel\s*=\s*[\"']?(?:stylesheet|icon|preload|modulepreload|manifest))"
+    r"[^>]*\bhref\s*=\s*[\"']?(?P<href>[^\"'\s>]+)", re.IGNORECASE)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """The built site, served on a free port of 127.0.0.1 for these tests."""
+    app = HTML / "lite" / "voici" / "render" / "notebooks" / "forced-ace.html"
+    for needed in (HTML / LIVE_PAGE, app, HTML / "lite" / "static" / "pyodide" / "pyodide.js"):
+        if not needed.exists():
+            pytest.fail(f"{needed.relative_to(ROOT)} is missing: build the site first "
+                        "(./dev build, or ./dev test, which builds it before running pytest)")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(HTML)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def in_browser(work: Callable[[Any], None]) -> None:
+    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
+
+    Playwright's sync API refuses to start in a thread where another copy of
+    it is running, as it is when another test module keeps a browser for the
+    whole session; a thread of its own has none.
+    """
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install it with 'apt-get install chromium' "
+                    "(./dev test does this when run as root); this test must not be skipped")
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+                try:
+                    work(browser)
+                finally:
+                    browser.close()
+        except BaseException as exc:  # noqa: BLE001 (re-raised in the test's own thread)
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+def _outside(urls: list[str], site: str) -> list[str]:
+    """The URLs that leave ``site`` (any other host or port)."""
+    here = urlsplit(site).netloc
+    return [u for u in urls
+            if urlsplit(u).scheme not in LOCAL_SCHEMES and urlsplit(u).netloc != here]
+
+
+def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+    in_browser(lambda browser: _play_forced_ace(browser, site, requests, errors))
+
+    wheels = [u for u in requests if u.endswith(".whl")]
+    assert any("/lite/static/pyodide/loo_tutor-" in u for u in wheels), wheels
+    assert any(u.endswith("/pyodide.asm.wasm") for u in requests)
+    assert not _outside(requests, site), f"requests left the site: {_outside(requests, site)}"
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[str]) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    try:
+        page.goto(f"{site}/{LIVE_PAGE}", wait_until="domcontentloaded")
+
+        # Until Python is ready: the saved widgets, and a status line saying so.
+        status = page.locator(".loo-live-status")
+        status.wait_for(timeout=30_000)
+        assert "Starting Python in your browser" in status.inner_text()
+        saved = page.locator("article .loo-widget").filter(has_text="You are A.")
+        saved.locator("button", has_text="7♥").wait_for(timeout=30_000)
+        assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
+
+        page.wait_for_function(
+            "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+            timeout=LIVE_TIMEOUT_MS)
+        assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
+            status.inner_text()
+        assert "Live" in status.inner_text()
+        assert not saved.first.is_visible(), "the saved copy should give way to the live app"
+
+        app = page.frame_locator("iframe.loo-live-frame")
+        trainer = app.locator(".loo-widget").filter(has_text="You are A.")
+        trainer.locator("button", has_text="7♥").click()
+        refused = trainer.locator(".loo-refused")
+        refused.wait_for(timeout=30_000)
+        assert "R-LEAD-ACE" in refused.inner_text()
+        assert "7H" in refused.inner_text() or "7♥" in refused.inner_text()
+        rule = refused.locator("a.loo-rule", has_text="R-LEAD-ACE")
+        assert rule.get_attribute("href").endswith("rules.html#r-lead-ace")
+
+        trainer.locator("button", has_text="A♥").click()
+        trainer.locator(".loo-ok").wait_for(timeout=30_000)
+        assert trainer.locator(".loo-refused").count() == 0
+        assert trainer.locator("button", has_text="A♥").count() == 0, "A♥ should have left A's hand"
+    finally:
+        context.close()
+
+
+def _pages() -> list[str]:
+    """Every HTML page of the built book, and every app page of the lite site."""
+    pages = []
+    for path in sorted(HTML.rglob("*.html")):
+        relative = path.relative_to(HTML).as_posix()
+        if relative.startswith(("lite/", "_static/", "_sources/")) and \
+                not relative.startswith("lite/voici/render/"):
+            continue
+        pages.append(relative)
+    return pages
+
+
+def test_no_page_links_anything_on_another_host(site: str) -> None:
+    offenders = []
+    for path in sorted(HTML.rglob("*.html")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in _FETCHING_TAG.finditer(text):
+            url = match.group("src") or match.group("href")
+            if re.match(r"(?i)(https?:)?//", url):
+                offenders.append(f"{path.relative_to(HTML)}: {url}")
+    assert not offenders, "pages that load from other hosts:\n" + "\n".join(offenders[:40])
+
+
+def test_every_page_loads_without_leaving_the_site(site: str) -> None:
+    pages = _pages()
+    assert LIVE_PAGE in pages and "index.html" in pages
+    requests: dict[str, list[str]] = {}
+
+    def visit(browser: Any) -> None:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        current = [""]
+        context.on("request", lambda r: requests.setdefault(current[0], []).append(r.url))
+        page = context.new_page()
+        try:
+            for relative in pages:
+                current[0] = relative
+                page.goto(f"{site}/{relative}", wait_until="load")
+                page.wait_for_timeout(300)  # late requests: fonts, lazy chunks
+        finally:
+            context.close()
+
+    in_browser(visit)
+    leaving = {p: _outside(urls, site) for p, urls in requests.items() if _outside(urls, site)}
+    assert not leaving, f"pages whose requests left the site: {leaving}"
+    assert all(requests.get(p) for p in pages), "some page made no request at all"
