@@ -1,0 +1,296 @@
+"""Live widgets in a real browser: time to go live, time to answer a click, site size.
+
+Run ``python benchmarks/browser.py`` after ``./dev build`` (it reads
+``_build/html``). It drives Debian's Chromium (``/usr/bin/chromium``) through
+Playwright and prints:
+
+* in-browser (Pyodide): milliseconds from opening the forced-ace page to the
+  live widget (the page swaps its saved widgets for the running app), with a
+  fresh browser profile (cold) and with the profile of an earlier visit (warm
+  cache, the browser restarted in between);
+* under Voila (``loo-tutor classroom``, started here on a free port, kernels
+  preheated): milliseconds from opening the forced-ace app to its card
+  buttons, each time with a fresh browser profile;
+* click to verdict: the median of 20 clicks on A's 7♥, from the click to the
+  refusal drawn on the page (the trainer is reset between clicks, unmeasured),
+  in the browser and under Voila;
+* the size of the built site in MB (10^6 bytes) and the number of source maps.
+
+Targets (issue "Live in any browser"): ≤ 8 s cold and ≤ 3 s warm in-browser,
+≤ 1.5 s under Voila; click ≤ 150 ms in-browser and ≤ 50 ms under Voila;
+site ≤ 40 MB with no source maps. The site is served from 127.0.0.1 with
+``Cache-Control: max-age=600`` (what GitHub Pages sends), so times are
+processor time, not network time. This is a measurement, not a test: it
+exits 0 whatever the figures are, and 1 only if something could not be run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+PAGE = "notebooks/forced-ace.html"
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TARGETS = {"cold": 8000, "warm": 3000, "voila": 1500, "click": 150, "voila_click": 50, "size": 40}
+
+# Runs in the frame that holds the trainer: resets it, then times clicks on
+# A's 7H until the refusal is on the page (after the next animation frame).
+CLICKS_JS = """
+async (count) => {
+  const trainer = [...document.querySelectorAll('.loo-widget')]
+    .find(w => w.textContent.includes('You are A.'));
+  if (!trainer) throw new Error('no trainer for A on this page');
+  const button = (label) => [...trainer.querySelectorAll('button')]
+    .find(b => b.textContent.trim() === label);
+  const until = (test) => new Promise((done) => {
+    if (test()) return done();
+    const watch = new MutationObserver(() => { if (test()) { watch.disconnect(); done(); } });
+    watch.observe(trainer, {subtree: true, childList: true, characterData: true, attributes: true});
+  });
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const before = button('7♥');
+    button('Reset').click();
+    await until(() => button('7♥') && button('7♥') !== before && !trainer.querySelector('.loo-verdict'));
+    await frame();
+    const start = performance.now();
+    button('7♥').click();
+    await until(() => trainer.querySelector('.loo-refused'));
+    await frame();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+"""
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "max-age=600")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def serve_site() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Handler, directory=str(HTML)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def site_size() -> tuple[float, int]:
+    files = [p for p in HTML.rglob("*") if p.is_file()]
+    return sum(p.stat().st_size for p in files) / 1e6, sum(p.suffix == ".map" for p in files)
+
+
+def _launch(playwright: Any, profile: str) -> Any:
+    return playwright.chromium.launch_persistent_context(
+        profile, executable_path=CHROMIUM, headless=True, args=FLAGS,
+        viewport={"width": 1280, "height": 1000})
+
+
+def _open_live(context: Any, url: str) -> tuple[Any, float]:
+    """Open the live page; returns the page and ms from navigation start to live."""
+    page = context.new_page()
+    page.goto(url, wait_until="commit")
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+        timeout=180_000)
+    state = page.evaluate("document.documentElement.dataset.looLive")
+    if state != "ready":
+        raise RuntimeError(f"the page did not go live: {page.locator('.loo-live-status').inner_text()}")
+    return page, float(page.evaluate("Number(document.documentElement.dataset.looLiveMs)"))
+
+
+def in_browser(runs: int, clicks: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    cold: list[float] = []
+    warm: list[float] = []
+    click_times: list[float] = []
+    with serve_site() as site, sync_playwright() as playwright:
+        url = f"{site}/{PAGE}"
+        for _ in range(runs):
+            with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
+                context = _launch(playwright, profile)
+                try:
+                    page, ms = _open_live(context, url)
+                    cold.append(ms)
+                    if not click_times:
+                        frame = page.locator("iframe.loo-live-frame").element_handle().content_frame()
+                        click_times = frame.evaluate(CLICKS_JS, clicks)
+                finally:
+                    context.close()
+        with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
+            context = _launch(playwright, profile)  # a first visit fills the cache
+            try:
+                _open_live(context, url)
+            finally:
+                context.close()
+            for _ in range(runs):
+                context = _launch(playwright, profile)
+                try:
+                    warm.append(_open_live(context, url)[1])
+                finally:
+                    context.close()
+    return {"cold": cold, "warm": warm, "click": click_times}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def under_voila(runs: int, clicks: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1",
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "loo_tutor", "classroom", "notebooks", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    ready = re.compile(r"Kernel pool of forced-ace\.ipynb is filled")
+
+    def wait_pool(timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if ready.search(lines.get(timeout=0.5)):
+                    return
+            except queue.Empty:
+                if process.poll() is not None:
+                    raise RuntimeError("loo-tutor classroom stopped") from None
+        raise RuntimeError("the forced-ace kernel was never ready")
+
+    opened: list[float] = []
+    click_times: list[float] = []
+    try:
+        wait_pool()
+        url = f"http://127.0.0.1:{port}/voila/render/forced-ace.ipynb"
+        with sync_playwright() as playwright:
+            for run in range(runs):
+                with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
+                    context = _launch(playwright, profile)
+                    try:
+                        page = context.new_page()
+                        page.goto(url, wait_until="commit")
+                        ms = page.wait_for_function(
+                            "() => [...document.querySelectorAll('.loo-widget button')]"
+                            ".some(b => b.textContent.trim() === '7♥') && performance.now()",
+                            polling="raf", timeout=120_000).json_value()
+                        opened.append(float(ms))
+                        if not click_times:
+                            click_times = page.evaluate(CLICKS_JS, clicks)
+                    finally:
+                        context.close()
+                if run < runs - 1:
+                    wait_pool()  # the used kernel is replaced by a fresh, preheated one
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return {"open": opened, "click": click_times}
+
+
+def _summary(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values):7.0f} ms  (runs: {', '.join(f'{v:.0f}' for v in values)})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="page openings per figure (default 3)")
+    parser.add_argument("--clicks", type=int, default=20, help="clicks timed (default 20)")
+    parser.add_argument("--skip-browser", action="store_true", help="skip the in-browser figures")
+    parser.add_argument("--skip-voila", action="store_true", help="skip the Voila figures")
+    parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
+    args = parser.parse_args(argv)
+    if not (HTML / PAGE).exists():
+        print(f"error: {HTML / PAGE} is missing; run ./dev build first", file=sys.stderr)
+        return 1
+    if not shutil.which(CHROMIUM):
+        print(f"error: {CHROMIUM} is missing; install it with apt-get install chromium",
+              file=sys.stderr)
+        return 1
+
+    size, maps = site_size()
+    figures: dict[str, Any] = {"size_mb": round(size, 1), "source_maps": maps,
+                               "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+    if not args.skip_browser:
+        figures["browser"] = in_browser(args.runs, args.clicks)
+    if not args.skip_voila:
+        figures["voila"] = under_voila(args.runs, args.clicks)
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return 0
+
+    def mark(value: float | None, target: float) -> str:
+        return "" if value is None else ("  ok" if value <= target else f"  over the {target:g} target")
+
+    print(f"loo-tutor live widgets, {figures['cpus']} CPUs, load average {figures['load']:.2f} "
+          f"at the start")
+    print(f"site size                     {size:7.1f} MB, {maps} source maps{mark(size, TARGETS['size'])}")
+    browser = figures.get("browser")
+    if browser:
+        for key, label in (("cold", "in-browser, cold"), ("warm", "in-browser, warm cache")):
+            value = statistics.median(browser[key]) if browser[key] else None
+            print(f"open -> live  {label:16}{_summary(browser[key])}{mark(value, TARGETS[key])}")
+        value = statistics.median(browser["click"]) if browser["click"] else None
+        print(f"click -> verdict, in-browser  {_summary(browser['click'])[:16]} median of "
+              f"{len(browser['click'])}{mark(value, TARGETS['click'])}")
+    voila = figures.get("voila")
+    if voila:
+        value = statistics.median(voila["open"]) if voila["open"] else None
+        print(f"open -> live  under Voila     {_summary(voila['open'])}{mark(value, TARGETS['voila'])}")
+        value = statistics.median(voila["click"]) if voila["click"] else None
+        print(f"click -> verdict, Voila       {_summary(voila['click'])[:16]} median of "
+              f"{len(voila['click'])}{mark(value, TARGETS['voila_click'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
