@@ -445,9 +445,9 @@ class DealState:
 
     def _dealer_case(self) -> str:
         """Which row of the dealer's decision table applies (SPEC §4)."""
-        players_in = [(s, c) for s, c in self.announcements if c is not _PASS]
+        players_in = self.active  # the non-dealers who stood or took the miss
         if len(players_in) == 1:
-            return "sole-stand" if players_in[0][1] is _STAND else "sole-miss"
+            return "sole-miss" if players_in[0] == self.miss_taker else "sole-stand"
         return "other"
 
     def _name(self, seat: Seat) -> str:
