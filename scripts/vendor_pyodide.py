@@ -339,6 +339,60 @@ const [core, work, code] = process.argv.slice(2);
 """
 
 
+# Added to Pyodide's standard library as sitecustomize.py, which Python runs
+# as it starts. JupyterLite's kernel makes its shared drive (/drive) Python's
+# working directory before it imports IPython, and the working directory is
+# first on sys.path: every top-level import would first ask the drive whether
+# the module is there, each time a round trip through the browser page
+# (about a hundred while the kernel starts, doubling its start-up time). On
+# the drive, a folder is listed once, and again after
+# importlib.invalidate_caches(); a module it does not hold is passed over
+# without asking.
+SITECUSTOMIZE = '''"""Start-up settings for loo-tutor's in-browser Python (see scripts/vendor_pyodide.py)."""
+
+import sys
+from importlib import _bootstrap_external
+from importlib.machinery import FileFinder
+
+_DRIVE = "/drive"
+
+
+class _ListedOnceFinder(FileFinder):
+    """A FileFinder that trusts its folder listing until importlib.invalidate_caches()."""
+
+    def find_spec(self, fullname, target=None):
+        if self._path_mtime == -1:
+            self._fill_cache()
+            self._path_mtime = None
+        tail = fullname.rpartition(".")[2]
+        listed = self._path_cache
+        if tail not in listed and not any(tail + suffix in listed for suffix, _ in self._loaders):
+            return None
+        return super().find_spec(fullname, target)
+
+
+def _drive_finder(path):
+    if path != _DRIVE and not path.startswith(_DRIVE + "/"):
+        raise ImportError("not on the shared drive", path=path)
+    return _ListedOnceFinder(path, *_bootstrap_external._get_supported_file_loaders())
+
+
+sys.path_hooks.insert(0, _drive_finder)
+'''
+
+
+def with_sitecustomize(stdlib: Path) -> Path:
+    """A copy of Pyodide's standard library zip with ``SITECUSTOMIZE`` added."""
+    target = CACHE / f"python_stdlib-{hashlib.sha256(SITECUSTOMIZE.encode()).hexdigest()[:12]}.zip"
+    if not target.exists():
+        part = target.with_name(target.name + ".part")
+        shutil.copy2(stdlib, part)
+        with zipfile.ZipFile(part, "a", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(zipfile.ZipInfo("sitecustomize.py", (2020, 1, 1, 0, 0, 0)), SITECUSTOMIZE)
+        part.rename(target)
+    return target
+
+
 def compile_zips(core: Path, sources: list[Path]) -> dict[Path, Path]:
     """Each zip in ``sources`` with its modules compiled; cached by content."""
     out = CACHE / "compiled"
@@ -429,9 +483,10 @@ def assemble(core: Path, wheels: Path, own: Path, pyyaml: Path, kernel: list[Pat
     for entry in shipped.values():  # drop dependencies that are not shipped (e.g. matplotlib)
         entry["depends"] = sorted({canonical(d) for d in entry["depends"]} & shipped.keys())
 
-    stdlib = core / "python_stdlib.zip"
+    stdlib = with_sitecustomize(core / "python_stdlib.zip")
     to_compile = [stdlib] + [w for n, w in files.items() if n != OWN and n not in STUBS]
     compiled = compile_zips(core, to_compile)
+    compiled[core / "python_stdlib.zip"] = compiled[stdlib]
 
     tmp = OUT.with_name(OUT.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -494,10 +549,16 @@ def up_to_date() -> bool:
 
 # -- trimming the built site ----------------------------------------------------------
 
-# JupyterLite applications the site does not use: the app view is Voici.
-UNUSED_APPS = ("lab", "notebooks", "edit", "repl", "tree", "consoles", "doc")
-# Federated extensions the Voici page loads; the others are never requested.
+# What the app view never loads (measured: every request of every live page).
+# JupyterLite's own applications and the JupyterLab build they share: the
+# app view is Voici, which brings its own build.
+UNUSED_LITE = ("lab", "notebooks", "edit", "repl", "tree", "consoles", "doc", "build",
+               "voici/tree")
+# Federated extensions the Voici pages load; the others are never requested.
 USED_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "jupyterlab_pygments")
+# Font formats only browsers without WOFF2 use (Internet Explorer, browsers
+# before 2018); the widget manager's icon fonts also come as WOFF2 and WOFF.
+LEGACY_FONTS = (".eot", ".ttf", ".svg")
 CDN_LINK = re.compile(r'<link[^>]*href="https?://[^"]*"[^>]*>\s*')
 
 
@@ -505,33 +566,32 @@ def _files(folder: Path, pattern: str) -> Iterator[Path]:
     return (p for p in folder.rglob(pattern) if p.is_file())
 
 
-def trim_site(html: Path) -> None:
-    """Drop what the app view never loads from the built site ``html``.
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    elif path.exists():
+        path.unlink()
 
-    Removes every source map, the JupyterLite applications other than Voici
-    (keeping ``lab/favicon.ico``, which Voici's pages name as their icon),
-    the JupyterLab build only the removed applications use, the federated
-    extensions Voici does not load, and the stylesheet links to CDNs that
-    Voila's templates hard-code (icon fonts the app view does not use).
+
+def trim_site(html: Path) -> None:
+    """Drop from the built site ``html`` what no page ever loads.
+
+    Removes every source map; the JupyterLite applications other than the
+    Voici app pages, and the JupyterLab build only they use; the federated
+    extensions Voici does not load; the legacy-format copies of the widget
+    manager's icon fonts; and the stylesheet links to a CDN that Voila's
+    templates hard-code (icon fonts the app pages do not use).
     """
     for path in _files(html, "*.map"):
         path.unlink()
+    for path in (html / "_static" / "html-manager").glob("*"):
+        if path.suffix in LEGACY_FONTS:
+            path.unlink()
     lite = html / "lite"
     if not lite.is_dir():
         return
-    for app in UNUSED_APPS:
-        folder = lite / app
-        if not folder.is_dir():
-            continue
-        for path in list(folder.iterdir()):
-            if path.name == "favicon.ico" and app == "lab":
-                continue
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
-    build = lite / "build"
-    if build.is_dir():
-        for path in list(build.iterdir()):
-            if path.name not in {"schemas", "themes"}:
-                shutil.rmtree(path) if path.is_dir() else path.unlink()
+    for name in UNUSED_LITE:
+        _remove(lite / name)
     extensions = lite / "extensions"
     if extensions.is_dir():
         for path in list(extensions.rglob("package.json")):
