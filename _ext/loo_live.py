@@ -115,8 +115,10 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any]
     if url is None:
         return
     app.add_css_file("loo_live.css")
-    attributes: dict[str, Any] = {"data-app": url, "defer": "defer"}
-    app.add_js_file("loo_live.js", **attributes)
+    # Early in <head> and not deferred: the script starts the app before the
+    # rest of the page (and its widget manager) has loaded.
+    attributes: dict[str, Any] = {"data-app": url}
+    app.add_js_file("loo_live.js", priority=100, **attributes)
 
 
 def _has_widgets(app: Sphinx, pagename: str) -> bool:

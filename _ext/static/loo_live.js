@@ -27,12 +27,40 @@
     return node;
   }
 
+  const canRun = location.protocol !== "file:" && typeof WebAssembly === "object" &&
+    typeof Worker === "function";
+
+  function makeFrame() {
+    const frame = el("iframe", "loo-live-frame loo-live-loading");
+    frame.title = "Live version of this page";
+    frame.setAttribute("tabindex", "-1");
+    frame.setAttribute("aria-hidden", "true");
+    frame.src = appUrl;
+    return frame;
+  }
+
+  // Start the app while the rest of the page is still loading: the frame
+  // waits at the top of the document, invisible but in view (so the browser
+  // keeps running it), and moves into the article without reloading once the
+  // article exists. Browsers without Element.moveBefore start it from there.
+  let early = null;
+  if (appUrl && canRun && document.readyState === "loading" &&
+      typeof Element.prototype.moveBefore === "function") {
+    early = makeFrame();
+    early.style.cssText = "position:fixed;left:0;top:0;width:100%;height:100%;border:0;" +
+      "opacity:0;pointer-events:none;z-index:-1";
+    document.documentElement.appendChild(early);
+  }
+
   function start() {
     const article =
       document.querySelector("article.bd-article") ||
       document.querySelector("main article") ||
       document.querySelector("[role='main']");
-    if (!appUrl || !article) return;
+    if (!appUrl || !article) {
+      if (early) early.remove();
+      return;
+    }
 
     const status = el("div", "loo-live-status");
     status.setAttribute("role", "status");
@@ -64,15 +92,17 @@
     say("Starting Python in your browser…",
         "Until it is ready, the widgets below are a saved copy and their buttons do nothing.");
 
-    const frame = el("iframe", "loo-live-frame loo-live-loading");
-    frame.title = "Live version of this page";
-    frame.setAttribute("tabindex", "-1");
-    frame.setAttribute("aria-hidden", "true");
-    frame.src = appUrl;
     article.classList.add("loo-live-article");
-    article.append(frame);
+    let frame = early;
+    if (frame) {
+      article.moveBefore(frame, null);
+      frame.style.cssText = "";
+    } else {
+      frame = makeFrame();
+      article.append(frame);
+    }
 
-    const began = Date.now();
+    const began = 0;  // times are counted from the start of the page's navigation
     let shown = false;
 
     function frameDocument() {
@@ -118,7 +148,7 @@
         new ResizeObserver(function () { fitHeight(doc); }).observe(doc.body);
       }
       status.classList.add("loo-live-ready");
-      const seconds = ((Date.now() - began) / 1000).toFixed(1);
+      const seconds = ((performance.now() - began) / 1000).toFixed(1);
       say("Live: Python is running in your browser.",
           "Started in " + seconds + " s. Everything on this page is served by this site.");
       document.documentElement.dataset.looLiveMs = String(Math.round(performance.now()));
@@ -135,7 +165,7 @@
 
     function poll() {
       if (shown) return;
-      const elapsed = Date.now() - began;
+      const elapsed = performance.now() - began;
       if (elapsed > GIVE_UP_MS) {
         giveUp("It took longer than " + GIVE_UP_MS / 1000 + " s.");
         return;
