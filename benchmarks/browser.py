@@ -10,7 +10,8 @@ Playwright and prints:
   cache, the browser restarted in between);
 * under Voila (``loo-tutor classroom``, started here on a free port, kernels
   preheated): milliseconds from opening the forced-ace app to its card
-  buttons, each time with a fresh browser profile;
+  buttons, with a fresh browser profile and with the profile of an earlier
+  visit (each opening gets a freshly preheated kernel);
 * click to verdict: the median of 20 clicks on A's 7♥, from the click to the
   refusal drawn on the page (the trainer is reset between clicks, unmeasured),
   in the browser and under Voila;
@@ -203,42 +204,65 @@ def under_voila(runs: int, clicks: int) -> dict[str, Any]:
                     raise RuntimeError("loo-tutor classroom stopped") from None
         raise RuntimeError("the forced-ace kernel was never ready")
 
-    opened: list[float] = []
+    cold: list[float] = []
+    warm: list[float] = []
     click_times: list[float] = []
+
+    def open_app(context: Any) -> tuple[Any, float]:
+        page = context.new_page()
+        page.goto(url, wait_until="commit")
+        ms = page.wait_for_function(
+            "() => [...document.querySelectorAll('.loo-widget button')]"
+            ".some(b => b.textContent.trim() === '7♥') && performance.now()",
+            polling="raf", timeout=120_000).json_value()
+        return page, float(ms)
+
+    url = f"http://127.0.0.1:{port}/voila/render/forced-ace.ipynb"
     try:
         wait_pool()
-        url = f"http://127.0.0.1:{port}/voila/render/forced-ace.ipynb"
         with sync_playwright() as playwright:
-            for run in range(runs):
+            for _ in range(runs):
                 with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
                     context = _launch(playwright, profile)
                     try:
-                        page = context.new_page()
-                        page.goto(url, wait_until="commit")
-                        ms = page.wait_for_function(
-                            "() => [...document.querySelectorAll('.loo-widget button')]"
-                            ".some(b => b.textContent.trim() === '7♥') && performance.now()",
-                            polling="raf", timeout=120_000).json_value()
-                        opened.append(float(ms))
+                        page, ms = open_app(context)
+                        cold.append(ms)
                         if not click_times:
                             click_times = page.evaluate(CLICKS_JS, clicks)
                     finally:
                         context.close()
-                if run < runs - 1:
-                    wait_pool()  # the used kernel is replaced by a fresh, preheated one
+                wait_pool()  # the used kernel is replaced by a fresh, preheated one
+            with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
+                for run in range(runs + 1):  # the first visit fills the cache
+                    context = _launch(playwright, profile)
+                    try:
+                        ms = open_app(context)[1]
+                        if run:
+                            warm.append(ms)
+                    finally:
+                        context.close()
+                    if run < runs:
+                        wait_pool()
     finally:
         process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
-    return {"open": opened, "click": click_times}
+    return {"cold": cold, "warm": warm, "click": click_times}
 
 
 def _summary(values: list[float]) -> str:
     if not values:
         return "-"
     return f"{statistics.median(values):7.0f} ms  (runs: {', '.join(f'{v:.0f}' for v in values)})"
+
+
+def _median(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return (f"{statistics.median(values):7.0f} ms  (median of {len(values)} clicks, "
+            f"{min(values):.0f} to {max(values):.0f} ms)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -280,15 +304,16 @@ def main(argv: list[str] | None = None) -> int:
             value = statistics.median(browser[key]) if browser[key] else None
             print(f"open -> live  {label:16}{_summary(browser[key])}{mark(value, TARGETS[key])}")
         value = statistics.median(browser["click"]) if browser["click"] else None
-        print(f"click -> verdict, in-browser  {_summary(browser['click'])[:16]} median of "
-              f"{len(browser['click'])}{mark(value, TARGETS['click'])}")
+        print(f"click -> verdict, in-browser  {_median(browser['click'])}"
+              f"{mark(value, TARGETS['click'])}")
     voila = figures.get("voila")
     if voila:
-        value = statistics.median(voila["open"]) if voila["open"] else None
-        print(f"open -> live  under Voila     {_summary(voila['open'])}{mark(value, TARGETS['voila'])}")
+        for key, label in (("cold", "Voila, cold"), ("warm", "Voila, warm cache")):
+            value = statistics.median(voila[key]) if voila[key] else None
+            print(f"open -> live  {label:16}{_summary(voila[key])}{mark(value, TARGETS['voila'])}")
         value = statistics.median(voila["click"]) if voila["click"] else None
-        print(f"click -> verdict, Voila       {_summary(voila['click'])[:16]} median of "
-              f"{len(voila['click'])}{mark(value, TARGETS['voila_click'])}")
+        print(f"click -> verdict, Voila       {_median(voila['click'])}"
+              f"{mark(value, TARGETS['voila_click'])}")
     return 0
 
 
