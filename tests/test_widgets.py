@@ -452,3 +452,15 @@ def test_widgets_import_no_rule_functions() -> None:
             if isinstance(node, ast.ImportFrom):
                 imported = {alias.name for alias in node.names}
                 assert not imported & forbidden, (source.name, imported & forbidden)
+
+
+def test_a_refused_card_leaves_the_hand_buttons_and_table_as_they_were() -> None:
+    trainer = PlayTrainer(example("forced-ace"), seat="A", from_trick=1)
+    buttons = dict(trainer.buttons)
+    table = trainer.table.value
+    trainer.buttons["7H"].click()
+    assert trainer.verdict is not None and trainer.verdict.rule is RuleId.LEAD_ACE
+    assert trainer.buttons == buttons and all(trainer.buttons[k] is b for k, b in buttons.items())
+    assert trainer.table.value == table
+    trainer.buttons["AH"].click()
+    assert "AH" not in trainer.buttons and trainer.buttons["7H"] is buttons["7H"]

@@ -184,24 +184,34 @@ class PlayTrainer(LooWidget):
                              f'{where}</p>')
         lit = self._legal() if self.highlight.value else []
         self.table.value = table_html(state, self.seat, self._four, lit, base=self._base)
-        for button in self.buttons.values():
-            button.close()
-        self.buttons = {}
-        view = observation(state, self.seat)
-        for card in view.hand or ():
-            legal = card in lit
-            button = widgets.Button(
-                description=card_text(card),
-                tooltip=f"{card.label}{' (legal)' if legal else ''}",
-                disabled=not self._my_turn(),
-                button_style="info" if legal else "",
-                layout=widgets.Layout(width="4em"),
-            )
-            button.on_click(lambda _, c=card: self.play(c))
-            self.buttons[str(card)] = button
-        self.hand.children = tuple(self.buttons.values())
+        self._update_buttons(observation(state, self.seat).hand or (), lit)
         self.feedback.value = self._verdict_html()
         self.story.value = "".join(narration_html(n, self._base) for n in self._told)
+
+    def _update_buttons(self, hand: tuple[Card, ...], lit: list[Card]) -> None:
+        """Keep one button per card in hand, changing only what changed.
+
+        Buttons are reused from click to click, so a refused card costs the
+        browser no new widgets, only the new feedback line.
+        """
+        wanted = [str(card) for card in hand]
+        for key in [k for k in self.buttons if k not in wanted]:
+            self.buttons.pop(key).close()
+        mine = self._my_turn()
+        for card in hand:
+            button = self.buttons.get(str(card))
+            if button is None:
+                button = widgets.Button(description=card_text(card),
+                                        layout=widgets.Layout(width="4em"))
+                button.on_click(lambda _, c=card: self.play(c))
+                self.buttons[str(card)] = button
+            legal = card in lit
+            button.tooltip = f"{card.label}{' (legal)' if legal else ''}"
+            button.disabled = not mine
+            button.button_style = "info" if legal else ""
+        children = tuple(self.buttons[key] for key in wanted)
+        if self.hand.children != children:
+            self.hand.children = children
 
     def _verdict_html(self) -> str:
         verdict = self.verdict
