@@ -7,6 +7,9 @@ on 127.0.0.1 and drive Debian's Chromium through Playwright:
   served by the site), the page swaps its saved widgets for the live app,
   and the trainer refuses A's 7♥ under R-LEAD-ACE and plays A♥; every
   request stays on the site and nothing is logged as an error;
+* the exercises page turns live too, and the first exercise is answered in
+  the browser: a wrong card is explained under the rule the engine names,
+  the engine's own answer is accepted, and the running score counts it;
 * every page of the site loads without a request to another host, and no
   page links a script, stylesheet or image from one.
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -29,6 +33,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 LIVE_PAGE = "notebooks/forced-ace.html"
+EXERCISES_PAGE = "notebooks/exercises.html"
+EXERCISES_SEED = 2024  # the seed of the notebook's cell ExerciseWidget(1, seed=2024, ...)
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -116,32 +122,49 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
-def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[str]) -> None:
+@contextmanager
+def _new_page(browser: Any, requests: list[str], errors: list[str]) -> Iterator[Any]:
+    """A page of a fresh browser context, noting every request and every error logged."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.on("request", lambda request: requests.append(request.url))
     page = context.new_page()
     page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
     try:
-        page.goto(f"{site}/{LIVE_PAGE}", wait_until="domcontentloaded")
+        yield page
+    finally:
+        context.close()
 
-        # Until Python is ready: the saved widgets, and a status line saying so.
-        status = page.locator(".loo-live-status")
-        status.wait_for(timeout=30_000)
-        assert "Starting Python in your browser" in status.inner_text()
-        saved = page.locator("article .loo-widget").filter(has_text="You are A.")
-        saved.locator("button", has_text="7♥").wait_for(timeout=30_000)
-        assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
 
-        page.wait_for_function(
-            "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
-            timeout=LIVE_TIMEOUT_MS)
-        assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
-            status.inner_text()
-        assert "Live" in status.inner_text()
-        assert not saved.first.is_visible(), "the saved copy should give way to the live app"
+def _open_live(page: Any, site: str, path: str, widget_text: str, button_text: str) -> Any:
+    """Open ``path`` of the site, wait until it is live and return the live app's frame.
 
-        app = page.frame_locator("iframe.loo-live-frame")
+    Until Python is ready the page shows its saved widgets (the one showing
+    ``widget_text`` draws its ``button_text`` button) and a status line saying
+    so; once live, the saved copy gives way to the app.
+    """
+    page.goto(f"{site}/{path}", wait_until="domcontentloaded")
+
+    status = page.locator(".loo-live-status")
+    status.wait_for(timeout=30_000)
+    assert "Starting Python in your browser" in status.inner_text()
+    saved = page.locator("article .loo-widget").filter(has_text=widget_text)
+    saved.locator("button", has_text=button_text).first.wait_for(timeout=30_000)
+    assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
+
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+        timeout=LIVE_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
+        status.inner_text()
+    assert "Live" in status.inner_text()
+    assert not saved.first.is_visible(), "the saved copy should give way to the live app"
+    return page.frame_locator("iframe.loo-live-frame")
+
+
+def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[str]) -> None:
+    with _new_page(browser, requests, errors) as page:
+        app = _open_live(page, site, LIVE_PAGE, "You are A.", "7♥")
         trainer = app.locator(".loo-widget").filter(has_text="You are A.")
         trainer.locator("button", has_text="7♥").click()
         refused = trainer.locator(".loo-refused")
@@ -155,8 +178,75 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         trainer.locator(".loo-ok").wait_for(timeout=30_000)
         assert trainer.locator(".loo-refused").count() == 0
         assert trainer.locator("button", has_text="A♥").count() == 0, "A♥ should have left A's hand"
-    finally:
-        context.close()
+
+
+def test_exercises_page_goes_live_and_the_engine_grades_answers(site: str) -> None:
+    from loo_tutor.exercises import Kind, LegalCards, make
+
+    app = HTML / "lite" / "voici" / "render" / EXERCISES_PAGE
+    if not app.exists():
+        pytest.fail(f"{app.relative_to(ROOT)} is missing: build the site first")
+    # What the engine says of the notebook's first exercise: its legal cards,
+    # and a wrong answer (the first card of the hand it refuses) with its rule.
+    exercise = make(Kind.LEGAL_CARDS, EXERCISES_SEED)
+    assert isinstance(exercise, LegalCards)
+    legal = exercise.legal()
+    wrong = next(card for card in exercise.hand if card not in legal)
+    verdict = exercise.grade({"cards": [str(wrong)]})["cards"]
+    assert verdict.status == "wrong" and verdict.rule is not None
+    assert exercise.grade(exercise.answers())["cards"].status == "right"
+
+    requests: list[str] = []
+    errors: list[str] = []
+    in_browser(lambda browser: _answer_exercise(browser, site, exercise, wrong, verdict.rule,
+                                                requests, errors))
+
+    assert not _outside(requests, site), f"requests left the site: {_outside(requests, site)}"
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: Any,
+                     requests: list[str], errors: list[str]) -> None:
+    from playwright.sync_api import expect
+
+    from loo_tutor.narrate import card_text
+
+    title = f"Exercise 1: {exercise.title}"
+    with _new_page(browser, requests, errors) as page:
+        app = _open_live(page, site, EXERCISES_PAGE, title, "Check")
+        widget = app.locator(".loo-exercise").filter(has_text=title)
+        expect(widget.locator(".loo-question")).to_have_text(exercise.question)
+        score = app.locator(".loo-score-line")
+        expect(score).to_have_text("Score: no exercise checked yet.")
+
+        def box(card: Any) -> Any:
+            return widget.locator(f'.widget-checkbox:has([aria-label="{card.label}"]) '
+                                  'input[type="checkbox"]')
+
+        check = widget.locator("button", has_text=re.compile(r"^\s*Check\s*$"))
+
+        # A wrong answer: the first card of the hand the engine refuses, alone.
+        box(wrong).check()
+        check.click()
+        mistake = widget.locator(".loo-field-wrong")
+        mistake.wait_for(timeout=30_000)
+        said = mistake.inner_text()
+        assert rule.value in said, said
+        assert card_text(wrong) in said or str(wrong) in said, said
+        link = mistake.locator(".loo-note-rule a.loo-rule", has_text=rule.value)
+        assert link.get_attribute("href").endswith(f"rules.html#{rule.label}")
+        expect(widget.locator(".loo-summary")).to_contain_text("0 of 1 answers right")
+        expect(score).to_contain_text("0 of 1 exercise solved; 0 of 1 answers right")
+
+        # The right answer: exactly the cards the engine says are legal.
+        box(wrong).uncheck()
+        for card in exercise.legal():
+            box(card).check()
+        check.click()
+        widget.locator(".loo-field-right").wait_for(timeout=30_000)
+        assert widget.locator(".loo-field-wrong").count() == 0
+        expect(widget.locator(".loo-summary")).to_contain_text("1 of 1 answers right")
+        expect(score).to_contain_text("1 of 1 exercise solved; 1 of 1 answers right")
 
 
 def _pages() -> list[str]:
