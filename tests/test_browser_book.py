@@ -20,24 +20,19 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from browser_support import CHROMIUM, FLAGS, require_chromium, serve_directory
 
 from loo_tutor.exercises import make
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
 LOCAL_HOSTS = {"127.0.0.1"}
 LOCAL_SCHEMES = {"data", "blob", "about"}
 
@@ -85,32 +80,17 @@ def built_book() -> Path:
     return HTML
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def site(built_book: Path) -> Iterator[str]:
     """The built book served on 127.0.0.1 on a free port, for this session only."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 partial(_QuietHandler, directory=str(built_book)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve_directory(built_book) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright; never a downloaded browser."""
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install it with 'apt-get install chromium' "
-                    "(./dev test does this when run as root); this test must not be skipped")
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -21,21 +21,19 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import pytest
+from browser_support import in_browser
 
 from loo_tutor import classroom
 from loo_tutor.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 START_TIMEOUT = 90.0
 
 
@@ -206,36 +204,6 @@ def server() -> Iterator[Server]:
     assert running.process.returncode == 0, "".join(running.log[-30:])
 
 
-def in_browser(work: Callable[[Any], None]) -> None:
-    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
-
-    Playwright's sync API refuses to start in a thread where another copy of
-    it is running, as it is when another test module keeps a browser for the
-    whole session; a thread of its own has none.
-    """
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install it with 'apt-get install chromium' "
-                    "(./dev test does this when run as root); this test must not be skipped")
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            from playwright.sync_api import sync_playwright
-
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-                try:
-                    work(browser)
-                finally:
-                    browser.close()
-        except BaseException as exc:  # noqa: BLE001 (re-raised in the test's own thread)
-            failure.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
 
 
 def _watch(context: Any, page: Any, requests: list[str], errors: list[str]) -> None:

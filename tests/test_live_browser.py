@@ -19,25 +19,20 @@ A missing Chromium is a failure, never a skip: ``./dev test`` installs it.
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from browser_support import in_browser, serve_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 LIVE_PAGE = "notebooks/forced-ace.html"
 EXERCISES_PAGE = "notebooks/exercises.html"
 EXERCISES_SEED = 2024  # the seed of the notebook's cell ExerciseWidget(1, seed=2024, ...)
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
 LIVE_TIMEOUT_MS = 120_000
 # A tag that makes the browser fetch something: script, stylesheet, image, frame...
@@ -45,11 +40,6 @@ _FETCHING_TAG = re.compile(
     r"<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc\s*=\s*[\"']?(?P<src>[^\"'\s>]+)"
     r"|<link\b(?=[^>]*\brel\s*=\s*[\"']?(?:stylesheet|icon|preload|modulepreload|manifest))"
     r"[^>]*\bhref\s*=\s*[\"']?(?P<href>[^\"'\s>]+)", re.IGNORECASE)
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -60,47 +50,10 @@ def site() -> Iterator[str]:
         if not needed.exists():
             pytest.fail(f"{needed.relative_to(ROOT)} is missing: build the site first "
                         "(./dev build, or ./dev test, which builds it before running pytest)")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(HTML)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve_directory(HTML) as url:
+        yield url
 
 
-def in_browser(work: Callable[[Any], None]) -> None:
-    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
-
-    Playwright's sync API refuses to start in a thread where another copy of
-    it is running, as it is when another test module keeps a browser for the
-    whole session; a thread of its own has none.
-    """
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install it with 'apt-get install chromium' "
-                    "(./dev test does this when run as root); this test must not be skipped")
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            from playwright.sync_api import sync_playwright
-
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-                try:
-                    work(browser)
-                finally:
-                    browser.close()
-        except BaseException as exc:  # noqa: BLE001 (re-raised in the test's own thread)
-            failure.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
 
 
 def _outside(urls: list[str], site: str) -> list[str]:
