@@ -5,7 +5,7 @@ each figure as a multiple of one ``random.Random.shuffle`` of 52 cards:
 
 * shuffle: ``random.Random.shuffle`` of a 52-card list;
 * check: :func:`loo_tutor.check` of a complete record already parsed from YAML
-  (the seed-000 forced-ace deal);
+  (the packaged seed-000 forced-ace deal);
 * random deal: shuffle, cut, deal and play a whole 6-player double deal with
   uniformly random legal choices, settlement included.
 
@@ -24,19 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loo_tutor import check, loads  # noqa: E402
+from loo_tutor import check  # noqa: E402
+from loo_tutor.data import example  # noqa: E402
 from loo_tutor.sim import random_deal  # noqa: E402
 
-RECORD = """
-players: [A, B, C, D, E]
-dealer: E
-carried: 9
-hands: {A: [AH, 7H, KC], B: [9H, 3S, AC], C: [2H, 5D, 6D], D: [QS, QD, QC], E: [JS, JD, JC]}
-miss: [2S, 2D, 2C]
-trump: 4H
-announce: {A: stand, B: stand, C: stand, D: pass, E: pass}
-tricks: [[AH, 9H, 2H], [7H, 3S, 5D], [KC, AC, 6D]]
-"""
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 
 
@@ -64,7 +55,7 @@ def main() -> None:
 
     rng = random.Random(2026)
     pack = list(range(52))
-    record = loads(RECORD)
+    record = example("forced-ace")  # the seed-000 deal, complete, parsed from YAML
     assert check(record)["status"] == "complete"
     deal_rng = random.Random(7)
 
