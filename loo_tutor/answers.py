@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from .cards import Card, parse_card
 from .errors import LooError, NotationError
-from .rules import RuleId
+from .rules import RuleId, RuleKey
 
 FORMS = "a whole number (4), a fraction (10/3) or a mixed number (3 1/3)"
 """How an amount may be written, as the checkers tell the reader."""
@@ -68,7 +68,7 @@ class FieldResult:
     """
 
     status: str
-    rule: RuleId | None
+    rule: RuleKey | None
     message: str
     details: tuple[FieldResult, ...] = ()
 
@@ -147,7 +147,7 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
     raise AnswerError(f"cannot read {cleaned!r}: write {forms}")
 
 
-def judge_amount(given: object, right: Fraction, rule: RuleId | None, hint: str,
+def judge_amount(given: object, right: Fraction, rule: RuleKey | None, hint: str,
                  signed: bool = False) -> FieldResult:
     """The verdict on an amount: right, wrong (with ``hint`` under ``rule``), empty or unreadable.
 

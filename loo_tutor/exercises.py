@@ -74,7 +74,7 @@ from .narrate import (
 )
 from .observe import observation
 from .record import check, record_from_state, replay
-from .rules import RuleId
+from .rules import RuleId, RuleKey
 from .state import (
     Action,
     Announce,
@@ -230,7 +230,7 @@ class Answer:
     value: Any
     text: str
     why: str
-    rule: RuleId | None
+    rule: RuleKey | None
 
 
 def score(results: Mapping[str, FieldResult]) -> tuple[int, int]:
@@ -242,11 +242,11 @@ def score(results: Mapping[str, FieldResult]) -> tuple[int, int]:
     return sum(r.is_right for r in results.values()), len(results)
 
 
-def _wrong(rule: RuleId | None, message: str) -> FieldResult:
+def _wrong(rule: RuleKey | None, message: str) -> FieldResult:
     return FieldResult("wrong", rule, message)
 
 
-def _right(rule: RuleId | None, message: str = "right") -> FieldResult:
+def _right(rule: RuleKey | None, message: str = "right") -> FieldResult:
     return FieldResult("right", rule, message)
 
 
@@ -256,12 +256,12 @@ def _summed(details: Sequence[FieldResult]) -> FieldResult:
                        tuple(details))
 
 
-def _first_rule(told: Narration) -> RuleId | None:
+def _first_rule(told: Narration) -> RuleKey | None:
     """The first rule a narration cites."""
     return told.rules[0] if told.rules else None
 
 
-def _cite(message: str, rule: RuleId | None) -> str:
+def _cite(message: str, rule: RuleKey | None) -> str:
     """``message`` as one sentence ending with the rule ID in brackets."""
     text = message.rstrip().rstrip(".")
     return f"{text}." if rule is None else f"{text} ({rule})."
@@ -630,7 +630,7 @@ class DealerChoice(Exercise):
             return (_NONE,)
         return tuple(a.value for a in self.state.legal_announcements())
 
-    def _rule(self) -> RuleId:
+    def _rule(self) -> RuleKey:
         return RuleId.COLLECT if self.collects() else (dealer_rule(self.state)
                                                       or RuleId.ANN_DEALER_OTHER)
 
@@ -748,7 +748,7 @@ class Settle(Exercise):
         return (f"{name} won {_tricks_word(wins)}, each worth a third of the pool of "
                 f"{_amount(state.pool)}: {_amount(amount)} (R-PAY-THIRD).")
 
-    def _payout_rule(self, seat: Seat) -> RuleId | None:
+    def _payout_rule(self, seat: Seat) -> RuleKey | None:
         return _first_rule(payout_hint(self.state, seat))
 
     def _paid(self) -> Fraction:
@@ -916,7 +916,7 @@ class FindIllegal(Exercise):
         super().__init__(seed, question, fields, [self.record])
 
     @property
-    def rule(self) -> RuleId:
+    def rule(self) -> RuleKey:
         """The rule the first illegal action breaks."""
         assert self.verdict.rule is not None
         return self.verdict.rule
@@ -1345,7 +1345,7 @@ def _make_find_illegal(rng: random.Random, seed: int) -> Exercise:
 
 
 def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool,
-           want: RuleId | None = None) -> dict[str, Any] | None:
+           want: RuleKey | None = None) -> dict[str, Any] | None:
     """A record of the deal with one action replaced by an illegal one, or ``None``.
 
     As the engine's property tests do, one step of a legal deal is replaced
@@ -1370,7 +1370,7 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
                         if c not in legal_cards]
     # Pick the rule first, so that rarer mistakes (R-HEAD, R-LEAD-ACE) come up
     # as often as the common ones; prefer a mistake that is not the last action.
-    by_rule: dict[RuleId | None, list[tuple[int, Action]]] = {}
+    by_rule: dict[RuleKey | None, list[tuple[int, Action]]] = {}
     for i, action in choices:
         by_rule.setdefault(states[i].check(action).rule, []).append((i, action))
     rules = sorted(by_rule, key=str) if want is None else [r for r in by_rule if r is want]

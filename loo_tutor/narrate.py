@@ -27,7 +27,7 @@ from typing import Any
 from .cards import ACE, Card
 from .legality import Announcement, trick_winner_index
 from .record import Replay, replay
-from .rules import RuleId
+from .rules import RuleId, RuleKey
 from .state import Action, Announce, DealKind, DealState, Phase, Play, Seat, Verdict
 
 __all__ = [
@@ -47,7 +47,7 @@ __all__ = [
     "steps",
 ]
 
-CITED: frozenset[RuleId] = frozenset({
+CITED: frozenset[RuleKey] = frozenset({
     RuleId.DEAL_KIND, RuleId.POOL, RuleId.DEAL_TRUMP, RuleId.ANN_ORDER, RuleId.ANN_SIMPLE,
     RuleId.ANN_CHOICES, RuleId.ANN_PASS, RuleId.ANN_MISS_ONCE, RuleId.COLLECT,
     RuleId.ANN_DEALER_SOLE_STAND, RuleId.ANN_DEALER_SOLE_MISS, RuleId.ANN_DEALER_OTHER,
@@ -72,7 +72,7 @@ class Narration:
     """
 
     text: str
-    rules: tuple[RuleId, ...] = ()
+    rules: tuple[RuleKey, ...] = ()
 
     def __add__(self, other: Narration) -> Narration:
         text = f"{self.text} {other.text}".strip()
@@ -100,11 +100,11 @@ class Step:
     refused: Verdict | None = None
 
 
-def _unique(rules: Iterable[RuleId]) -> tuple[RuleId, ...]:
+def _unique(rules: Iterable[RuleKey]) -> tuple[RuleKey, ...]:
     return tuple(dict.fromkeys(rules))
 
 
-def _say(text: str, *rules: RuleId) -> Narration:
+def _say(text: str, *rules: RuleKey) -> Narration:
     return Narration(text, _unique(rules))
 
 
@@ -176,7 +176,7 @@ def narrate_start(state: DealState) -> Narration:
 # -- announcements --------------------------------------------------------------
 
 
-def dealer_rule(state: DealState) -> RuleId | None:
+def dealer_rule(state: DealState) -> RuleKey | None:
     """Which of the dealer's special cases governs the dealer's announcement.
 
     The engine is asked, not second-guessed: if it refuses the dealer's pass,
@@ -260,7 +260,7 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
 # -- cards --------------------------------------------------------------------
 
 
-def _refused_rules(state: DealState, seat: Seat) -> set[RuleId]:
+def _refused_rules(state: DealState, seat: Seat) -> set[RuleKey]:
     """The rules the engine names for the cards of the hand it would refuse."""
     legal = state.legal_cards()
     rules = set()
@@ -376,7 +376,7 @@ def narrate_settlement(state: DealState) -> Narration:
                     f"{_amount(state.pool)} units (R-COLLECT).", RuleId.COLLECT) + _carry(state)
     wins = Counter(t.winner for t in state.tricks)
     parts: list[str] = []
-    rules: list[RuleId] = []
+    rules: list[RuleKey] = []
     for seat in state.active:
         name = names[seat]
         if seat == state.defender:

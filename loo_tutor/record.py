@@ -35,7 +35,8 @@ import yaml
 from .cards import CARDS, Card, parse_card
 from .errors import MalformedRecord, NotationError
 from .legality import Announcement
-from .rules import LIMITED
+from .profiles import profile_from_rules
+from .rules import LIMITED, Profile
 from .state import (
     Action,
     Announce,
@@ -221,13 +222,12 @@ class _Record:
     def __init__(self, record: Any) -> None:
         if not _is_mapping(record):
             raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
+        rules = record.get("rules")
+        profile = LIMITED if rules is None else profile_from_rules(rules)
         if not _FIELD_SET.issuperset(record):
             key = next(k for k in record if k not in _FIELD_SET)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(FIELDS)})")
-        rules = record.get("rules")
-        if rules is not None and rules != LIMITED.name:
-            raise MalformedRecord(f"rules: unknown profile {rules!r}; only 'limited' is checked")
-        players = self._players(record.get("players"))
+        players = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
         if not isinstance(dealer, str) or dealer not in players:
             raise MalformedRecord(f"dealer: {_kind(dealer)} is not one of the players")
@@ -246,7 +246,7 @@ class _Record:
         self.tricks = self._tricks(record.get("tricks"))
 
     @staticmethod
-    def _players(players: Any) -> list[str]:
+    def _players(players: Any, profile: Profile) -> list[str]:
         if not isinstance(players, list):
             raise MalformedRecord(f"players: expected a list of names, got {_kind(players)}")
         for i, name in enumerate(players):
@@ -257,10 +257,10 @@ class _Record:
         if len(set(players)) != len(players):
             twice = next(n for n in players if players.count(n) > 1)
             raise MalformedRecord(f"players: {twice!r} is listed twice")
-        if not LIMITED.min_players <= len(players) <= LIMITED.max_players:
+        if not profile.min_players <= len(players) <= profile.max_players:
             raise MalformedRecord(
-                f"players: {len(players)} players; limited Loo needs "
-                f"{LIMITED.min_players} to {LIMITED.max_players} (R-SEAT-COUNT)"
+                f"players: {len(players)} players; {profile.name} Loo needs "
+                f"{profile.min_players} to {profile.max_players} (R-SEAT-COUNT)"
             )
         return players
 

@@ -27,7 +27,7 @@ from .legality import Announcement
 from .narrate import Narration, Step, steps
 from .observe import PlayerView, observation
 from .record import load_record
-from .rules import RuleId
+from .rules import RuleId, RuleKey, VariantRuleId
 from .state import DealKind, DealState, Phase, Play, Seat, Trick
 
 _TWO_COLOURS = {Suit.SPADES: "#1b1b1b", Suit.HEARTS: "#c8102e",
@@ -182,8 +182,8 @@ The notebooks are built into ``notebooks/`` beside ``book/``, hence
 point elsewhere.
 """
 
-_RULE_ID = re.compile(r"\bR-[A-Z]+(?:-[A-Z]+)*\b")
-_KNOWN_RULES = {rule.value: rule for rule in RuleId}
+_RULE_ID = re.compile(r"\b[RV]-[A-Z]+(?:-[A-Z]+)*\b")
+_KNOWN_RULES: dict[str, RuleKey] = {rule.value: rule for rule in (*RuleId, *VariantRuleId)}
 
 _ANNOUNCED = {
     Announcement.STAND: "stood",
@@ -193,13 +193,17 @@ _ANNOUNCED = {
 }
 
 
-def rule_link(rule: RuleId, base: str = RULES_BASE) -> HtmlStr:
+def rule_link(rule: RuleKey, base: str = RULES_BASE) -> HtmlStr:
     """A link to the book's section on ``rule``, showing its ID.
+
+    Rules of the limited profile are explained on the rules page, rules that
+    only variants add on the variants page.
 
     >>> rule_link(RuleId.LEAD_ACE)
     '<a class="loo-rule" href="../book/rules.html#r-lead-ace" title="The forced ace">R-LEAD-ACE</a>'
     """
-    return HtmlStr(f'<a class="loo-rule" href="{html.escape(base)}rules.html#{rule.label}" '
+    page = "rules" if isinstance(rule, RuleId) else "variants"
+    return HtmlStr(f'<a class="loo-rule" href="{html.escape(base)}{page}.html#{rule.label}" '
                    f'title="{html.escape(rule.heading)}">{rule.value}</a>')
 
 

@@ -11,10 +11,31 @@ section per ID whose label is the ID in lower case (``r-follow``).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
-class RuleId(str, enum.Enum):
+class RuleKey(str, enum.Enum):
+    """What every rule ID has: its book label and a short heading.
+
+    The members live in two enums: :class:`RuleId` for the limited profile and
+    :class:`VariantRuleId` for rules that only variant profiles add.
+    """
+
+    @property
+    def label(self) -> str:
+        """The book's target for this rule, e.g. ``r-follow``."""
+        return str(self.value).lower()
+
+    @property
+    def heading(self) -> str:
+        """A few words naming the rule, e.g. ``"Follow suit"``."""
+        return _HEADINGS[self]
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class RuleId(RuleKey):
     """The ID of one rule of the limited profile."""
 
     PACK_CARDS = "R-PACK-CARDS"
@@ -108,21 +129,37 @@ class RuleId(str, enum.Enum):
     SESSION_RESULT = "R-SESSION-RESULT"
     """The highest balance wins the session."""
 
-    @property
-    def label(self) -> str:
-        """The book's target for this rule, e.g. ``r-follow``."""
-        return self.value.lower()
 
-    @property
-    def heading(self) -> str:
-        """A few words naming the rule, e.g. ``"Follow suit"``."""
-        return _HEADINGS[self]
+class VariantRuleId(RuleKey):
+    """The ID of a rule that exists only in a variant profile (SPEC §11).
 
-    def __str__(self) -> str:
-        return self.value
+    A variant that changes a rule of the limited profile keeps that rule's
+    :class:`RuleId`; these IDs name the rules variants add.
+    """
+
+    LOW_CUT = "V-LOW-CUT"
+    """Everyone cuts and the lowest card deals first, ace low."""
+    SINGLE_POT = "V-SINGLE-POT"
+    """In a single pot everyone plays; only the dealer's left may take the miss."""
+    CLUB_LAW = "V-CLUB-LAW"
+    """Nobody may pass when a club is turned for trumps."""
+    TWO_TOP_TRUMP = "V-TWO-TOP-TRUMP"
+    """With two players left the leader must lead their highest trump."""
+    EXCHANGE = "V-EXCHANGE"
+    """Players who stay in may swap cards for cards from the stock."""
+    FLUSH = "V-FLUSH"
+    """A flush takes the whole pool without play and loos the others who stood."""
+    UNDIVIDED = "V-UNDIVIDED"
+    """The pool goes only to a player who wins every trick."""
+    SESSION_CLEAN = "V-SESSION-CLEAN"
+    """After the agreed deals play on until a deal ends with nobody looed."""
+    PAM = "V-PAM"
+    """Pam, the jack of clubs, is the highest trump."""
+    PAM_CIVIL = "V-PAM-CIVIL"
+    """Leading the ace of trumps, the leader may tell Pam to be civil."""
 
 
-_HEADINGS = {
+_HEADINGS: dict[RuleKey, str] = {
     RuleId.PACK_CARDS: "The pack",
     RuleId.PACK_RANK: "Rank of cards",
     RuleId.SEAT_COUNT: "Number of players",
@@ -168,6 +205,16 @@ _HEADINGS = {
     RuleId.SESSION_LENGTH: "Length of a session",
     RuleId.SESSION_END: "Sharing the last pool",
     RuleId.SESSION_RESULT: "Winning the session",
+    VariantRuleId.LOW_CUT: "Cutting for the first deal",
+    VariantRuleId.SINGLE_POT: "The single pot with a miss",
+    VariantRuleId.CLUB_LAW: "Club law",
+    VariantRuleId.TWO_TOP_TRUMP: "Two players: lead the top trump",
+    VariantRuleId.EXCHANGE: "Exchanging from the stock",
+    VariantRuleId.FLUSH: "Flushes",
+    VariantRuleId.UNDIVIDED: "Undivided Loo",
+    VariantRuleId.SESSION_CLEAN: "Ending on a clean deal",
+    VariantRuleId.PAM: "Pam",
+    VariantRuleId.PAM_CIVIL: "Pam, be civil",
 }
 
 
@@ -175,27 +222,89 @@ _HEADINGS = {
 class Profile:
     """The numbers and options of one way of playing.
 
-    Only the limited profile exists for now; variants will be further named
-    constructors with their own options.
+    The defaults are limited three-card Loo (SPEC §1–7). Each other field is
+    an option of SPEC §11; :mod:`loo_tutor.profiles` reads them from a
+    record's ``rules`` key and names the bundles (``blenheim``, ``pam``).
 
     Attributes:
         name: the profile's name as written in a record's ``rules`` key.
+        game: ``"three-card"``, or ``"pam"`` for five-card Loo with Pam.
         ante: what the dealer pays into the pool before each deal (R-DEAL-ANTE).
-        loo: what a looed player pays (R-LOO).
+        stake: what every other player pays in as well (``stakes: everyone``).
+        loo: what a looed player pays (R-LOO): a fixed amount, or the limit
+            under ``loo_rule="mixed"``.
+        loo_rule: ``"fixed"``, ``"unlimited"`` (the pool at start of play) or
+            ``"mixed"`` (the pool, at most ``loo``).
         min_players: fewest seats (R-SEAT-COUNT).
         max_players: most seats (R-SEAT-COUNT).
+        first_dealer: ``"random"`` or ``"low-cut"`` (V-LOW-CUT).
+        single_pot_miss: a simple deal also deals a miss and turns trumps
+            (V-SINGLE-POT).
+        reveal_immediate: a simple deal's trump is turned the moment somebody
+            fails to follow (R-REVEAL).
+        simple_ace_duty: R-LEAD-ACE applies in simple deals once trumps are known.
+        miss_first: the miss gets the first card of each circuit (R-DEAL-MISS).
+        two_player_top_trump: with two players in, lead the highest trump
+            (V-TWO-TOP-TRUMP).
+        trump_leads: how many leads the trump duties bind: ``None`` every lead,
+            else the first so many tricks (R-LEAD-TRUMP, R-LEAD-ACE).
+        heading: whether R-HEAD and R-TRUMP-WIN apply.
+        club_law: nobody may pass when the indicator is a club (V-CLUB-LAW).
+        irish: no miss, trumps turned every deal, exchanges from the stock
+            (V-EXCHANGE).
+        three_card_flush: three trumps take the pool without play (V-FLUSH).
+        undivided: only a player winning every trick is paid (V-UNDIVIDED).
+        session_end: ``"share"`` (R-SESSION-END) or ``"clean"`` (V-SESSION-CLEAN).
+        dealer_defends_sole: against a single stander the dealer must defend
+            (the Blenheim reading of R-ANN-DEALER-SOLE-STAND).
+        running_pam: (Pam Loo) Pam is the jack of trumps, not of clubs.
+        flush_exempt: (Pam Loo) holders of Pam or a weaker flush are not
+            looed by a flush (seed 002; seed 004 exempts nobody).
+        pam_duties: (Pam Loo) ``"002"``: the three-card duties and Pam free to
+            follow; ``"004"``: only the first lead must be a trump, no heading,
+            Pam may be played to any trick.
+        dealer_takes_trump: (Pam Loo) the dealer may take the turned trump
+            card and discard another.
+        options: the options as written, for display and records.
     """
 
     name: str = "limited"
+    game: str = "three-card"
     ante: int = 3
+    stake: int = 0
     loo: int = 3
+    loo_rule: str = "fixed"
     min_players: int = 5
     max_players: int = 8
+    first_dealer: str = "random"
+    single_pot_miss: bool = False
+    reveal_immediate: bool = False
+    simple_ace_duty: bool = False
+    miss_first: bool = False
+    two_player_top_trump: bool = False
+    trump_leads: int | None = None
+    heading: bool = True
+    club_law: bool = False
+    irish: bool = False
+    three_card_flush: bool = False
+    undivided: bool = False
+    session_end: str = "share"
+    dealer_defends_sole: bool = False
+    running_pam: bool = False
+    flush_exempt: bool = True
+    pam_duties: str = "002"
+    dealer_takes_trump: bool = False
+    options: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     @classmethod
     def limited(cls) -> Profile:
         """Limited three-card Loo as taught by this tutor."""
         return cls()
+
+    @property
+    def is_limited(self) -> bool:
+        """Whether this is the default profile, whose output CONTRACT.md fixes."""
+        return self == LIMITED
 
 
 LIMITED = Profile.limited()

@@ -34,7 +34,7 @@ from .legality import (
     legal_leads,
     trick_winner_index,
 )
-from .rules import LIMITED, Profile, RuleId
+from .rules import LIMITED, Profile, RuleId, RuleKey
 
 Seat = int
 """A player's position in the seating list (0-based, clockwise)."""
@@ -116,7 +116,7 @@ class Verdict:
     """
 
     ok: bool
-    rule: RuleId | None
+    rule: RuleKey | None
     message: str
     allowed: tuple[Action, ...] = ()
 

@@ -15,7 +15,7 @@ STOOD = "announce: {A: stand, B: stand, C: stand, D: pass, E: pass}\n"
 CASES = {
     "not a mapping": ("- just\n- a list\n", "record"),
     "unknown key": (SIMPLE + "colour: red\n", "colour"),
-    "unknown profile": (SIMPLE + "rules: pam\n", "rules"),
+    "unknown profile": (SIMPLE + "rules: whist\n", "rules"),
     "players missing": ("dealer: E\ncarried: 0\n", "players"),
     "players not a list": (SIMPLE.replace("[A, B, C, D, E]", "ABCDE"), "players"),
     "non-text name": (SIMPLE.replace("[A, B, C, D, E]", "[A, B, C, D, No]").replace(

@@ -19,9 +19,9 @@ from ..render import (
     rule_link,
     table_html,
 )
-from ..rules import RuleId
+from ..rules import RuleId, RuleKey
 from ..state import Announce, DealKind, DealState, Phase, Seat, Verdict
-from ._base import LooWidget, Source, read_record, seat_of
+from ._base import LooWidget, Source, read_record, record_script, seat_of
 from .play import bot_action
 
 _BUTTONS = {
@@ -172,7 +172,8 @@ class AnnouncementTrainer(LooWidget):
         if self._told is not None:
             shown += narration_html(self._told, self._base)
         self.feedback.value = shown
-        self.table.value = table_html(state, self.seat, self._four, base=self._base)
+        self.table.value = (table_html(state, self.seat, self._four, base=self._base)
+                            + record_script(state, self.seat))
 
     def _render(self) -> str:
         return f"{self.header.value}{self.feedback.value}{self.table.value}"
@@ -202,7 +203,7 @@ class DealerDecisionTable(LooWidget):
                  rules_base: str = RULES_BASE) -> None:
         super().__init__()
         self.options: list[Announcement] = []
-        self.rule: RuleId | None = None
+        self.rule: RuleKey | None = None
         self.menus: dict[str, widgets.Dropdown] = {}
         self._base = rules_base
         try:
