@@ -16,7 +16,7 @@ True
 >>> p.loo_rule, p.loo, p.min_players, p.max_players
 ('mixed', 30, 3, 10)
 >>> describe(p)
-'limited + seats 3-10, loo mixed(30)'
+'limited + loo mixed(30), seats 3-10'
 """
 
 from __future__ import annotations
