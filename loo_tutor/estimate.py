@@ -1,0 +1,368 @@
+"""Decisions under hidden cards: estimate an action's result by sampling.
+
+A player to act sees only part of the deal (:mod:`loo_tutor.observe`). To
+judge an announcement or a card, :func:`estimate_actions` repeatedly
+
+1. deals the cards the player has not seen at random, keeping everything the
+   view shows: the player's own hand, the face-up indicator, every card played
+   and by whom, and what those plays prove (a player who did not follow suit
+   holds none of it, a leader who led a plain card while trumps were known
+   holds no trump, and every other duty of the engine) — see
+   :func:`sample_world`;
+2. takes the action in that deal and lets a bot play every seat to the end
+   (each seat sees only its own view of the sampled deal);
+3. records the acting seat's net result for the deal, the dealer's ante and
+   any loo payment included (:attr:`~loo_tutor.state.Settlement.net`).
+
+Every legal action is tried in the same sampled deals with the same random
+numbers for the play-out, so the differences between actions are measured
+more precisely than each value alone. The mean is exact (a
+:class:`~fractions.Fraction`); the confidence interval uses the normal
+approximation to the mean of the samples.
+
+Sampling is uniform over the deals consistent with the view: a proposed deal
+is accepted only if replaying the deal's history through the engine finds
+every earlier card legal, so the duties of play are the engine's own. Players'
+announcements are not read as hints about their hands (a player who stood is
+not assumed to hold a trump), and a player who took the miss is not assumed to
+remember the hand they threw in: the view does not keep it.
+
+>>> import random
+>>> from loo_tutor.state import new_deal
+>>> from loo_tutor.observe import observation
+>>> state = new_deal(["A", "B", "C", "D", "E"], dealer=4, carried=6, rng=random.Random(2))
+>>> view = observation(state, 0)
+>>> [str(e.action.announcement) for e in estimate_actions(
+...     view, samples=50, rng=random.Random(1))]
+['stand', 'pass', 'miss']
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Callable, Sequence
+
+from .bots import Bot, RandomBot, ThumbBot, thumb_announcement, thumb_card
+from .cards import CARDS, Card, Suit
+from .errors import LooError
+from .legality import Announcement
+from .observe import PlayerView, observation
+from .rules import LIMITED
+from .sim import _finish as _finish_random
+from .state import (
+    Action,
+    Announce,
+    DealKind,
+    DealState,
+    Phase,
+    Play,
+    Seat,
+    deal_in_place,
+    start_deal,
+)
+
+__all__ = ["Estimate", "WorldSampler", "sample_world", "estimate_actions", "estimate_action",
+           "finisher"]
+
+_ANNOUNCE, _PLAY = Phase.ANNOUNCE, Phase.PLAY
+_MISS_SLOT = -1
+_INDICATOR_SLOT = -2
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The estimated result of one action for the seat taking it.
+
+    Attributes:
+        action: the action estimated.
+        mean: the mean net result over the samples (exact).
+        low: lower end of the confidence interval.
+        high: upper end of the confidence interval.
+        samples: how many sampled play-outs the mean is over.
+        stdev: the sample standard deviation of the results.
+        confidence: the confidence level of ``low`` … ``high``.
+    """
+
+    action: Action
+    mean: Fraction
+    low: float
+    high: float
+    samples: int
+    stdev: float
+    confidence: float = 0.95
+
+    def __str__(self) -> str:
+        what = (self.action.announcement.value if isinstance(self.action, Announce)
+                else str(self.action.card))
+        return (f"{what}: {float(self.mean):+.3f} "
+                f"({self.confidence:.0%} interval {self.low:+.3f} to {self.high:+.3f}, "
+                f"{self.samples} samples)")
+
+
+class WorldSampler:
+    """Deals consistent with one player's view, drawn at random.
+
+    Building the sampler reads the view once; :meth:`sample` then draws as
+    many deals as wanted. Each is a :class:`~loo_tutor.state.DealState` at
+    the same point of play as the view, whose :func:`observation` for the
+    view's seat equals the view.
+
+    Args:
+        view: what the player sees.
+        attempts: how many proposals :meth:`sample` may reject before giving up.
+
+    Raises:
+        LooError: the view is not one that a deal could produce (two copies
+            of a card, a seat playing the wrong number of cards, …).
+    """
+
+    def __init__(self, view: PlayerView, attempts: int = 20_000) -> None:
+        self.view = view
+        self.attempts = attempts
+        count = len(view.players)
+        said = dict(view.announcements)
+        double = view.kind is DealKind.DOUBLE
+        self._carried = view.pool - LIMITED.ante
+        self._count = count
+        self._double = double
+        # A slot is a dealt hand (its seat), the miss, or the indicator.
+        fixed: dict[int, list[Card]] = {s: [] for s in range(count)}
+        sizes = dict.fromkeys(range(count), 3)
+        if double:
+            fixed[_MISS_SLOT] = []
+            sizes[_MISS_SLOT] = 3
+        fixed[_INDICATOR_SLOT] = []
+        sizes[_INDICATOR_SLOT] = 1
+
+        def source(seat: Seat) -> int:
+            call = said.get(seat)
+            if call is Announcement.MISS or call is Announcement.DEFEND:
+                return _MISS_SLOT
+            return seat
+
+        # What the plays prove about the cards still held: suits a seat lacks.
+        lacks: dict[int, set[Suit]] = {}
+        trump = view.trump if double else None
+        for trick in view.tricks:
+            led = trick.plays[0][1].suit
+            leader = trick.plays[0][0]
+            if trump is not None and led is not trump:
+                lacks.setdefault(source(leader), set()).add(trump)
+            void_seen = False
+            for seat, card in trick.plays:
+                fixed[source(seat)].append(card)
+                if card.suit is not led:
+                    lacks.setdefault(source(seat), set()).add(led)
+                    void_seen = True
+            if void_seen and trump is None:
+                trump = view.trump  # revealed after this trick (R-REVEAL)
+        if view.hand is not None:
+            fixed[source(view.seat)].extend(view.hand)
+        if view.indicator is not None:
+            fixed[_INDICATOR_SLOT].append(view.indicator)
+        seen = [c for cards in fixed.values() for c in cards]
+        if len(set(seen)) != len(seen):
+            raise LooError("the view shows the same card twice, so no deal matches it")
+        for slot, cards in fixed.items():
+            if len(cards) > sizes[slot]:
+                raise LooError("the view shows more cards from one hand than it holds")
+        self._fixed = fixed
+        seen_set = set(seen)
+        self._unknown = [c for c in CARDS if c not in seen_set]
+        # Open places, most constrained slots first (the order does not bias:
+        # proposals are uniform and the test is the same).
+        self._open: list[tuple[int, int, frozenset[Suit]]] = sorted(
+            ((slot, sizes[slot] - len(cards), frozenset(lacks.get(slot, ())))
+             for slot, cards in fixed.items() if sizes[slot] > len(cards)),
+            key=lambda entry: -len(entry[2]))
+        self._needed = sum(n for _, n, _ in self._open)
+        self._history: list[tuple[bool, Seat, object]] = [
+            (False, seat, call) for seat, call in view.announcements]
+        for trick in view.tricks:
+            self._history.extend((True, seat, card) for seat, card in trick.plays)
+        self.rejected = 0
+        """How many proposals have been rejected so far."""
+
+    def sample(self, rng: random.Random) -> DealState:
+        """One deal consistent with the view, drawn uniformly among them.
+
+        Raises:
+            LooError: no consistent deal was found in ``attempts`` proposals.
+        """
+        for _ in range(self.attempts):
+            world = self._propose(rng)
+            if world is not None:
+                return world
+            self.rejected += 1
+        raise LooError(f"no deal consistent with the view of seat {self.view.seat} was "
+                       f"found in {self.attempts} tries")
+
+    def _propose(self, rng: random.Random) -> DealState | None:
+        drawn = rng.sample(self._unknown, self._needed)
+        fixed = self._fixed
+        slots = {slot: list(cards) for slot, cards in fixed.items()}
+        at = 0
+        for slot, need, lacks in self._open:
+            part = drawn[at:at + need]
+            at += need
+            if lacks:
+                for card in part:
+                    if card.suit in lacks:
+                        return None
+            slots[slot].extend(part)
+        view = self.view
+        hands = [tuple(slots[s]) for s in range(self._count)]
+        miss = tuple(slots[_MISS_SLOT]) if self._double else None
+        state = start_deal(view.players, view.dealer, self._carried, hands, miss,
+                           slots[_INDICATOR_SLOT][0])
+        for is_play, seat, what in self._history:
+            if is_play:
+                if state._turn != seat or what not in state.legal_cards():
+                    return None
+                state._play(seat, what)
+            else:
+                state._announce(seat, what)  # type: ignore[arg-type]
+        return state
+
+
+def sample_world(view: PlayerView, rng: random.Random) -> DealState:
+    """One deal consistent with ``view``, drawn uniformly (see :class:`WorldSampler`)."""
+    return WorldSampler(view).sample(rng)
+
+
+Finisher = Callable[[DealState, random.Random], object]
+
+
+def finisher(bot: Bot) -> Finisher:
+    """A function that plays a deal to its end in place, every seat by ``bot``.
+
+    Each seat decides from its own view of the deal. For :class:`RandomBot`
+    and :class:`ThumbBot` the same decisions are made without building a
+    :class:`PlayerView` at every step (the inputs are read straight from the
+    seat's own cards and the table), which is several times faster; any other
+    bot is asked through :func:`observation`.
+    """
+    if type(bot) is RandomBot:
+        return _finish_random  # the same uniform draws as RandomBot.choose
+    if type(bot) is ThumbBot:
+        return _thumb_finisher(bot)
+
+    def finish(state: DealState, rng: random.Random) -> None:
+        while state.phase is not Phase.OVER:
+            seat = state._turn
+            assert seat is not None
+            view = observation(state, seat)
+            action = bot.choose(view, rng)
+            if action not in view.legal:
+                raise LooError(f"bot {bot.name!r} chose an illegal action: {action}")
+            deal_in_place(state, action)
+    return finish
+
+
+def _thumb_finisher(bot: ThumbBot) -> Finisher:
+    high, rich, loo = bot.high_trump, bot.rich_pool, bot.good_of_the_loo
+
+    def finish(state: DealState, rng: random.Random) -> None:
+        while state.phase is _ANNOUNCE:
+            seat: Seat = state._turn  # type: ignore[assignment]
+            call, _ = thumb_announcement(
+                state.hands[seat], state.legal_announcements(), state.trump,  # type: ignore[arg-type]
+                state.pool, is_dealer=seat == state.dealer, others_in=len(state.active),
+                high_trump=high, rich_pool=rich)
+            state._announce(seat, call)
+        while state.phase is _PLAY:
+            seat = state._turn  # type: ignore[assignment]
+            cards = state.legal_cards()
+            if len(cards) == 1:
+                state._play(seat, cards[0])
+                continue
+            winners = {t.winner for t in state.tricks}
+            active = state.active
+            without = frozenset(s for s in active if s not in winners
+                                and s != state.defender and s != seat)
+            trick = state._plays() if state.trick else ()
+            played = {s for s, _ in trick}
+            still = frozenset(s for s in active if s not in played and s != seat)
+            card, _ = thumb_card(
+                cards, trick, state.trump, need_trick=seat not in winners,
+                still_to_play=still, without_trick=without, good_of_the_loo=loo)
+            state._play(seat, card)
+    return finish
+
+
+def _interval(values: Sequence[float], mean: float, confidence: float) -> tuple[float, float,
+                                                                              float]:
+    n = len(values)
+    if n < 2:
+        return -math.inf, math.inf, 0.0
+    spread = sum((v - mean) ** 2 for v in values) / (n - 1)
+    stdev = math.sqrt(spread)
+    half = NormalDist().inv_cdf(0.5 + confidence / 2) * stdev / math.sqrt(n)
+    return mean - half, mean + half, stdev
+
+
+def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
+                     rollout: Bot | None = None, actions: Sequence[Action] | None = None,
+                     confidence: float = 0.95,
+                     progress: Callable[[int], None] | None = None) -> list[Estimate]:
+    """Estimate every legal action (or ``actions``) of the seat to act.
+
+    Args:
+        view: the acting seat's view; it must be that seat's turn.
+        samples: how many sampled deals (each action is played out once in each).
+        rng: the source of every random number; the same seed gives the same result.
+        rollout: the bot that plays every seat after the action (default
+            :class:`~loo_tutor.bots.RandomBot`).
+        actions: the actions to estimate, all from ``view.legal`` (default: all).
+        confidence: the level of the interval, e.g. 0.95.
+        progress: called with the number of sampled deals done, now and then.
+
+    Returns:
+        one :class:`Estimate` per action, in the order of ``actions``.
+
+    Raises:
+        LooError: it is not the seat's turn, an action is not legal, ``samples``
+            is below 1, or the view matches no deal.
+    """
+    if not view.legal:
+        raise LooError(f"seat {view.seat} is not to act, so it has no decision to estimate")
+    chosen = list(view.legal if actions is None else actions)
+    for action in chosen:
+        if action not in view.legal:
+            raise LooError(f"{action} is not a legal action for seat {view.seat} here")
+    if samples < 1:
+        raise LooError(f"samples must be at least 1, not {samples}")
+    finish = finisher(rollout if rollout is not None else RandomBot())
+    sampler = WorldSampler(view)
+    seat = view.seat
+    totals = [Fraction(0)] * len(chosen)
+    values: list[list[float]] = [[] for _ in chosen]
+    for done in range(samples):
+        world = sampler.sample(rng)
+        seed = rng.getrandbits(64)
+        for i, action in enumerate(chosen):
+            trial = world.copy()
+            deal_in_place(trial, action)
+            finish(trial, random.Random(seed))
+            net = trial.settlement().net[seat]
+            totals[i] += net
+            values[i].append(float(net))
+        if progress is not None and (done + 1) % 256 == 0:
+            progress(done + 1)
+    found = []
+    for i, action in enumerate(chosen):
+        mean = totals[i] / samples
+        low, high, stdev = _interval(values[i], float(mean), confidence)
+        found.append(Estimate(action, mean, low, high, samples, stdev, confidence))
+    return found
+
+
+def estimate_action(view: PlayerView, action: Action, *, samples: int, rng: random.Random,
+                    rollout: Bot | None = None, confidence: float = 0.95) -> Estimate:
+    """Estimate one legal action (see :func:`estimate_actions`)."""
+    return estimate_actions(view, samples=samples, rng=rng, rollout=rollout,
+                            actions=[action], confidence=confidence)[0]
