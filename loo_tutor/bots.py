@@ -133,15 +133,20 @@ def thumb_announcement(hand: Sequence[Card], calls: Sequence[Announcement], trum
         high_trump: the lowest rank counted as a high trump (10 = queen).
         rich_pool: the smallest pool counted as rich.
     """
-    trumps = [c for c in hand if c.suit is trump]
-    aces = [c for c in hand if c.rank == ACE and c.suit is not trump]
-    high = any(c.rank >= high_trump for c in trumps)
-    strong = len(trumps) >= 2 or bool(trumps and aces)
+    # Plain loops: this runs for every announcement of every sampled play-out.
+    trumps = 0
+    high = outside_ace = False
+    for card in hand:
+        if card.suit is trump:
+            trumps += 1
+            high = high or card.rank >= high_trump
+        elif card.rank == ACE:
+            outside_ace = True
     if len(calls) == 1:
         return calls[0], Tip.FORCED
     if high:
         return Announcement.STAND, Tip.HIGH_TRUMP
-    if strong:
+    if trumps >= 2 or (trumps and outside_ace):
         return Announcement.STAND, Tip.STRONG_HAND
     if is_dealer and others_in == 1 and trumps:
         return Announcement.STAND, Tip.STAND_STRONG_DEALER

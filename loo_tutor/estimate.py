@@ -47,7 +47,7 @@ from statistics import NormalDist
 from typing import Callable, Sequence
 
 from .bots import Bot, RandomBot, ThumbBot, thumb_announcement, thumb_card
-from .cards import CARDS, Card, Suit
+from .cards import ACE, CARDS, KING, Card, Suit
 from .errors import LooError
 from .legality import Announcement
 from .observe import PlayerView, observation
@@ -96,11 +96,55 @@ class Estimate:
     confidence: float = 0.95
 
     def __str__(self) -> str:
-        what = (self.action.announcement.value if isinstance(self.action, Announce)
-                else str(self.action.card))
+        action = self.action
+        what = (action.announcement.value if isinstance(action, Announce)
+                else str(action.card) if isinstance(action, Play) else str(action))
         return (f"{what}: {float(self.mean):+.3f} "
                 f"({self.confidence:.0%} interval {self.low:+.3f} to {self.high:+.3f}, "
                 f"{self.samples} samples)")
+
+
+def _proofs(plays: Sequence[tuple[Seat, Card]], trump: Suit | None, double: bool,
+            indicator: Card | None) -> list[tuple[Seat, list[Card]]]:
+    """Cards each player of a trick cannot have kept, judging by what they played.
+
+    A player who broke no duty by the card they played proves they held no card
+    that the duty would have forced instead: no card of the led suit after not
+    following (R-FOLLOW), none that heads the trick after not heading (R-HEAD),
+    no winning trump after neither following nor trumping to win
+    (R-TRUMP-WIN), no trump after leading a plain card (R-LEAD-TRUMP), and not
+    the ace of trumps (or the king under an ace indicator) after leading
+    another card (R-LEAD-ACE). ``trump`` is the trump suit as known when the
+    trick was played. The replay in :meth:`WorldSampler.sample` checks every
+    duty again; these proofs only let a bad proposal fail early.
+    """
+    proofs: list[tuple[Seat, list[Card]]] = []
+    leader, led_card = plays[0]
+    led = led_card.suit
+    if trump is not None:
+        if led is not trump:
+            proofs.append((leader, [c for c in CARDS if c.suit is trump]))
+        elif double and indicator is not None:
+            top = KING if indicator.rank == ACE else ACE
+            if led_card.rank != top:
+                proofs.append((leader, [c for c in CARDS if c.suit is trump and c.rank == top]))
+    high = led_card.rank
+    top_trump = high if led is trump else -1
+    for seat, card in plays[1:]:
+        if card.suit is led:
+            trumped = led is not trump and top_trump >= 0  # no led card can win (R-HEAD)
+            if not trumped and card.rank < high:
+                proofs.append((seat, [c for c in CARDS if c.suit is led and c.rank > high]))
+        else:
+            proofs.append((seat, [c for c in CARDS if c.suit is led]))
+            if trump is not None and not (card.suit is trump and card.rank > top_trump):
+                proofs.append((seat, [c for c in CARDS
+                                      if c.suit is trump and c.rank > top_trump]))
+        if card.suit is led and card.rank > high:
+            high = card.rank
+        if trump is not None and card.suit is trump and card.rank > top_trump:
+            top_trump = card.rank
+    return proofs
 
 
 class WorldSampler:
@@ -144,20 +188,16 @@ class WorldSampler:
                 return _MISS_SLOT
             return seat
 
-        # What the plays prove about the cards still held: suits a seat lacks.
-        lacks: dict[int, set[Suit]] = {}
+        # What the plays prove about the cards a seat still holds unseen.
+        barred: dict[int, set[Card]] = {}
         trump = view.trump if double else None
         for trick in view.tricks:
-            led = trick.plays[0][1].suit
-            leader = trick.plays[0][0]
-            if trump is not None and led is not trump:
-                lacks.setdefault(source(leader), set()).add(trump)
-            void_seen = False
             for seat, card in trick.plays:
                 fixed[source(seat)].append(card)
-                if card.suit is not led:
-                    lacks.setdefault(source(seat), set()).add(led)
-                    void_seen = True
+            for bar in _proofs(trick.plays, trump, double, view.indicator):
+                barred.setdefault(source(bar[0]), set()).update(bar[1])
+            led = trick.plays[0][1].suit
+            void_seen = any(card.suit is not led for _, card in trick.plays)
             if void_seen and trump is None:
                 trump = view.trump  # revealed after this trick (R-REVEAL)
         if view.hand is not None:
@@ -175,11 +215,10 @@ class WorldSampler:
         self._unknown = [c for c in CARDS if c not in seen_set]
         # Open places, most constrained slots first (the order does not bias:
         # proposals are uniform and the test is the same).
-        self._open: list[tuple[int, int, frozenset[Suit]]] = sorted(
-            ((slot, sizes[slot] - len(cards), frozenset(lacks.get(slot, ())))
+        self._open: list[tuple[int, int, frozenset[Card]]] = sorted(
+            ((slot, sizes[slot] - len(cards), frozenset(barred.get(slot, set())))
              for slot, cards in fixed.items() if sizes[slot] > len(cards)),
             key=lambda entry: -len(entry[2]))
-        self._needed = sum(n for _, n, _ in self._open)
         self._history: list[tuple[bool, Seat, object]] = [
             (False, seat, call) for seat, call in view.announcements]
         for trick in view.tricks:
@@ -202,18 +241,24 @@ class WorldSampler:
                        f"found in {self.attempts} tries")
 
     def _propose(self, rng: random.Random) -> DealState | None:
-        drawn = rng.sample(self._unknown, self._needed)
-        fixed = self._fixed
-        slots = {slot: list(cards) for slot, cards in fixed.items()}
+        # Draw the open places one card at a time (a partial Fisher-Yates
+        # shuffle), the most constrained first, so that a card a slot cannot
+        # hold rejects the proposal before the rest is drawn.
+        pool = self._unknown[:]
+        size = len(pool)
+        rand = rng.random
+        slots = {slot: list(cards) for slot, cards in self._fixed.items()}
         at = 0
-        for slot, need, lacks in self._open:
-            part = drawn[at:at + need]
-            at += need
-            if lacks:
-                for card in part:
-                    if card.suit in lacks:
-                        return None
-            slots[slot].extend(part)
+        for slot, need, barred in self._open:
+            target = slots[slot]
+            for _ in range(need):
+                j = at + int(rand() * (size - at))
+                card = pool[j]
+                if card in barred:
+                    return None
+                pool[j] = pool[at]
+                at += 1
+                target.append(card)
         view = self.view
         hands = [tuple(slots[s]) for s in range(self._count)]
         miss = tuple(slots[_MISS_SLOT]) if self._double else None
@@ -294,15 +339,37 @@ def _thumb_finisher(bot: ThumbBot) -> Finisher:
     return finish
 
 
-def _interval(values: Sequence[float], mean: float, confidence: float) -> tuple[float, float,
-                                                                              float]:
-    n = len(values)
+def _summary(counts: dict[Fraction, int], confidence: float
+             ) -> tuple[Fraction, float, float, float]:
+    """Exact mean, interval ends and standard deviation of counted results."""
+    n = sum(counts.values())
+    mean = sum((value * k for value, k in counts.items()), Fraction(0)) / n
     if n < 2:
-        return -math.inf, math.inf, 0.0
-    spread = sum((v - mean) ** 2 for v in values) / (n - 1)
+        return mean, -math.inf, math.inf, 0.0
+    spread = sum((value - mean) ** 2 * k for value, k in counts.items()) / (n - 1)
     stdev = math.sqrt(spread)
     half = NormalDist().inv_cdf(0.5 + confidence / 2) * stdev / math.sqrt(n)
-    return mean - half, mean + half, stdev
+    centre = float(mean)
+    return mean, centre - half, centre + half, stdev
+
+
+def _settled(seat: Seat) -> Callable[[DealState], Fraction]:
+    """``seat``'s net result of a finished deal, remembering results already settled.
+
+    Within one estimate the pool and the dealer never change, so the result
+    depends only on who collected, who defended, who played and who won each
+    trick; the engine's settlement is asked once for each such outcome.
+    """
+    known: dict[tuple[object, ...], Fraction] = {}
+
+    def net(state: DealState) -> Fraction:
+        key = (state.collected_by, state.defender, state.active,
+               *[t.winner for t in state.tricks])
+        value = known.get(key)
+        if value is None:
+            value = known[key] = state.settlement().net[seat]
+        return value
+    return net
 
 
 def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
@@ -338,25 +405,22 @@ def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
         raise LooError(f"samples must be at least 1, not {samples}")
     finish = finisher(rollout if rollout is not None else RandomBot())
     sampler = WorldSampler(view)
-    seat = view.seat
-    totals = [Fraction(0)] * len(chosen)
-    values: list[list[float]] = [[] for _ in chosen]
+    settle = _settled(view.seat)
+    counts: list[dict[Fraction, int]] = [{} for _ in chosen]
     for done in range(samples):
         world = sampler.sample(rng)
         seed = rng.getrandbits(64)
-        for i, action in enumerate(chosen):
+        for action, tally in zip(chosen, counts):
             trial = world.copy()
             deal_in_place(trial, action)
             finish(trial, random.Random(seed))
-            net = trial.settlement().net[seat]
-            totals[i] += net
-            values[i].append(float(net))
+            net = settle(trial)
+            tally[net] = tally.get(net, 0) + 1
         if progress is not None and (done + 1) % 256 == 0:
             progress(done + 1)
     found = []
-    for i, action in enumerate(chosen):
-        mean = totals[i] / samples
-        low, high, stdev = _interval(values[i], float(mean), confidence)
+    for action, tally in zip(chosen, counts):
+        mean, low, high, stdev = _summary(tally, confidence)
         found.append(Estimate(action, mean, low, high, samples, stdev, confidence))
     return found
 
