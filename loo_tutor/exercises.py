@@ -80,6 +80,7 @@ from .state import (
     Announce,
     DealKind,
     DealState,
+    Exchange,
     Phase,
     Play,
     Seat,
@@ -1034,6 +1035,8 @@ def _label(state: DealState, action: Action) -> str:
     name = state.players[action.seat]
     if isinstance(action, Announce):
         return f"{name}: {_CALL_WORDS[action.announcement]}"
+    if isinstance(action, Exchange):
+        return f"{name}: exchanges {len(action.cards)}"
     number = len(state.tricks) + 1
     verb = "plays" if state.trick_cards() else "leads"
     return f"trick {number}: {name} {verb} {card_text(action.card)}"
@@ -1395,6 +1398,8 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
 def _forced_record(before: DealState, action: Action, rng: random.Random
                    ) -> dict[str, Any] | None:
     """The record of ``before`` + the illegal ``action`` + legal play after it, if it is usable."""
+    if isinstance(action, Exchange):  # exercises are set in the limited profile
+        return None
     forced = before.copy()
     try:
         deal_in_place(forced, action)

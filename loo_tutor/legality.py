@@ -142,6 +142,21 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
     return winners or list(hand)
 
 
+def follow_suit(hand: Sequence[Card], trick: Sequence[Card]) -> list[Card]:
+    """The cards a follower may play without the heading duties (option ``no_heading``).
+
+    R-FOLLOW alone: a card of the led suit if the hand holds one, else any card.
+    """
+    same = _of_suit(hand, trick[0].suit)
+    return same or list(hand)
+
+
+def highest_trump(hand: Sequence[Card], trump: Suit) -> Card | None:
+    """The highest trump in ``hand``, or ``None`` (option ``two_player_top_trump``)."""
+    trumps = _of_suit(hand, trump)
+    return max(trumps, key=lambda card: card.rank) if trumps else None
+
+
 def explain_card(name: str, card: Card, hand: Sequence[Card], trick: Sequence[Card],
                  trump: Suit | None, ace_duty: bool, indicator: Card) -> tuple[RuleId, str]:
     """The rule a card breaks and a sentence saying what it requires.

@@ -27,8 +27,8 @@ from typing import Any
 from .cards import ACE, Card
 from .legality import Announcement, trick_winner_index
 from .record import Replay, replay
-from .rules import RuleId, RuleKey
-from .state import Action, Announce, DealKind, DealState, Phase, Play, Seat, Verdict
+from .rules import RuleId, RuleKey, VariantRuleId
+from .state import Action, Announce, DealKind, DealState, Exchange, Phase, Play, Seat, Verdict
 
 __all__ = [
     "CITED",
@@ -448,6 +448,8 @@ def narrate_action(before: DealState, action: Action, after: DealState) -> Narra
             assert leader is not None
             told += _say(f"Play begins: {after.players[leader]}, the first player in from the "
                          "dealer's left, leads (R-LEAD-FIRST).", RuleId.LEAD_FIRST)
+    elif isinstance(action, Exchange):
+        told = _exchange_sentence(before, action)
     else:
         told = narrate_play(before, action)
     if isinstance(action, Play) and len(after.tricks) > len(before.tricks):
@@ -485,12 +487,24 @@ def narrate_refusal(state: DealState, action: Action, verdict: Verdict) -> Narra
     return _say(f"Refused: {message} ({verdict.rule.value}).", verdict.rule)
 
 
+def _exchange_sentence(state: DealState, action: Exchange) -> Narration:
+    name = state.players[action.seat]
+    if not action.cards:
+        return _say(f"{name} keeps the hand and draws nothing (V-EXCHANGE).",
+                    VariantRuleId.EXCHANGE)
+    count = len(action.cards)
+    return _say(f"{name} discards {count} card{'s' if count > 1 else ''} and draws as many "
+                "from the stock (V-EXCHANGE).", VariantRuleId.EXCHANGE)
+
+
 def _title(state: DealState, action: Action) -> str:
     name = state.players[action.seat]
     if isinstance(action, Announce):
         return {Announcement.STAND: f"{name} stands", Announcement.PASS: f"{name} passes",
                 Announcement.MISS: f"{name} takes the miss",
                 Announcement.DEFEND: f"{name} defends"}[action.announcement]
+    if isinstance(action, Exchange):
+        return f"{name} exchanges {len(action.cards)}"
     verb = "plays" if state.trick_cards() else "leads"
     return f"{name} {verb} {card_text(action.card)}"
 

@@ -35,7 +35,7 @@ import yaml
 from .cards import CARDS, Card, parse_card
 from .errors import MalformedRecord, NotationError
 from .legality import Announcement
-from .profiles import profile_from_rules
+from .profiles import describe, profile_from_rules, rules_value
 from .rules import LIMITED, Profile
 from .state import (
     Action,
@@ -44,18 +44,25 @@ from .state import (
     Verdict,
     DealKind,
     DealState,
+    Exchange,
     Phase,
     deal_kind,
+    deals_miss,
     exact,
     split_deck,
     start_deal,
+    undealt,
 )
 
 FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
           "announce", "tricks")
 """The top-level keys a record may have, in the order records are written."""
 
+IRISH_FIELDS = FIELDS[:-1] + ("stock", "exchange", "tricks")
+"""The keys of an Irish Loo record: the stock drawn from, and the exchanges."""
+
 _FIELD_SET = frozenset(FIELDS)
+_IRISH_FIELD_SET = frozenset(IRISH_FIELDS)
 _SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
 _WORDS = {a.value: a for a in Announcement}
 _CARD_OF_TEXT = {card.text: card for card in CARDS}.__getitem__
@@ -217,16 +224,18 @@ def parse_carried(value: Any) -> Fraction:
 class _Record:
     """A record whose static shape has been validated (CONTRACT §2.1, first part)."""
 
-    __slots__ = ("players", "dealer", "carried", "start", "announce", "tricks")
+    __slots__ = ("players", "dealer", "carried", "start", "announce", "exchange", "tricks")
 
     def __init__(self, record: Any) -> None:
         if not _is_mapping(record):
             raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
         rules = record.get("rules")
         profile = LIMITED if rules is None else profile_from_rules(rules)
-        if not _FIELD_SET.issuperset(record):
-            key = next(k for k in record if k not in _FIELD_SET)
-            raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(FIELDS)})")
+        fields = _IRISH_FIELD_SET if profile.irish else _FIELD_SET
+        if not fields.issuperset(record):
+            key = next(k for k in record if k not in fields)
+            allowed = IRISH_FIELDS if profile.irish else FIELDS
+            raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
         players = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
         if not isinstance(dealer, str) or dealer not in players:
@@ -234,15 +243,19 @@ class _Record:
         if "carried" not in record:
             raise MalformedRecord("carried: missing (use 0 for a simple deal)")
         carried = parse_carried(record["carried"])
-        kind = deal_kind(carried)
+        kind = deal_kind(carried, profile)
         seat = dict(zip(players, range(len(players))))
         dealer_seat = seat[dealer]
-        hands, miss, indicator = self._cards(record, players, seat, dealer_seat, kind)
+        hands, miss, indicator, stock = self._cards(record, players, seat, dealer_seat, kind,
+                                                    profile)
         self.players = players
         self.dealer = dealer_seat
         self.carried = carried
-        self.start = start_deal(players, dealer_seat, carried, hands, miss, indicator)
-        self.announce = self._announce(record.get("announce"), seat, kind)
+        self.start = start_deal(players, dealer_seat, carried, hands, miss, indicator, profile,
+                                stock)
+        self.announce = self._announce(record.get("announce"), seat,
+                                       kind is _SIMPLE and miss is None)
+        self.exchange = self._exchange(record.get("exchange"), seat)
         self.tricks = self._tricks(record.get("tricks"))
 
     @staticmethod
@@ -266,21 +279,23 @@ class _Record:
 
     @staticmethod
     def _cards(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
-               dealer: int, kind: DealKind
-               ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card]:
+               dealer: int, kind: DealKind, profile: Profile
+               ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
+                          tuple[Card, ...]]:
         deck, hands = record.get("deck"), record.get("hands")
         if (deck is None) == (hands is None):
             raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
         miss_text, trump_text = record.get("miss"), record.get("trump")
         if deck is not None:
-            for key in ("miss", "trump"):
+            for key in ("miss", "trump", "stock"):
                 if record.get(key) is not None:
                     raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
             cards = _cards(deck, "deck", count=52)
             if len(set(cards)) != 52:
                 twice = next(c for c in cards if cards.count(c) > 1)
                 raise MalformedRecord(f"deck: {twice} appears twice (R-PACK-CARDS)")
-            return split_deck(cards, len(players), dealer, kind)
+            stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
+            return (*split_deck(cards, len(players), dealer, kind, profile), stock)
         if hands is None or not _is_mapping(hands):
             raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
         for name in hands:
@@ -291,29 +306,37 @@ class _Record:
             if name not in hands:
                 raise MalformedRecord(f"hands: no hand for {name!r}")
             by_seat.append(_cards(hands[name], "hands", name, 3))
-        if kind is _DOUBLE and miss_text is None:
-            raise MalformedRecord("miss: a double deal (carried above 0) needs the 3 cards of the miss")
-        if kind is _SIMPLE and miss_text is not None:
-            raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
+        if profile is LIMITED or not profile.irish and not profile.single_pot_miss:
+            if kind is _DOUBLE and miss_text is None:
+                raise MalformedRecord(
+                    "miss: a double deal (carried above 0) needs the 3 cards of the miss"
+                )
+            if kind is _SIMPLE and miss_text is not None:
+                raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
+        elif deals_miss(kind, profile) != (miss_text is not None):
+            raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
+                                  if miss_text is None else "miss: this deal has no miss")
         miss = None if miss_text is None else _cards(miss_text, "miss", count=3)
         if trump_text is None:
             raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
         indicator = _card(trump_text, "trump")
-        distinct = set().union(*by_seat, miss or (), (indicator,))
-        if len(distinct) != 3 * len(by_seat) + (3 if miss else 0) + 1:
-            every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator]
+        stock_text = record.get("stock")
+        stock = () if stock_text is None else _cards(stock_text, "stock")
+        distinct = set().union(*by_seat, miss or (), (indicator,), stock)
+        if len(distinct) != 3 * len(by_seat) + (3 if miss else 0) + 1 + len(stock):
+            every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
             twice = next(c for c in every if every.count(c) > 1)
             raise MalformedRecord(f"hands/miss/trump: {twice} appears twice (R-PACK-CARDS)")
-        return by_seat, miss, indicator
+        return by_seat, miss, indicator, stock
 
     @staticmethod
-    def _announce(announce: Any, seat: dict[str, int], kind: DealKind
+    def _announce(announce: Any, seat: dict[str, int], silent: bool
                   ) -> list[tuple[int, Announcement]]:
         if announce is None:
             return []
         if not _is_mapping(announce):
             raise MalformedRecord(f"announce: expected a mapping player -> word, got {_kind(announce)}")
-        if announce and kind is _SIMPLE:
+        if announce and silent:
             raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
         calls = []
         for name, word in announce.items():
@@ -326,6 +349,21 @@ class _Record:
                 )
             calls.append((seat[name], call))
         return calls
+
+    @staticmethod
+    def _exchange(exchange: Any, seat: dict[str, int]) -> list[tuple[int, tuple[Card, ...]]]:
+        if exchange is None:
+            return []
+        if not _is_mapping(exchange):
+            raise MalformedRecord(
+                f"exchange: expected a mapping player -> cards discarded, got {_kind(exchange)}"
+            )
+        swaps = []
+        for name, cards in exchange.items():
+            if name not in seat:
+                raise MalformedRecord(f"exchange: {name!r} is not one of the players")
+            swaps.append((seat[name], _cards(cards, "exchange", name)))
+        return swaps
 
     @staticmethod
     def _tricks(tricks: Any) -> list[tuple[Card, ...]]:
@@ -371,6 +409,11 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
         if refusal is not None:
             return _result(state, error=(seat, "announce", call.value, *refusal))
         state._announce(seat, call)
+    for seat, cards in parsed.exchange:
+        refusal = state._exchange_refusal(seat, cards)
+        if refusal is not None:
+            return _result(state, error=(seat, "exchange", _swap_text(cards), *refusal))
+        state._exchange(seat, cards)
     tricks = parsed.tricks
     if tricks:
         _check_trick_shape(state, tricks)
@@ -426,6 +469,10 @@ def replay(record: Mapping[str, Any]) -> Replay:
         refused = take(Announce(seat, call))
         if refused is not None:
             return Replay(states, actions, (Announce(seat, call), refused))
+    for seat, cards in parsed.exchange:
+        refused = take(Exchange(seat, cards))
+        if refused is not None:
+            return Replay(states, actions, (Exchange(seat, cards), refused))
     if parsed.tricks:
         _check_trick_shape(state, parsed.tricks)
     for trick in parsed.tricks:
@@ -441,6 +488,10 @@ def _check_trick_shape(state: DealState, tricks: list[tuple[Card, ...]]) -> None
     """Structural checks made once the announcements are known to be legal."""
     if state.phase is Phase.ANNOUNCE:
         raise MalformedRecord("tricks: cards are played before the announcements are finished")
+    if state.phase is Phase.EXCHANGE:
+        raise MalformedRecord("tricks: cards are played before the exchanges are finished")
+    if state.flush is not None:
+        raise MalformedRecord("tricks: a flush took the pool without play (V-FLUSH)")
     if state.collected_by is not None:
         raise MalformedRecord("tricks: the pool was collected without play (R-COLLECT)")
     players = len(state.active)
@@ -497,14 +548,18 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
         for seat, amount in settled.net.items():
             net[names[seat]] = str(amount)
     else:
+        profile = state.profile
+        stake = str(-profile.stake) if profile.stake else "0"
         for name in names:
-            net[name] = "0"
-        net[names[state.dealer]] = str(-state.profile.ante)
+            net[name] = stake
+        net[names[state.dealer]] = str(-profile.ante)
     result["net"] = net
     if error is None and not complete:
         to_act: int = state.current_player()  # type: ignore[assignment]
         if state.phase is Phase.ANNOUNCE:
             options = [a.value for a in state.legal_announcements()]
+        elif state.phase is Phase.EXCHANGE:
+            options = [_swap_text(cards) for cards in state.legal_exchanges()]
         else:
             options = [c.text for c in state.legal_cards()]
         result["next"] = {"player": names[to_act], "phase": state.phase.value,
@@ -517,7 +572,24 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
         player, phase, action, rule, message = error
         result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
+    if state.profile is not LIMITED and not state.profile.is_limited:
+        _variant_result(state, result)
     return result
+
+
+def _variant_result(state: DealState, result: dict[str, Any]) -> None:
+    """The keys a variant profile adds to the result (book: Variants)."""
+    names = state.players
+    result["rules"] = describe(state.profile)
+    result["flush"] = None if state.flush is None else names[state.flush]
+    if state.profile.irish:
+        result["exchanges"] = {names[seat]: [c.text for c in cards]
+                               for seat, cards in state.exchanges}
+
+
+def _swap_text(cards: Sequence[Card]) -> str:
+    """An exchange as the result writes it: the cards discarded, or ``keep``."""
+    return " ".join(card.text for card in cards) or "keep"
 
 
 # -- writing -----------------------------------------------------------------
@@ -534,17 +606,25 @@ def record_from_state(state: DealState) -> dict[str, Any]:
     ``check(record_from_state(s))`` describes the same deal as ``s``.
     """
     names = state.players
-    record: dict[str, Any] = {
+    record: dict[str, Any] = {}
+    rules = rules_value(state.profile)
+    if rules is not None:
+        record["rules"] = rules
+    record.update({
         "players": list(names),
         "dealer": names[state.dealer],
         "carried": format_amount(state.carried),
         "hands": {names[s]: [str(c) for c in state.hands[s]] for s in range(len(names))},
-    }
+    })
     if state.miss is not None:
         record["miss"] = [str(c) for c in state.miss]
     record["trump"] = str(state.indicator)
+    if state.stock:
+        record["stock"] = [str(c) for c in state.stock]
     if state.announcements:
         record["announce"] = {names[s]: a.value for s, a in state.announcements}
+    if state.exchanges:
+        record["exchange"] = {names[s]: [str(c) for c in cards] for s, cards in state.exchanges}
     tricks = [[str(c) for _, c in t.plays] for t in state.all_tricks()]
     if tricks:
         record["tricks"] = tricks

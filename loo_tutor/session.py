@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
 
+from .cards import ACE, Card, full_deck
 from .errors import LooError
 from .rules import LIMITED, Profile
 from .state import DealState, Phase, Seat, new_deal
@@ -65,8 +66,14 @@ class Session:
         deals: the agreed number of deals; a multiple of the number of
             players lets everyone deal equally often.
         seed: seeds the shuffles and the choice of the first dealer.
-        first_dealer: the first dealer's seat; drawn at random when ``None``
-            (R-SEAT-FIRST-DEALER).
+        first_dealer: the first dealer's seat; when ``None`` it is drawn at
+            random (R-SEAT-FIRST-DEALER), or cut for under the profile option
+            ``first_dealer: low-cut`` (V-LOW-CUT).
+        profile: the rules played.
+
+    Attributes:
+        cuts: the cards cut for the first deal, round by round, when the
+            dealer was cut for (V-LOW-CUT).
 
     Raises:
         LooError: wrong number of players, or a nonsensical deal count or seat.
@@ -83,6 +90,7 @@ class Session:
     ledger: Ledger = field(init=False)
     history: list[DealState] = field(init=False, default_factory=list)
     current: DealState | None = field(init=False, default=None)
+    cuts: list[dict[Seat, Card]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         count = len(self.players)
@@ -95,19 +103,43 @@ class Session:
             raise LooError(f"deals: {self.deals!r} is not a whole number of deals, 1 or more")
         self.players = tuple(self.players)
         self.rng = random.Random(self.seed)
-        if self.first_dealer is None:
+        if self.first_dealer is None and self.profile.first_dealer == "low-cut":
+            self.first_dealer = self._cut_for_deal()
+        elif self.first_dealer is None:
             self.first_dealer = self.rng.randrange(count)
         elif not 0 <= self.first_dealer < count:
             raise LooError(f"first dealer seat {self.first_dealer} is not one of the {count} seats")
         self.dealer = self.first_dealer
         self.ledger = Ledger.empty(count)
 
+    def _cut_for_deal(self) -> Seat:
+        """Everyone cuts; the lowest card deals, ace low, and a tie cuts again (V-LOW-CUT)."""
+        seats = list(range(len(self.players)))
+        while True:
+            pack = full_deck()
+            self.rng.shuffle(pack)
+            cut = dict(zip(seats, pack))
+            self.cuts.append(cut)
+            low = min(_cut_value(card) for card in cut.values())
+            seats = [seat for seat, card in cut.items() if _cut_value(card) == low]
+            if len(seats) == 1:
+                return seats[0]
+
     def is_over(self) -> bool:
-        """Whether the agreed number of deals has been played."""
-        return len(self.history) >= self.deals
+        """Whether the session has ended.
+
+        That is after the agreed number of deals (R-SESSION-LENGTH), or under
+        ``session_end: clean`` at the first deal from then on that leaves
+        nobody looed (V-SESSION-CLEAN).
+        """
+        if len(self.history) < self.deals:
+            return False
+        if self.profile.session_end == "clean" and self.current is None:
+            return not self.history[-1].settlement().looed
+        return True
 
     def start_deal(self) -> DealState:
-        """Book the dealer's ante, then shuffle, cut and deal (R-DEAL-ANTE).
+        """Book the stakes, then shuffle, cut and deal (R-DEAL-ANTE).
 
         Raises:
             LooError: a deal is already under way, or the session is over.
@@ -116,7 +148,10 @@ class Session:
             raise LooError("the current deal must be finished before the next is dealt")
         if self.is_over():
             raise LooError(f"the session's {self.deals} deals have all been played")
-        self.ledger.pay_in(self.dealer, self.profile.ante)
+        for seat in range(len(self.players)):
+            stake = self.profile.ante if seat == self.dealer else self.profile.stake
+            if stake:
+                self.ledger.pay_in(seat, stake)
         self.current = new_deal(self.players, self.dealer, self.carried, self.rng, self.profile)
         return self.current
 
@@ -136,7 +171,7 @@ class Session:
         for seat, amount in settled.payouts.items():
             self.ledger.pay_out(seat, amount)
         for seat in settled.looed:
-            self.ledger.pay_in(seat, self.profile.loo)
+            self.ledger.pay_in(seat, settled.loo)
         assert self.ledger.pool == settled.carried_next, "ledger and settlement disagree"
         self.carried = settled.carried_next
         self.history.append(state)
@@ -152,7 +187,8 @@ class Session:
             LooError: deals remain to be played, or a deal is under way.
         """
         if not self.is_over() or self.current is not None:
-            raise LooError(f"the session ends after {self.deals} deals; "
+            clean = " and a deal with nobody looed" if self.profile.session_end == "clean" else ""
+            raise LooError(f"the session ends after {self.deals} deals{clean}; "
                            f"{len(self.history)} have been played")
         share = self.ledger.pool / len(self.players)
         for seat in range(len(self.players)):
@@ -168,3 +204,8 @@ class Session:
         """The players with the highest balance (R-SESSION-RESULT)."""
         best = max(self.ledger.balances.values())
         return [self.players[s] for s, v in self.ledger.balances.items() if v == best]
+
+
+def _cut_value(card: Card) -> int:
+    """A card's value when cutting for the deal: ace lowest, then 2 up to king."""
+    return -1 if card.rank == ACE else card.rank

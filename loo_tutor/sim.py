@@ -24,10 +24,13 @@ def _finish(state: DealState, rng: random.Random) -> DealState:
     # Indexing by rng.random() is uniform for these few options and much
     # cheaper than rng.choice, which matters in long simulations.
     draw = rng.random
-    announcing, playing = Phase.ANNOUNCE, Phase.PLAY
+    announcing, exchanging, playing = Phase.ANNOUNCE, Phase.EXCHANGE, Phase.PLAY
     while state.phase is announcing:
         calls = state.legal_announcements()
         state._announce(state._turn, calls[int(draw() * len(calls))])  # type: ignore[arg-type]
+    while state.phase is exchanging:
+        swaps = state.legal_exchanges()
+        state._exchange(state._turn, swaps[int(draw() * len(swaps))])  # type: ignore[arg-type]
     while state.phase is playing:
         cards = state.legal_cards()
         # A forced card needs no draw.

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import random
+from itertools import combinations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, NamedTuple, Sequence, Union
@@ -30,11 +31,13 @@ from .errors import IllegalActionError, LooError
 from .legality import (
     Announcement,
     explain_card,
+    follow_suit,
+    highest_trump,
     legal_follows,
     legal_leads,
     trick_winner_index,
 )
-from .rules import LIMITED, Profile, RuleId, RuleKey
+from .rules import LIMITED, Profile, RuleId, RuleKey, VariantRuleId
 
 Seat = int
 """A player's position in the seating list (0-based, clockwise)."""
@@ -71,6 +74,8 @@ class Phase(str, enum.Enum):
 
     ANNOUNCE = "announce"
     """A player must stand, pass, take the miss or defend."""
+    EXCHANGE = "exchange"
+    """(Irish Loo) A player who stayed in may swap cards with the stock."""
     PLAY = "play"
     """A player must play a card."""
     OVER = "over"
@@ -79,7 +84,7 @@ class Phase(str, enum.Enum):
 
 # Enum members looked up once: attribute access on an Enum class is slow in
 # the hot paths of play-outs and record checking.
-_ANNOUNCE, _PLAY, _OVER = Phase.ANNOUNCE, Phase.PLAY, Phase.OVER
+_ANNOUNCE, _EXCHANGE, _PLAY, _OVER = Phase.ANNOUNCE, Phase.EXCHANGE, Phase.PLAY, Phase.OVER
 _SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE
 _STAND, _PASS, _MISS, _DEFEND = (Announcement.STAND, Announcement.PASS, Announcement.MISS,
                                  Announcement.DEFEND)
@@ -101,7 +106,15 @@ class Play:
     card: Card
 
 
-Action = Union[Announce, Play]
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """(Irish Loo) ``seat`` discards ``cards`` and draws as many from the stock."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+
+
+Action = Union[Announce, Play, Exchange]
 
 
 @dataclass(frozen=True)
@@ -146,13 +159,15 @@ class Settlement:
         payouts: pool money received, only for seats that received some.
         looed: looed seats in announcement order.
         carried_next: the carried balance of the next deal, before its ante.
-        net: every seat's change: payouts − the dealer's ante − loo payments.
+        net: every seat's change: payouts − the stakes − loo payments.
+        loo: what each looed seat pays (3 in the limited profile).
     """
 
     payouts: dict[Seat, Fraction]
     looed: tuple[Seat, ...]
     carried_next: Fraction
     net: dict[Seat, Fraction]
+    loo: Fraction
 
 
 class DealState:
@@ -172,13 +187,18 @@ class DealState:
         hands: the dealt hands, by seat.
         miss: the miss (double deal) or ``None``.
         indicator: the trump indicator card (R-DEAL-TRUMP).
+        stock: the undealt cards after the indicator, drawn in Irish Loo.
+        ace_duty: whether R-LEAD-ACE binds leaders once trumps are known.
+        exchanges: (Irish Loo) each exchange so far: seat and cards discarded.
+        flush: the seat whose flush took the pool (``three_card_flush``), if any.
     """
 
     __slots__ = (
         "profile", "players", "dealer", "order", "carried", "pool", "kind", "hands",
-        "miss", "indicator", "trump", "revealed_after", "announcements", "miss_taker",
-        "defender", "collected_by", "held", "active", "tricks", "trick", "leader",
-        "phase", "_turn", "_next_active", "_trick_size",
+        "miss", "indicator", "stock", "ace_duty", "trump", "revealed_after", "announcements",
+        "miss_taker", "defender", "collected_by", "flush", "exchanges", "held", "active",
+        "tricks", "trick", "leader", "phase", "_turn", "_next_active", "_trick_size",
+        "_variant_play",
     )
 
     profile: Profile
@@ -191,12 +211,16 @@ class DealState:
     hands: tuple[tuple[Card, ...], ...]
     miss: tuple[Card, ...] | None
     indicator: Card
+    stock: tuple[Card, ...]
+    ace_duty: bool
     trump: Suit | None
     revealed_after: int | None
     announcements: list[tuple[Seat, Announcement]]
     miss_taker: Seat | None
     defender: Seat | None
     collected_by: Seat | None
+    flush: Seat | None
+    exchanges: list[tuple[Seat, tuple[Card, ...]]]
     held: list[tuple[Card, ...]]
     active: tuple[Seat, ...]
     tricks: list[Trick]
@@ -206,6 +230,7 @@ class DealState:
     _turn: Seat | None
     _next_active: dict[Seat, Seat]
     _trick_size: int
+    _variant_play: bool
 
     # -- queries ---------------------------------------------------------
 
@@ -225,6 +250,8 @@ class DealState:
         """The announcements open to the player to act (empty outside announcing)."""
         if self.phase is not _ANNOUNCE:
             return []
+        if self.profile is not LIMITED:
+            return self._variant_announcements()
         miss_free = self.miss_taker is None
         if self._turn != self.dealer:
             calls = [_STAND, _PASS]
@@ -241,14 +268,62 @@ class DealState:
             calls.append(_MISS)
         return calls
 
+    def _variant_announcements(self) -> list[Announcement]:
+        """:meth:`legal_announcements` under a profile's options (SPEC §11.1)."""
+        profile = self.profile
+        if self.kind is _SIMPLE:  # a single pot with a miss: only the dealer's left speaks
+            return [_STAND, _MISS]
+        no_pass = profile.club_law and self.indicator.suit is Suit.CLUBS
+        miss_free = self.miss is not None and self.miss_taker is None
+        calls = [_STAND] if no_pass else [_STAND, _PASS]
+        if miss_free:
+            calls.append(_MISS)
+        if self._turn != self.dealer:
+            return calls
+        case = self._dealer_case()
+        if case == "sole-stand" and self.miss is not None:
+            return [_DEFEND] if profile.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
+        if case == "sole-miss":
+            return [_STAND] if no_pass else [_STAND, _PASS]
+        return calls
+
     def legal_cards(self) -> list[Card]:
         """The cards the player to act may play (empty outside play)."""
         if self.phase is not _PLAY:
             return []
         hand = self.held[self._turn]  # type: ignore[index]
+        if self._variant_play:
+            return self._variant_cards(hand)
         if self.trick:
             return legal_follows(hand, self.trick, self.trump)
-        return legal_leads(hand, self.trump, self.kind is _DOUBLE, self.indicator)
+        return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
+
+    def _variant_cards(self, hand: tuple[Card, ...]) -> list[Card]:
+        """:meth:`legal_cards` under the heading and lead options (SPEC §11.1)."""
+        profile = self.profile
+        if self.trick:
+            if profile.heading:
+                return legal_follows(hand, self.trick, self.trump)
+            return follow_suit(hand, self.trick)
+        if profile.trump_leads is not None and len(self.tricks) >= profile.trump_leads:
+            return list(hand)
+        if profile.two_player_top_trump and self.trump is not None and len(self.active) == 2:
+            top = highest_trump(hand, self.trump)
+            if top is not None:
+                return [top]
+        return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
+
+    def legal_exchanges(self) -> list[tuple[Card, ...]]:
+        """(Irish Loo) The sets of cards the player to act may discard, keeping none first."""
+        if self.phase is not _EXCHANGE:
+            return []
+        hand = self.held[self._turn]  # type: ignore[index]
+        room = min(3, len(self.stock) - self._drawn())
+        return [cards for size in range(room + 1) for cards in combinations(hand, size)]
+
+    def _drawn(self) -> int:
+        """How many stock cards the exchanges so far have taken."""
+        return sum(len(cards) for _, cards in self.exchanges)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order."""
@@ -257,6 +332,8 @@ class DealState:
             return []
         if self.phase is _ANNOUNCE:
             return [Announce(seat, a) for a in self.legal_announcements()]
+        if self.phase is _EXCHANGE:
+            return [Exchange(seat, cards) for cards in self.legal_exchanges()]
         return [Play(seat, c) for c in self.legal_cards()]
 
     def trick_cards(self) -> list[Card]:
@@ -287,18 +364,25 @@ class DealState:
         """
         if self.phase is not _OVER:
             raise LooError("the deal is not over, so it cannot be settled yet")
-        pool, ante, loo = self.pool, self.profile.ante, self.profile.loo
+        profile = self.profile
+        pool = self.pool
         # Count in parts of 1/(3q) of a unit for a pool p/q: a trick then earns
         # exactly p parts and every amount stays a whole number (R-PAY-THIRD, R-LEDGER).
         p, q = pool.numerator, pool.denominator
         per_unit = 3 * q
-        parts = dict.fromkeys(range(len(self.players)), 0)
+        if profile.loo_rule == "fixed":
+            loo = profile.loo * per_unit
+        else:  # unlimited: the pool at start of play, which is 3p parts; mixed: at most the limit
+            loo = 3 * p if profile.loo_rule == "unlimited" else min(3 * p, profile.loo * per_unit)
+        parts = dict.fromkeys(range(len(self.players)), -profile.stake * per_unit)
         looed: tuple[Seat, ...] = ()
         paid: tuple[Seat, ...] = ()
         if self.collected_by is not None:
-            parts[self.collected_by] = 3 * p
+            parts[self.collected_by] += 3 * p
             paid = (self.collected_by,)
-            left = 0
+            if self.flush is not None:  # every other player in is looed (V-FLUSH)
+                looed = tuple(s for s in self.active if s != self.flush and s != self.defender)
+            left = loo * len(looed)
         else:
             wins = dict.fromkeys(self.active, 0)
             for trick in self.tricks:
@@ -308,24 +392,23 @@ class DealState:
                 if seat == self.defender:
                     continue
                 won = wins[seat]
-                if won:
-                    parts[seat] = won * p
+                if not won:
+                    looed += (seat,)
+                elif won == 3 or not profile.undivided:  # V-UNDIVIDED pays only a clean sweep
+                    parts[seat] += won * p
                     paid += (seat,)
                     paid_thirds += won
-                else:
-                    looed += (seat,)
-            left = (3 - paid_thirds) * p + loo * len(looed) * per_unit
+            left = (3 - paid_thirds) * p + loo * len(looed)
         payouts = {}
         for seat in paid:
-            payouts[seat] = exact(parts[seat], per_unit)
-        parts[self.dealer] -= ante * per_unit
+            payouts[seat] = exact(parts[seat] + profile.stake * per_unit, per_unit)
+        parts[self.dealer] -= (profile.ante - profile.stake) * per_unit
         for seat in looed:
-            parts[seat] -= loo * per_unit
+            parts[seat] -= loo
         net = {}
         for seat, amount in parts.items():
             net[seat] = exact(amount, per_unit)
-        carried_next = exact(left, per_unit)
-        return Settlement(payouts, looed, carried_next, net)
+        return Settlement(payouts, looed, exact(left, per_unit), net, exact(loo, per_unit))
 
     def all_tricks(self) -> list[Trick]:
         """Finished tricks, then the trick in progress if it has any card."""
@@ -368,16 +451,23 @@ class DealState:
         other.held = list(self.held)
         other.tricks = list(self.tricks)
         other.trick = list(self.trick)
+        if self.exchanges:
+            other.exchanges = list(self.exchanges)
         return other
 
     def _advance(self, action: Action) -> None:
         """Take a legal action in place (the caller has checked it)."""
         if type(action) is Play:
             self._play(action.seat, action.card)
+        elif type(action) is Exchange:
+            self._exchange(action.seat, action.cards)
         else:
             self._announce(action.seat, action.announcement)  # type: ignore[union-attr]
 
     def _announce(self, seat: Seat, call: Announcement) -> None:
+        if self.kind is _SIMPLE:
+            self._single_pot(seat, call)
+            return
         self.announcements.append((seat, call))
         if call is _STAND:
             self.held[seat] = self.hands[seat]
@@ -392,14 +482,71 @@ class DealState:
         if seat == self.dealer:
             if call is _PASS and len(self.active) == 1:
                 self._collect(self.active[0])
-            else:
+            elif self.profile is LIMITED:
                 self._start_play()
+            else:
+                self._close_announcements()
             return
         position = len(self.announcements)
         if position == len(self.order) - 1 and not self.active:
             self._collect(self.dealer)
         else:
             self._turn = self.order[position]
+
+    def _single_pot(self, seat: Seat, call: Announcement) -> None:
+        """The one announcement of a single pot with a miss; everyone else plays (V-SINGLE-POT)."""
+        self.announcements.append((seat, call))
+        self.held = list(self.hands)
+        if call is _MISS:
+            self.held[seat] = self.miss  # type: ignore[assignment]
+            self.miss_taker = seat
+        self.active = self.order
+        self._close_announcements()
+
+    def _close_announcements(self) -> None:
+        """After a variant's announcements: exchanges, a flush, or the first trick."""
+        if self.profile.irish:
+            self.phase = _EXCHANGE
+            self._turn = self.active[0]
+        else:
+            self._start_tricks()
+
+    def _start_tricks(self) -> None:
+        if not (self.profile.three_card_flush and self._take_flush()):
+            self._start_play()
+
+    def _take_flush(self) -> bool:
+        """Whether a hand of three trumps takes the pool without play (V-FLUSH).
+
+        Of two such hands the one with the higher top trump wins. The defender
+        plays for the pool and cannot take it.
+        """
+        trump = self.trump
+        best: Seat | None = None
+        best_top = -1
+        for seat in self.active:
+            hand = self.held[seat]
+            if seat != self.defender and all(card.suit is trump for card in hand):
+                top = max(card.rank for card in hand)
+                if top > best_top:
+                    best, best_top = seat, top
+        if best is None:
+            return False
+        self.flush = self.collected_by = best
+        self.phase = _OVER
+        self._turn = None
+        return True
+
+    def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        drawn = self._drawn()
+        kept = tuple(card for card in self.held[seat] if card not in cards)
+        self.held[seat] = kept + self.stock[drawn:drawn + len(cards)]
+        self.exchanges.append((seat, cards))
+        position = self.active.index(seat) + 1
+        if position < len(self.active):
+            self._turn = self.active[position]
+        else:
+            self._start_tricks()
 
     def _collect(self, seat: Seat) -> None:
         self.collected_by = seat
@@ -420,6 +567,9 @@ class DealState:
         self.held[seat] = hand[:i] + hand[i + 1:]
         cards = self.trick
         cards.append(card)
+        if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:
+            self.trump = self.indicator.suit
+            self.revealed_after = len(self.tricks) + 1
         if len(cards) < self._trick_size:
             self._turn = self._next_active[seat]
             return
@@ -456,21 +606,28 @@ class DealState:
     def _describe(self, action: Action) -> str:
         if isinstance(action, Play):
             return f"{self._name(action.seat)} playing {action.card}"
+        if isinstance(action, Exchange):
+            cards = ", ".join(map(str, action.cards)) or "nothing"
+            return f"{self._name(action.seat)} discarding {cards}"
         return f"{self._name(action.seat)} announcing {action.announcement.value}"
 
-    def _refusal(self, action: Action) -> tuple[RuleId, str] | None:
+    def _refusal(self, action: Action) -> tuple[RuleKey, str] | None:
         """``None`` if the action is legal, else the rule and the message."""
         if isinstance(action, Announce):
             return self._announce_refusal(action.seat, action.announcement)
         if isinstance(action, Play):
             return self._play_refusal(action.seat, action.card)
+        if isinstance(action, Exchange):
+            return self._exchange_refusal(action.seat, action.cards)
         raise TypeError(f"not an action: {action!r}")
 
-    def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleId, str] | None:
+    def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleKey, str] | None:
         if self.phase is _ANNOUNCE and seat == self._turn and call in self.legal_announcements():
             return None
         name = self._name(seat)
         if self.kind is _SIMPLE:
+            if self.profile.single_pot_miss:
+                return self._single_pot_refusal(name, seat)
             return RuleId.ANN_SIMPLE, (
                 f"{name} cannot announce: a simple deal has no announcements and everyone plays."
             )
@@ -489,6 +646,10 @@ class DealState:
                 f"{name} announced out of turn; announcements go clockwise from the "
                 f"dealer's left and it is {turn}'s turn."
             )
+        if self.profile is not LIMITED:
+            refusal = self._variant_announce_refusal(name, seat, call)
+            if refusal is not None:
+                return refusal
         if call is _MISS:
             taker = self._name(self.miss_taker)  # type: ignore[arg-type]
             return RuleId.ANN_MISS_ONCE, (
@@ -516,13 +677,77 @@ class DealState:
             "defend only against a single player who stood."
         )
 
-    def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleId, str] | None:
+    def _single_pot_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str]:
+        left = self._name(self.order[0])
+        if self.phase is _ANNOUNCE and seat == self._turn:
+            return VariantRuleId.SINGLE_POT, (
+                f"{name} may only stand or take the miss: in a single pot nobody passes."
+            )
+        return VariantRuleId.SINGLE_POT, (
+            f"{name} cannot announce: in a single pot everyone plays, and only {left}, on the "
+            "dealer's left, may first swap for the miss."
+        )
+
+    def _variant_announce_refusal(self, name: str, seat: Seat, call: Announcement
+                                  ) -> tuple[RuleKey, str] | None:
+        """The refusals that only a profile's options cause, for a player whose turn it is."""
+        profile = self.profile
+        if self.miss is None and (call is _MISS or call is _DEFEND):
+            return RuleId.ANN_CHOICES, (
+                f"{name} may only stand or pass: this deal has no miss."
+            )
+        if call is _PASS and profile.club_law and self.indicator.suit is Suit.CLUBS:
+            return VariantRuleId.CLUB_LAW, (
+                f"{name} may not pass: a club was turned for trumps, and under club law "
+                "everyone plays."
+            )
+        if (seat == self.dealer and profile.dealer_defends_sole
+                and self._dealer_case() == "sole-stand"):
+            return RuleId.ANN_DEALER_SOLE_STAND, (
+                f"{name}, dealing against a single player who stood, must defend the pool "
+                "with the miss."
+            )
+        return None
+
+    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...]
+                          ) -> tuple[RuleKey, str] | None:
+        name = self._name(seat)
+        if self.phase is not _EXCHANGE:
+            when = ("this game has no exchanges" if not self.profile.irish
+                    else "exchanges come after the announcements and before the first trick")
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
+        if seat != self._turn:
+            turn = self._name(self._turn)  # type: ignore[arg-type]
+            return VariantRuleId.EXCHANGE, (
+                f"{name} must wait: players exchange in turn from the dealer's left, and it "
+                f"is {turn}'s turn."
+            )
+        hand = self.held[seat]
+        stranger = next((card for card in cards if card not in hand), None)
+        if stranger is not None or len(set(cards)) != len(cards):
+            what = f"{stranger} is not in the hand" if stranger else "a card is named twice"
+            return VariantRuleId.EXCHANGE, (
+                f"{name} can only discard cards of the hand they hold once each: {what}."
+            )
+        room = min(3, len(self.stock) - self._drawn())
+        if len(cards) > room:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} may discard at most {room} cards: three at most, and no more than "
+                "the stock has left."
+            )
+        return None
+
+    def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
         if self.phase is _ANNOUNCE:
             turn = self._name(self._turn)  # type: ignore[arg-type]
             return RuleId.PLAY_ORDER, (
                 f"{name} cannot play yet: the announcements are not finished and it is "
                 f"{turn}'s turn to announce."
+            )
+        if self.phase is _EXCHANGE:
+            return RuleId.PLAY_ORDER, (
+                f"{name} cannot play yet: the exchanges with the stock are not finished."
             )
         if self.phase is _OVER:
             if self.collected_by is not None:
@@ -539,8 +764,15 @@ class DealState:
             )
         if card in self.legal_cards():
             return None
-        return explain_card(name, card, self.held[seat], self.trick_cards(), self.trump,
-                            self.kind is _DOUBLE, self.indicator)
+        hand, trick, trump = self.held[seat], self.trick_cards(), self.trump
+        if (self._variant_play and not trick and card in hand and trump is not None
+                and card in legal_leads(hand, trump, self.ace_duty, self.indicator)):
+            top = highest_trump(hand, trump)
+            return VariantRuleId.TWO_TOP_TRUMP, (
+                f"{name} may not lead {card}: only two players are in, so {name} must lead "
+                f"the highest trump, {top}."
+            )
+        return explain_card(name, card, hand, trick, trump, self.ace_duty, self.indicator)
 
 
 # -- building a deal ---------------------------------------------------------
@@ -564,29 +796,47 @@ def seats_from_left(players: int, dealer: Seat) -> tuple[Seat, ...]:
 _ORDERS: dict[tuple[int, int], tuple[Seat, ...]] = {}
 
 
-def deal_kind(carried: Fraction) -> DealKind:
-    """Simple when nothing is carried, double otherwise (R-DEAL-KIND)."""
-    return _SIMPLE if carried.numerator == 0 else _DOUBLE
+def deal_kind(carried: Fraction, profile: Profile = LIMITED) -> DealKind:
+    """Simple when nothing is carried, double otherwise (R-DEAL-KIND).
+
+    Irish Loo knows no simple deal: every deal is played like a double deal,
+    without a miss.
+    """
+    return _SIMPLE if carried.numerator == 0 and not profile.irish else _DOUBLE
 
 
-def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind
+def deals_miss(kind: DealKind, profile: Profile = LIMITED) -> bool:
+    """Whether a deal of this kind gets a miss (R-DEAL-MISS, V-SINGLE-POT, Irish Loo)."""
+    return not profile.irish and (kind is _DOUBLE or profile.single_pot_miss)
+
+
+def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind,
+               profile: Profile = LIMITED
                ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card]:
     """Deal a shuffled and cut pack: the hands by seat, the miss and the indicator.
 
-    Three circuits, one card at a time from the dealer's left; in a double deal
-    the miss takes the second-to-last card of every circuit (R-DEAL-ORDER,
-    R-DEAL-MISS, R-DEAL-TRUMP).
+    Three circuits, one card at a time from the dealer's left; a miss takes the
+    second-to-last card of every circuit, or the first with the option
+    ``miss_position: first`` (R-DEAL-ORDER, R-DEAL-MISS, R-DEAL-TRUMP).
     """
-    width = players + (kind is _DOUBLE)
+    with_miss = deals_miss(kind, profile)
+    width = players + with_miss
     end = 3 * width
     # The k-th receiver of a circuit gets deck[k], deck[k + width], deck[k + 2*width].
     piles = [tuple(deck[k:end:width]) for k in range(width)]
+    miss = None
+    if with_miss:
+        miss = piles.pop(0 if profile.miss_first else players - 1)
     hands: list[tuple[Card, ...]] = [()] * players
-    for k in range(players - 1):
+    for k in range(players):
         hands[(dealer + 1 + k) % players] = piles[k]
-    hands[dealer] = piles[-1]
-    miss = piles[players - 1] if kind is _DOUBLE else None
     return hands, miss, deck[end]
+
+
+def undealt(deck: Sequence[Card], players: int, kind: DealKind, profile: Profile = LIMITED
+            ) -> tuple[Card, ...]:
+    """The stock: the cards of a dealt pack after the indicator (R-DEAL-STOCK)."""
+    return tuple(deck[3 * (players + deals_miss(kind, profile)) + 1:])
 
 
 def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -607,7 +857,8 @@ def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
 
 def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int,
                     hands: Sequence[Iterable[Card]], miss: Iterable[Card] | None,
-                    indicator: Card, profile: Profile = LIMITED) -> DealState:
+                    indicator: Card, profile: Profile = LIMITED,
+                    stock: Iterable[Card] = ()) -> DealState:
     """A deal at its start from known hands.
 
     Args:
@@ -617,62 +868,71 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
         hands: three cards for every seat.
         miss: three cards in a double deal, ``None`` in a simple deal.
         indicator: the trump indicator.
+        profile: the rules played.
+        stock: the undealt cards in the order they are drawn (Irish Loo).
 
     Raises:
         LooError: the seats, hands or cards do not make a deal.
     """
     carried = _check_seats(players, dealer, carried, profile)
-    kind = deal_kind(carried)
+    kind = deal_kind(carried, profile)
     dealt = tuple(tuple(h) for h in hands)
     spare = None if miss is None else tuple(miss)
+    drawn = tuple(stock)
     if len(dealt) != len(players) or any(len(h) != 3 for h in dealt):
         raise LooError("every seat needs a hand of exactly 3 cards")
-    if (spare is None) != (kind is _SIMPLE) or (spare is not None and len(spare) != 3):
+    if (spare is not None) != deals_miss(kind, profile) or (spare is not None and len(spare) != 3):
         raise LooError("a double deal needs a miss of 3 cards and a simple deal has none")
-    every = [c for h in dealt for c in h] + list(spare or ()) + [indicator]
+    every = [c for h in dealt for c in h] + list(spare or ()) + [indicator, *drawn]
     if len(set(every)) != len(every):
         raise LooError("the same card appears twice [R-PACK-CARDS]")
-    return start_deal(players, dealer, carried, dealt, spare, indicator, profile)
+    return start_deal(players, dealer, carried, dealt, spare, indicator, profile, drawn)
 
 
 def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
                dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
-               indicator: Card, profile: Profile = LIMITED) -> DealState:
+               indicator: Card, profile: Profile = LIMITED,
+               stock: tuple[Card, ...] = ()) -> DealState:
     """A deal at its start from seats and cards the caller has already validated.
 
     :func:`deal_from_hands` is the checked way in; deal records validate with
     field names of their own and then come here.
     """
     count = len(players)
-    kind = _SIMPLE if carried.numerator == 0 else _DOUBLE
+    kind = _SIMPLE if carried.numerator == 0 and not profile.irish else _DOUBLE
     state = object.__new__(DealState)
     state.profile = profile
     state.players = tuple(players)
     state.dealer = dealer
     state.order = seats_from_left(count, dealer)
     state.carried = carried
-    state.pool = exact(carried.numerator + profile.ante * carried.denominator,
-                       carried.denominator)
+    stakes = profile.ante + profile.stake * (count - 1)
+    state.pool = exact(carried.numerator + stakes * carried.denominator, carried.denominator)
     state.kind = kind
     state.hands = tuple(dealt)
     state.miss = spare
     state.indicator = indicator
+    state.stock = stock
+    state.ace_duty = kind is _DOUBLE or profile.simple_ace_duty
     state.revealed_after = None
     state.announcements = []
-    state.miss_taker = state.defender = state.collected_by = None
+    state.exchanges = []
+    state.miss_taker = state.defender = state.collected_by = state.flush = None
+    state._variant_play = (not profile.heading or profile.trump_leads is not None
+                           or profile.two_player_top_trump)
     state.tricks = []
     state.trick = []
     state.leader = None
     state._next_active = {}
     state._trick_size = 0
-    if kind is _SIMPLE:
+    if kind is _SIMPLE and spare is None:
         state.trump = None
         state.held = list(dealt)
         state.active = state.order
         state._start_play()
-    else:
+    else:  # a double deal, or a single pot with a miss (V-SINGLE-POT)
         state.trump = indicator.suit
-        state.held = [()] * count
+        state.held = list(dealt) if kind is _SIMPLE else [()] * count
         state.active = ()
         state.phase = _ANNOUNCE
         state._turn = state.order[0]
@@ -694,8 +954,10 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
 
 def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
                      deck: Sequence[Card], profile: Profile) -> DealState:
-    hands, miss, indicator = split_deck(deck, len(players), dealer, deal_kind(carried))
-    return start_deal(players, dealer, carried, tuple(hands), miss, indicator, profile)
+    kind = deal_kind(carried, profile)
+    hands, miss, indicator = split_deck(deck, len(players), dealer, kind, profile)
+    stock = undealt(deck, len(players), kind, profile) if profile.irish else ()
+    return start_deal(players, dealer, carried, tuple(hands), miss, indicator, profile, stock)
 
 
 def shuffle_and_cut(rng: random.Random) -> tuple[list[Card], int]:
