@@ -1,0 +1,75 @@
+"""Speed of the best-play solver with eight players in the tricks.
+
+Run ``python benchmarks/solver.py``. Each position is solved from cold (a new
+:class:`loo_tutor.solver.Solver`, nothing remembered), for every legal card
+of the player to move, and timed in this process's CPU time. Prints the
+median, worst and mean in milliseconds for two sets of positions:
+
+* random: a seeded deal for eight players (half simple deals, half double
+  deals in which everybody stands), played at random for 0 to 23 cards, so
+  the position is anywhere in the play;
+* first lead: the same deals at the first lead, the hardest moment.
+
+Target (issue "Analysis and practice"): at most 5 ms per position, median and
+worst over 1,000 random positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from loo_tutor.legality import Announcement
+from loo_tutor.solver import Solver
+from loo_tutor.state import Announce, DealState, Phase, new_deal
+
+PLAYERS = [f"P{i}" for i in range(1, 9)]
+
+
+def position(rng: random.Random, simple: bool, cards: int) -> DealState:
+    """A deal for eight with everybody in, after ``cards`` random legal cards."""
+    state = new_deal(PLAYERS, dealer=rng.randrange(8), carried=0 if simple else 6, rng=rng)
+    while state.phase is Phase.ANNOUNCE:
+        state = state.apply(Announce(state.current_player(), Announcement.STAND))  # type: ignore[arg-type]
+    for _ in range(cards):
+        options = state.legal_actions()
+        state = state.apply(options[rng.randrange(len(options))])
+    return state
+
+
+def timings(states: list[DealState]) -> list[float]:
+    """Milliseconds of CPU time to solve each state from cold."""
+    out = []
+    for state in states:
+        began = time.process_time()
+        Solver().solve(state)
+        out.append((time.process_time() - began) * 1e3)
+    return out
+
+
+def report(name: str, times: list[float]) -> None:
+    print(f"{name:>10}: {len(times)} positions, median {statistics.median(times):.2f} ms, "
+          f"worst {max(times):.2f} ms, mean {statistics.mean(times):.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    simple = [i % 2 == 0 for i in range(args.positions)]
+    anywhere = [position(rng, s, rng.randrange(24)) for s in simple]
+    first = [position(rng, s, 0) for s in simple]
+    report("random", timings(anywhere))
+    report("first lead", timings(first))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,462 @@
+"""Best play when every hand is known: an exact solver for the tricks.
+
+From any moment of the play phase, :func:`solve` tells what each legal card
+of the player to move leads to when everybody plays their best from then on:
+the tricks each active player ends with, the payouts, who is looed and every
+seat's net change for the deal. The hidden trump of a simple deal counts as
+known to the solver ("all hands known"), but it still only turns face up when
+R-REVEAL says so, and every card the solver considers is one the engine's
+duties allow at that moment (:mod:`loo_tutor.legality` decides, as it does for
+:class:`~loo_tutor.state.DealState`).
+
+What "best" means (the book states the same, see :doc:`/book/practice`):
+
+1. Every player plays for their own result for the deal. A player's payout
+   grows with their tricks (none is a loo of 3, one trick a third of the
+   pool, …), so this is the same as playing for the most tricks of their own.
+   The defender plays for the pool, that is for the most tricks of its own.
+2. Among lines equally good for themselves, a player plays *for the good of
+   the loo*: the line that loos the most players (each loo adds 3 to the next
+   pool).
+3. If that is still equal, the line in which the tricks go to players nearer
+   the dealer's left (a fixed rule, so that the answer is always the same).
+
+Among cards that lead to exactly the same result the lowest card is named
+(lowest rank; for equal ranks spades, hearts, diamonds, clubs).
+
+>>> from loo_tutor.data import example
+>>> from loo_tutor.record import replay
+>>> start = next(s for s in replay(example("forced-ace")).states if s.phase.value == "play")
+>>> [str(card) for card in solve(start)]
+['AH']
+>>> best_card(start).tricks
+{0: 2, 1: 1, 2: 0}
+
+Speed: positions are remembered trick by trick under a key that keeps only
+what matters for the rest of the play (who holds the cards of each suit in
+rank order, with the three suits other than the indicator's interchangeable),
+so deals that differ only in which exact low card was thrown share their
+answers; see ``benchmarks/solver.py`` for the figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .cards import ACE, KING, Card, Suit
+from .errors import LooError
+from .legality import legal_follows, legal_leads, trick_winner_index
+from .rules import LIMITED
+from .state import DealKind, DealState, Phase, Seat, Settlement, Trick
+
+_Hands = tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one card leads to with best play by everyone afterwards.
+
+    Attributes:
+        card: the card played now.
+        tricks: the tricks each active seat ends the deal with (tricks
+            already won included).
+        settlement: the payouts, loos, carried balance and net changes the
+            deal then ends with (R-PAY-THIRD, R-LOO, R-CARRY).
+    """
+
+    card: Card
+    tricks: dict[Seat, int]
+    settlement: Settlement
+
+    @property
+    def looed(self) -> tuple[Seat, ...]:
+        """The seats looed at the end (R-LOO)."""
+        return self.settlement.looed
+
+    @property
+    def payouts(self) -> dict[Seat, Fraction]:
+        """Pool money received, for the seats that receive some (R-PAY-THIRD)."""
+        return self.settlement.payouts
+
+    @property
+    def net(self) -> dict[Seat, Fraction]:
+        """Every seat's net change for the deal (the dealer's ante included)."""
+        return self.settlement.net
+
+
+class _Search:
+    """The game tree of the remaining tricks, over compact positions.
+
+    Players are numbered by their place among the active seats (0 is the
+    first active seat from the dealer's left). A result is one integer with
+    two bits of tricks per player: player ``i``'s tricks from the current
+    trick on are ``(value >> 2 * i) & 3``.
+    """
+
+    __slots__ = (
+        "ace_duty",
+        "duty_card",
+        "indicator",
+        "last_memo",
+        "loo_bits",
+        "memo",
+        "n",
+        "nodes",
+        "reveal",
+    )
+
+    def __init__(self, n: int, indicator: Card, ace_duty: bool, defender: int) -> None:
+        self.n = n
+        self.reveal = indicator.suit
+        self.indicator = indicator
+        self.ace_duty = ace_duty
+        top = KING if indicator.rank == ACE else ACE
+        # The one card whose holder has a lead duty of its own (R-LEAD-ACE).
+        self.duty_card = 13 * indicator.suit + top if ace_duty else -1
+        # Even bit 2i set for every player who can be looed (not the defender).
+        self.loo_bits = sum(1 << 2 * i for i in range(n) if i != defender)
+        self.memo: dict[object, int] = {}
+        self.last_memo: dict[object, int] = {}
+        self.nodes = 0
+
+    # -- comparing results ---------------------------------------------------
+
+    def prefers_tie(self, new: int, old: int, have: int) -> bool:
+        """Between two results equally good for the chooser: rules 2 and 3 of the module doc.
+
+        ``have`` marks the players who had already won a trick before the
+        current one; the others are looed if they win nothing more.
+        """
+        open_bits = self.loo_bits & ~have
+        looed_new = (open_bits & ~(new | new >> 1)).bit_count()
+        looed_old = (open_bits & ~(old | old >> 1)).bit_count()
+        if looed_new != looed_old:
+            return looed_new > looed_old
+        return new < old
+
+    # -- positions -------------------------------------------------------------
+
+    def key(self, hands: _Hands, leader: int, trump: Suit | None, have: int
+            ) -> tuple[object, int]:
+        """What a trick's start is remembered by, and the cards still in play.
+
+        For each suit, the players holding its cards from low to high; the
+        three suits other than the indicator's are sorted, because they play
+        alike. Which exact cards are held no longer matters, only their order.
+        The cards in play are returned as a mask of card indices.
+        """
+        pairs = []
+        live = 0
+        for player, hand in enumerate(hands):
+            for card in hand:
+                pairs.append((card.index, player))
+                live |= 1 << card.index
+        pairs.sort()
+        reveal = self.reveal
+        suits: list[list[int]] = [[], [], [], []]
+        for index, player in pairs:
+            suits[index // 13].append(player)
+        special = tuple(suits[reveal])
+        others = sorted(tuple(suits[s]) for s in range(4) if s != reveal)
+        duty = self.duty_card
+        held_duty = duty >= 0 and live >> duty & 1
+        return (special, tuple(others), leader, trump is None, have, held_duty), live
+
+    def start(self, hands: _Hands, leader: int, trump: Suit | None, left: int,
+              have: int) -> int:
+        """The result of the remaining ``left`` tricks from a trick's start."""
+        if left == 1:
+            return self.last_trick(hands, leader, trump)
+        key, live = self.key(hands, leader, trump, have)
+        value = self.memo.get(key)
+        if value is None:
+            value = self.node(list(hands), leader, 0, [], trump, left, have, live, -1)
+            self.memo[key] = value
+        return value
+
+    def last_trick(self, hands: _Hands, leader: int, trump: Suit | None) -> int:
+        """The last trick: one card each, so nothing is left to choose."""
+        key = (hands, leader, trump)
+        value = self.last_memo.get(key)
+        if value is None:
+            n = self.n
+            cards = [hands[(leader + i) % n][0] for i in range(n)]
+            if trump is None:
+                led = cards[0].suit
+                for card in cards:
+                    if card.suit is not led:
+                        trump = self.reveal  # R-REVEAL
+                        break
+            value = 1 << 2 * ((leader + trick_winner_index(cards, trump)) % n)
+            self.last_memo[key] = value
+        return value
+
+    def distinct(self, legal: list[Card], live: int) -> list[Card]:
+        """The legal cards less those that play exactly like a card kept.
+
+        Two cards of a suit in one hand are alike when no card in play lies
+        between them (and neither carries the R-LEAD-ACE duty).
+        """
+        kept: list[Card] = []
+        duty = self.duty_card
+        for card in legal:
+            index = card.index
+            for other in kept:
+                low, high = (other.index, index) if other.index < index else (index, other.index)
+                if (other.suit is card.suit and index != duty and other.index != duty
+                        and not live & ((1 << high) - (2 << low))):
+                    break
+            else:
+                kept.append(card)
+        return kept
+
+    def idle(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
+             trump: Suit, legal: list[Card]) -> bool:
+        """Whether a choice of two cards in the second trick changes nothing.
+
+        With trumps known, a card that is not winning the trick when it is
+        played can never win it, and it changes no later player's duties
+        (R-HEAD and R-TRUMP-WIN look only at the best led-suit card and the
+        best trump). So if neither card wins here, the choice only decides
+        which card is kept for the last trick; when a card already kept by an
+        earlier player, or both cards of a later player, beat either kept
+        card there, that card cannot win the last trick either, and nothing
+        about the deal depends on the choice.
+        """
+        for card in legal:
+            trick.append(card)
+            winning = trick_winner_index(trick, trump) == pos
+            trick.pop()
+            if winning:
+                return False
+        n = self.n
+        for kept in legal:
+            for step in range(n):
+                if step == pos:
+                    continue
+                held = hands[(leader + step) % n]
+                for card in held:
+                    if not (card.suit is trump and (kept.suit is not trump or card.rank > kept.rank)
+                            or card.suit is kept.suit and card.rank > kept.rank):
+                        break  # this card would not beat the kept one
+                else:
+                    break  # every card this player may keep beats it: it cannot win
+            else:
+                return False
+        return True
+
+    def trick_over(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
+                   trump: Suit | None, left: int, have: int) -> int:
+        """The result once the last card of a trick is down: its winner, then the rest."""
+        if trump is None:
+            led = trick[0].suit
+            for other in trick:
+                if other.suit is not led:
+                    trump = self.reveal  # R-REVEAL: this trick is judged with it
+                    break
+        winner = (leader + trick_winner_index(trick, trump)) % self.n
+        value = 1 << 2 * winner
+        if left > 1:
+            value += self.start(tuple(hands), winner, trump, left - 1, have | value)
+        return value
+
+    def node(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
+             trump: Suit | None, left: int, have: int, live: int, parent_best: int) -> int:
+        """The result chosen by the player at ``pos`` of the trick.
+
+        ``hands`` and ``trick`` are changed while searching and restored.
+        ``live`` holds the cards in play (hands and trick). ``parent_best`` is
+        what the player who played just before in this trick can already get
+        for themselves elsewhere (-1 if nothing): once this player is sure of
+        so many tricks that the parent would get fewer, the parent will not
+        choose this line and the search stops early (all players together
+        take exactly ``left`` tricks from here).
+        """
+        self.nodes += 1
+        n = self.n
+        player = (leader + pos) % n
+        hand = hands[player]
+        if pos:
+            legal = legal_follows(hand, trick, trump)
+        else:
+            legal = legal_leads(hand, trump, self.ace_duty, self.indicator)
+        if len(legal) > 1:
+            legal = self.distinct(legal, live)
+            if left == 2 and pos and trump is not None and len(legal) == 2 \
+                    and self.idle(hands, leader, pos, trick, trump, legal):
+                legal = legal[:1]
+        shift = 2 * player
+        best = best_mine = -1
+        ends = pos + 1 == n
+        for card in legal:
+            i = hand.index(card)
+            hands[player] = hand[:i] + hand[i + 1:]
+            trick.append(card)
+            if ends:
+                value = self.trick_over(hands, leader, trick, trump, left, have)
+            else:
+                value = self.node(hands, leader, pos + 1, trick, trump, left, have, live,
+                                  best_mine)
+            trick.pop()
+            mine = (value >> shift) & 3
+            if mine > best_mine or (mine == best_mine and self.prefers_tie(value, best, have)):
+                best, best_mine = value, mine
+                if mine == left:
+                    break  # every trick left is this player's: nothing can be better
+                if left - mine < parent_best:
+                    break  # the parent already has better than it could get here
+        hands[player] = hand
+        return best
+
+    def after(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
+              trump: Suit | None, left: int, have: int, card: Card) -> int:
+        """The exact result of playing ``card`` now (the root of a question)."""
+        n = self.n
+        pos = len(trick)
+        player = (leader + pos) % n
+        live = 0
+        for cards in (*hands, trick):
+            for other in cards:
+                live |= 1 << other.index
+        hand = hands[player]
+        i = hand.index(card)
+        hands[player] = hand[:i] + hand[i + 1:]
+        trick.append(card)
+        try:
+            if pos + 1 < n:
+                return self.node(hands, leader, pos + 1, trick, trump, left, have, live, -1)
+            return self.trick_over(hands, leader, trick, trump, left, have)
+        finally:
+            trick.pop()
+            hands[player] = hand
+
+
+def _check(state: DealState) -> None:
+    if state.profile != LIMITED:
+        raise LooError("best play is worked out for the limited profile only, "
+                       f"not {state.profile.name!r}")
+    if state.phase is not Phase.PLAY:
+        raise LooError("best play needs a deal in its play phase: "
+                       + ("the announcements are not over" if state.phase is Phase.ANNOUNCE
+                          else "the deal is over"))
+
+
+def _settled(state: DealState, tricks: dict[Seat, int]) -> Settlement:
+    """The engine's settlement of ``state`` if the tricks end as ``tricks`` says."""
+    end = state.copy()
+    end.tricks = [Trick(seat, (), seat) for seat, won in tricks.items() for _ in range(won)]
+    end.trick = []
+    end.phase = Phase.OVER
+    return end.settlement()
+
+
+class Solver:
+    """Best play for the positions of one deal, remembering what it has solved.
+
+    Positions of the same deal (or of deals with the same seats in play and
+    the same kind) share their answers, so the second question about a deal
+    is much faster than the first.
+    """
+
+    def __init__(self) -> None:
+        self._searches: dict[tuple[int, Card, bool, int], _Search] = {}
+
+    def _search(self, state: DealState) -> _Search:
+        n = len(state.active)
+        defender = state.active.index(state.defender) if state.defender is not None else -1
+        spec = (n, state.indicator, state.kind is DealKind.DOUBLE, defender)
+        search = self._searches.get(spec)
+        if search is None:
+            search = self._searches[spec] = _Search(*spec)
+        return search
+
+    def solve(self, state: DealState) -> dict[Card, Outcome]:
+        """For every legal card of the player to move, what it leads to.
+
+        Raises:
+            LooError: the deal is not in its play phase.
+        """
+        _check(state)
+        search = self._search(state)
+        active = state.active
+        n = len(active)
+        hands = [state.held[seat] for seat in active]
+        lead: Seat | None = state.leader
+        assert lead is not None
+        leader = active.index(lead)
+        trick = list(state.trick)
+        left = 3 - len(state.tricks)
+        past = [0] * n
+        for done in state.tricks:
+            winner: Seat | None = done.winner
+            assert winner is not None
+            past[active.index(winner)] += 1
+        have = sum(1 << 2 * i for i in range(n) if past[i])
+        out: dict[Card, Outcome] = {}
+        for card in state.legal_cards():
+            value = search.after(hands, leader, trick, state.trump, left, have, card)
+            tricks = {seat: past[i] + (value >> 2 * i & 3) for i, seat in enumerate(active)}
+            out[card] = Outcome(card, tricks, _settled(state, tricks))
+        return out
+
+    def best(self, state: DealState, outcomes: dict[Card, Outcome] | None = None) -> Outcome:
+        """The best card for the player to move and what it leads to.
+
+        ``outcomes`` may be the answer :meth:`solve` already gave for ``state``.
+
+        Raises:
+            LooError: the deal is not in its play phase.
+        """
+        if outcomes is None:
+            outcomes = self.solve(state)
+        seat: Seat = state.current_player()  # type: ignore[assignment]
+        return _pick(seat, list(outcomes.values()))
+
+
+def _pick(seat: Seat, outcomes: list[Outcome]) -> Outcome:
+    """The outcome ``seat`` prefers; the lowest card among equal results."""
+    chosen = outcomes[0]
+    for outcome in outcomes[1:]:
+        if _better(seat, outcome, chosen) or (
+                _same(outcome, chosen) and _lower(outcome.card, chosen.card)):
+            chosen = outcome
+    return chosen
+
+
+def _better(seat: Seat, new: Outcome, old: Outcome) -> bool:
+    if new.tricks[seat] != old.tricks[seat]:
+        return new.tricks[seat] > old.tricks[seat]
+    if len(new.looed) != len(old.looed):
+        return len(new.looed) > len(old.looed)
+    order = list(new.tricks)
+    return [new.tricks[s] for s in reversed(order)] < [old.tricks[s] for s in reversed(order)]
+
+
+def _same(a: Outcome, b: Outcome) -> bool:
+    return a.tricks == b.tricks
+
+
+def _lower(a: Card, b: Card) -> bool:
+    return (a.rank, a.suit) < (b.rank, b.suit)
+
+
+def solve(state: DealState) -> dict[Card, Outcome]:
+    """For every legal card of the player to move, the outcome with best play.
+
+    A fresh :class:`Solver` is used; keep one to ask several questions about
+    the same deal.
+
+    Raises:
+        LooError: the deal is not in its play phase.
+    """
+    return Solver().solve(state)
+
+
+def best_card(state: DealState) -> Outcome:
+    """The best card for the player to move (see the module doc for "best").
+
+    Raises:
+        LooError: the deal is not in its play phase.
+    """
+    return Solver().best(state)

@@ -1,0 +1,217 @@
+"""The best-play solver and the hints built on it."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loo_tutor import LooError, Play, new_deal
+from loo_tutor.data import example
+from loo_tutor.hints import avoidable_loo, hint, review
+from loo_tutor.record import replay
+from loo_tutor.sim import play_out
+from loo_tutor.solver import Solver, best_card, solve
+from loo_tutor.state import Announce, DealState, Phase, Seat
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def names(count: int) -> list[str]:
+    return [f"P{i}" for i in range(1, count + 1)]
+
+
+def position(seed: int, count: int, cards: int, carried: int) -> DealState:
+    """A seeded deal, announced and played at random for up to ``cards`` cards."""
+    rng = random.Random(seed)
+    state = new_deal(names(count), rng.randrange(count), carried, rng)
+    while state.phase is Phase.ANNOUNCE:
+        options = state.legal_actions()
+        state = state.apply(options[rng.randrange(len(options))])
+    for _ in range(cards):
+        if state.phase is not Phase.PLAY:
+            break
+        options = state.legal_actions()
+        state = state.apply(options[rng.randrange(len(options))])
+    return state
+
+
+def looed_count(state: DealState, tricks: dict[Seat, int]) -> int:
+    return sum(1 for s in state.active if s != state.defender and tricks[s] == 0)
+
+
+def prefers(state: DealState, seat: Seat, new: dict[Seat, int], old: dict[Seat, int]) -> bool:
+    """The solver's stated order: own tricks, more players looed, then tricks nearer the
+    dealer's left (fewer tricks for the active seats furthest from it, first)."""
+    if new[seat] != old[seat]:
+        return new[seat] > old[seat]
+    if looed_count(state, new) != looed_count(state, old):
+        return looed_count(state, new) > looed_count(state, old)
+    order = list(reversed(state.active))
+    return [new[s] for s in order] < [old[s] for s in order]
+
+
+def brute(state: DealState) -> dict[Seat, int]:
+    """Tricks per active seat with best play: every line tried, nothing remembered."""
+    if state.is_terminal():
+        won = dict.fromkeys(state.active, 0)
+        for trick in state.tricks:
+            assert trick.winner is not None
+            won[trick.winner] += 1
+        return won
+    seat = state.current_player()
+    assert seat is not None
+    best: dict[Seat, int] | None = None
+    for action in state.legal_actions():
+        value = brute(state.apply(action))
+        if best is None or prefers(state, seat, value, best):
+            best = value
+    assert best is not None
+    return best
+
+
+def small_position(seed: int) -> DealState:
+    """A position of a 5- or 6-player deal with 6 to 12 cards left, small enough for brute force."""
+    rng = random.Random(seed)
+    state = position(seed, rng.choice([5, 6]), 0, rng.choice([0, 0, 3, 6, 9]))
+    target = rng.randrange(6, 13)
+    while state.phase is Phase.PLAY and sum(len(state.held[s]) for s in state.active) > target:
+        options = state.legal_actions()
+        state = state.apply(options[rng.randrange(len(options))])
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds)
+def test_solver_agrees_with_brute_force_on_small_positions(seed: int) -> None:
+    state = small_position(seed)
+    if state.phase is not Phase.PLAY:
+        return
+    seat = state.current_player()
+    assert seat is not None
+    outcomes = solve(state)
+    assert list(outcomes) == state.legal_cards()
+    for card, outcome in outcomes.items():
+        assert outcome.tricks == brute(state.apply(Play(seat, card))), card
+
+
+@pytest.mark.parametrize("seed", [3, 17])
+def test_solver_agrees_with_brute_force_for_eight_players_in_the_second_trick(seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_deal(names(8), 0, 6, rng)
+    while state.phase is Phase.ANNOUNCE:
+        state = state.apply(Announce(state.current_player(), state.legal_announcements()[0]))  # type: ignore[arg-type]
+    while len(state.tricks) < 1 or len(state.trick) < 2:
+        options = state.legal_actions()
+        state = state.apply(options[rng.randrange(len(options))])
+    seat = state.current_player()
+    assert len(state.active) == 8 and seat is not None
+    for card, outcome in solve(state).items():
+        assert outcome.tricks == brute(state.apply(Play(seat, card))), card
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(5, 8), st.integers(0, 20), st.sampled_from([0, 3, 10]))
+def test_outcomes_conserve_units_and_share_three_tricks(seed: int, count: int, cards: int,
+                                                       carried: int) -> None:
+    state = position(seed, count, cards, carried)
+    if state.phase is not Phase.PLAY:
+        return
+    for outcome in solve(state).values():
+        assert sum(outcome.tricks.values()) == 3
+        settled = outcome.settlement
+        assert sum(settled.net.values()) == state.carried - settled.carried_next  # R-CONSERVE
+        assert set(settled.looed) == {s for s, won in outcome.tricks.items()
+                                      if won == 0 and s != state.defender}
+        for seat, won in outcome.tricks.items():
+            if seat != state.defender and won:
+                assert settled.payouts[seat] == state.pool * Fraction(won, 3)  # R-PAY-THIRD
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(5, 8), st.integers(0, 20), st.sampled_from([0, 6]))
+def test_hints_name_only_legal_cards(seed: int, count: int, cards: int, carried: int) -> None:
+    state = position(seed, count, cards, carried)
+    if state.phase is not Phase.PLAY:
+        return
+    given_hint = hint(state)
+    assert given_hint.card in state.legal_cards()
+    assert given_hint.sentence.startswith("Play ")
+    assert given_hint.outcome is given_hint.outcomes[given_hint.card]
+    own = given_hint.seat
+    assert all(o.tricks[own] <= given_hint.outcome.tricks[own]
+               for o in given_hint.outcomes.values())
+
+
+@settings(max_examples=15, deadline=None)
+@given(seeds, st.integers(5, 7))
+def test_review_and_loo_check_over_a_finished_deal(seed: int, count: int) -> None:
+    rng = random.Random(seed)
+    end = play_out(new_deal(names(count), 0, 0, rng), rng)
+    states = replay_states(end)
+    for seat in range(count):
+        reviews = review(states, seat)
+        assert len(reviews) == 3  # a simple deal: everyone plays three cards
+        for item in reviews:
+            assert item.best.card in item.before.legal_cards()
+            assert item.played.card in item.before.legal_cards()
+            assert item.lost >= 0
+        answer = avoidable_loo(states, seat)
+        assert answer.looed == (seat in end.settlement().looed)
+        if answer.at is not None:
+            assert answer.instead is not None and answer.played is not None
+            assert answer.instead.card in answer.at.legal_cards()
+            assert seat not in answer.instead.looed
+            assert answer.sentence.startswith("Yes")
+
+
+def replay_states(end: DealState) -> list[DealState]:
+    from loo_tutor.record import record_from_state
+    return replay(record_from_state(end)).states
+
+
+def test_forced_ace_deal_best_play() -> None:
+    states = replay(example("forced-ace")).states
+    start = next(s for s in states if s.phase is Phase.PLAY)
+    best = best_card(start)
+    assert str(best.card) == "AH"
+    assert best.tricks == {0: 2, 1: 1, 2: 0}
+    assert best.looed == (2,)
+    assert best.payouts == {0: Fraction(8), 1: Fraction(4)}
+    assert "only legal card" in hint(start).sentence
+
+
+def test_a_hint_names_what_the_worse_card_costs() -> None:
+    # Find a seeded position where one card wins a trick and another is looed.
+    for seed in range(200):
+        state = position(seed, 5, seed % 8, 0)
+        if state.phase is not Phase.PLAY:
+            continue
+        seat = state.current_player()
+        assert seat is not None
+        outcomes = solve(state)
+        if {o.tricks[seat] == 0 for o in outcomes.values()} == {True, False}:
+            text = hint(state).sentence
+            assert "looed (\u22123)" in text and "you win" in text
+            return
+    pytest.fail("no position with a loo at stake among 200 seeds")
+
+
+def test_a_solver_remembers_positions_between_questions() -> None:
+    state = position(5, 8, 0, 0)
+    solver = Solver()
+    first = solver.solve(state)
+    assert solver.solve(state) == first
+
+
+def test_outside_play_the_solver_refuses_in_one_line() -> None:
+    state = new_deal(names(5), 0, 6, random.Random(1))
+    with pytest.raises(LooError, match="announcements are not over"):
+        solve(state)
+    with pytest.raises(LooError, match="not finished"):
+        avoidable_loo(state, 0)
+    with pytest.raises(LooError, match="not one of the players"):
+        review(state, "Nobody")
