@@ -231,6 +231,8 @@ class _Record:
             raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
         rules = record.get("rules")
         profile = LIMITED if rules is None else profile_from_rules(rules)
+        if profile.game != "three-card":
+            raise MalformedRecord(f"rules: a {profile.name} record cannot be stepped through here")
         fields = _IRISH_FIELD_SET if profile.irish else _FIELD_SET
         if not fields.issuperset(record):
             key = next(k for k in record if k not in fields)
@@ -402,6 +404,12 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     Raises:
         MalformedRecord: the record does not describe a deal.
     """
+    rules = record.get("rules") if _is_mapping(record) else None
+    if rules is not None:
+        profile = profile_from_rules(rules)
+        if profile.game == "pam":
+            from .pam import check_record  # the Pam module builds on this one
+            return check_record(record, profile)
     parsed = _Record(record)
     state = parsed.start
     for seat, call in parsed.announce:
@@ -448,7 +456,8 @@ def replay(record: Mapping[str, Any]) -> Replay:
     """Every state a record passes through, for stepping through a deal.
 
     Raises:
-        MalformedRecord: as :func:`check`.
+        MalformedRecord: as :func:`check`; also for a Pam Loo record, which
+            :func:`loo_tutor.pam.replay_record` steps through.
     """
     parsed = _Record(record)
     state = parsed.start
