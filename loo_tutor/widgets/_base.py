@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from typing import Any, Union
@@ -53,6 +54,23 @@ def seat_of(state: DealState, seat: Seat | str) -> Seat:
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state.players):
         return seat
     raise LooError(f"{seat!r} is not one of the players ({', '.join(state.players)})")
+
+
+def record_script(state: DealState, seat: Seat | None = None) -> str:
+    """The deal a widget shows, as a hidden machine-readable record.
+
+    An inert ``<script type="application/json" class="loo-record">`` holding
+    ``{"record": ..., "seat": ...}``: the deal written back as a record
+    (:func:`~loo_tutor.record.record_from_state`) and the reader's seat, if
+    any. Nothing reads it in the page; the browser tests parse it and check
+    the record with the engine, to compare with what the widget draws.
+    """
+    shown = {"record": record_from_state(state),
+             "seat": None if seat is None else state.players[seat]}
+    text = json.dumps(shown, ensure_ascii=False)
+    for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e")):
+        text = text.replace(char, escape)
+    return f'<script type="application/json" class="loo-record">{text}</script>'
 
 
 def one_line(exc: Exception) -> str:

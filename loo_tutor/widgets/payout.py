@@ -14,7 +14,7 @@ from ..record import check, replay
 from ..render import RULES_BASE, ledger_html, link_rules, table_html
 from ..rules import RuleId
 from ..state import DealState
-from ._base import LooWidget, Source, read_record
+from ._base import LooWidget, Source, read_record, record_script
 
 __all__ = ["FORMS", "FieldResult", "PayoutChecker", "parse_amount"]
 
@@ -86,7 +86,7 @@ class PayoutChecker(LooWidget):
         self.summary = widgets.HTML()
         self.answer = widgets.HTML()
         self.table = widgets.HTML(table_html(self.final, None, four_colour, ledger=False,
-                                             base=rules_base))
+                                             base=rules_base) + record_script(self.final))
         self.children = (
             self.table,
             widgets.HTML(f"<p>Amounts are in units; write {FORMS}. An empty field counts as "

@@ -14,7 +14,7 @@ from ..observe import observation
 from ..record import replay
 from ..render import RULES_BASE, link_rules, narration_html, rule_link, table_html
 from ..state import Action, DealState, Phase, Play, Seat, Verdict
-from ._base import LooWidget, Source, read_record, seat_of
+from ._base import LooWidget, Source, read_record, record_script, seat_of
 
 
 def starting_state(source: Source, from_trick: int | None = None) -> DealState:
@@ -183,7 +183,8 @@ class PlayTrainer(LooWidget):
         self.header.value = (f'<p class="loo-header"><strong>You are {html.escape(name)}.</strong> '
                              f'{where}</p>')
         lit = self._legal() if self.highlight.value else []
-        self.table.value = table_html(state, self.seat, self._four, lit, base=self._base)
+        self.table.value = (table_html(state, self.seat, self._four, lit, base=self._base)
+                            + record_script(state, self.seat))
         self._update_buttons(observation(state, self.seat).hand or (), lit)
         self.feedback.value = self._verdict_html()
         self.story.value = "".join(narration_html(n, self._base) for n in self._told)

@@ -10,7 +10,7 @@ from ..errors import LooError
 from ..narrate import Narration, Step, steps
 from ..render import RULES_BASE, step_html
 from ..state import DealState, Seat
-from ._base import LooWidget, Source, read_record, seat_of
+from ._base import LooWidget, Source, read_record, record_script, seat_of
 
 
 class DealStepper(LooWidget):
@@ -42,7 +42,8 @@ class DealStepper(LooWidget):
         except LooError as exc:
             self._fail(exc)
             return
-        self._pages = [step_html(s, four_colour, seat, rules_base) for s in self.steps]
+        self._pages = [step_html(s, four_colour, seat, rules_base) + record_script(s.state, seat)
+                       for s in self.steps]
         last = len(self.steps) - 1
         self.stack = widgets.Stack([widgets.HTML(page) for page in self._pages], selected_index=0)
         self.slider = widgets.IntSlider(value=0, min=0, max=last, description="Step",
