@@ -1,0 +1,1157 @@
+"""Five-card Loo with Pam (SPEC §11.2): one deal as a state machine, and its records.
+
+Pam Loo is played with the ``pam`` profile (:data:`loo_tutor.profiles.PAM`,
+options in :mod:`loo_tutor.profiles`). A :class:`PamState` has the interface of
+:class:`~loo_tutor.state.DealState`: :meth:`~PamState.current_player`,
+:meth:`~PamState.legal_actions`, :meth:`~PamState.check` (never raises),
+:meth:`~PamState.apply` (returns a new state), :meth:`~PamState.is_terminal`
+and :meth:`~PamState.settlement`. A deal goes through four phases:
+
+1. **announce** — from the dealer's left, everyone stands or passes. When every
+   non-dealer has passed the dealer takes the pool without a word; when only one
+   player stands at the end, that player takes it (R-COLLECT).
+2. **exchange** — each player who stood, in the same order, discards 0–5 cards
+   and draws as many from the top of the stock (V-EXCHANGE). Then the best flush,
+   if anybody holds one, takes the pool without play (V-FLUSH).
+3. **play** — five tricks. Pam is the highest trump (V-PAM); the leader of the
+   ace of trumps may tell Pam to be civil (V-PAM-CIVIL).
+4. **over** — each trick earned a fifth of the pool (R-PAY-THIRD); a player who
+   stood and won nothing is looed (R-LOO).
+
+The book page ``book/pam.md`` explains the game and every decision taken where
+the seeds leave a gap; :func:`check_record` reads the deal records it describes.
+
+>>> import random
+>>> state = new_pam_deal(["A", "B", "C", "D", "E"], dealer=4, carried=0, rng=random.Random(3))
+>>> state.pool, state.current_player(), [str(a.announcement) for a in state.legal_actions()]
+(Fraction(5, 1), 0, ['stand', 'pass'])
+>>> rng = random.Random(3)
+>>> while not state.is_terminal():
+...     state = state.apply(rng.choice(state.legal_actions()))
+>>> settled = state.settlement()
+>>> sum(settled.net.values()) == state.carried - settled.carried_next
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Mapping, Sequence, Union, cast
+
+from .cards import ACE, CARDS, Card, Suit, sort_hand
+from .errors import IllegalActionError, LooError, MalformedRecord
+from .legality import Announcement, explain_card, legal_follows, legal_leads, trick_winner_index
+from .profiles import PAM, describe, rules_value
+from .record import (
+    _card,
+    _cards,
+    _is_mapping,
+    _kind,
+    _Record,
+    _check_trick_shape,
+    _swap_text,
+    format_amount,
+    parse_carried,
+)
+from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .state import (
+    Action,
+    Announce,
+    DealState,
+    Exchange,
+    Phase,
+    Play,
+    Seat,
+    Settlement,
+    Trick,
+    Verdict,
+    _check_seats,
+    seats_from_left,
+    shuffle_and_cut,
+)
+
+HAND_SIZE = 5
+"""Cards in every hand (R-DEAL-ORDER as Pam Loo changes it)."""
+
+TRICKS = 5
+"""Tricks in a deal played out; each earns a fifth of the pool (R-PAY-THIRD)."""
+
+JACK = 9
+"""The rank index of a jack (see :data:`loo_tutor.cards.RANK_TEXT`)."""
+
+_STAND, _PASS = Announcement.STAND, Announcement.PASS
+
+
+@dataclass(frozen=True, slots=True)
+class CivilLead:
+    """``seat`` leads ``card``, the ace of trumps, and says "Pam, be civil" (V-PAM-CIVIL)."""
+
+    seat: Seat
+    card: Card
+
+
+PamAction = Union[Announce, Exchange, Play, CivilLead]
+"""What a player may do in a Pam deal: stand or pass, exchange, play, or lead civilly."""
+
+
+@dataclass(frozen=True)
+class Flush:
+    """The flush that took the pool without play (V-FLUSH).
+
+    Attributes:
+        seat: who held it.
+        kind: ``"pam"`` (four of a suit and Pam), ``"trump"`` (five trumps) or
+            ``"plain"`` (five of another suit).
+        cards: the five cards.
+        exempt: other players who stood and are not looed by it: holders of Pam
+            or of a weaker flush, when the profile's ``flush_exempt`` is on.
+    """
+
+    seat: Seat
+    kind: str
+    cards: tuple[Card, ...]
+    exempt: tuple[Seat, ...]
+
+
+_FLUSH_KINDS = ("plain", "trump", "pam")  # weakest first: a flush's class is its index
+
+
+def pam_card(trump: Suit, running: bool) -> Card:
+    """Pam: the jack of clubs, or with ``running_pam`` the jack of trumps (V-PAM).
+
+    >>> pam_card(Suit.HEARTS, False), pam_card(Suit.HEARTS, True)
+    (Card.parse('JC'), Card.parse('JH'))
+    """
+    return CARDS[13 * (trump if running else Suit.CLUBS) + JACK]
+
+
+_STAND_INS: dict[tuple[int, Suit], Card] = {}
+
+
+def _stand_in(pam: Card, trump: Suit) -> Card:
+    """Pam as the three-card helpers of :mod:`loo_tutor.legality` should see it.
+
+    Those helpers judge cards by suit and rank alone. A stand-in card of the
+    trump suit ranked above the ace makes them treat Pam as the highest trump
+    (V-PAM) for leading, following, heading and winning; the stand-in never
+    leaves this module.
+    """
+    key = (pam.index, trump)
+    card = _STAND_INS.get(key)
+    if card is None:
+        card = _STAND_INS[key] = Card(ACE + 1, trump, len(CARDS), pam.text)
+    return card
+
+
+def flush_rank(hand: Sequence[Card], trump: Suit, pam: Card) -> tuple[int, tuple[int, ...]] | None:
+    """How strong a flush ``hand`` is, or ``None`` when it is no flush (V-FLUSH).
+
+    A flush is five cards of one suit, or four of one suit with Pam. The first
+    number is 2 for a Pam flush, 1 for five trumps, 0 for five of a plain suit;
+    then come the ranks, highest first, so that larger means stronger.
+
+    >>> from loo_tutor.cards import parse_card as c
+    >>> pam = c("JC")
+    >>> flush_rank([c(t) for t in "2H 5H 9H QH JC".split()], Suit.SPADES, pam)
+    (2, (10, 7, 3, 0))
+    >>> flush_rank([c(t) for t in "2H 5H 9H QH KS".split()], Suit.SPADES, pam) is None
+    True
+    """
+    if len(hand) != HAND_SIZE:
+        return None
+    others = [card for card in hand if card is not pam]
+    suits = {card.suit for card in others}
+    if len(suits) != 1:
+        return None
+    ranks = tuple(sorted((card.rank for card in others), reverse=True))
+    if len(others) < HAND_SIZE:
+        return 2, ranks
+    return (1 if trump in suits else 0), ranks
+
+
+def loo_payment(profile: Profile, pool: Fraction) -> Fraction:
+    """What a looed player pays (R-LOO): fixed, the pool (unlimited), or the pool up to a limit."""
+    if profile.loo_rule == "unlimited":
+        return pool
+    if profile.loo_rule == "mixed":
+        return min(pool, Fraction(profile.loo))
+    return Fraction(profile.loo)
+
+
+class PamState:
+    """The state of one Pam deal, from the first announcement to settlement.
+
+    Build one with :func:`new_pam_deal`, :func:`pam_from_deck` or
+    :func:`pam_from_hands`. :meth:`apply` returns a new state and leaves this
+    one unchanged.
+
+    Attributes:
+        profile: the ``pam`` profile and its options.
+        players: names in clockwise seating order.
+        dealer: the dealer's seat.
+        order: seats from the dealer's left round to the dealer.
+        carried: the carried balance before the stakes.
+        pool: the pool at start of play: carried + the dealer's ante + the
+            other players' stakes (R-POOL).
+        hands: the dealt hands, by seat.
+        indicator: the turned card; its suit is trumps (R-DEAL-TRUMP).
+        trump: the trump suit.
+        pam: the card that is Pam in this deal.
+        stock: the undealt cards after the indicator, top first, as far as known.
+        stock_size: how many cards the stock really holds (``52 − 5n − 1``).
+        announcements: (seat, stand or pass) in the order made.
+        standers: the players who stood, in order (the active players).
+        exchanges: (seat, discarded, drawn) for each exchange so far.
+        held: the cards each seat holds now.
+        collected_by: who took the whole pool without play (R-COLLECT or a flush).
+        flush: the flush that took the pool, if any.
+        tricks: the finished tricks.
+        civil: the 1-based numbers of the tricks led with "Pam, be civil".
+    """
+
+    __slots__ = (
+        "profile", "players", "dealer", "order", "carried", "pool", "hands", "indicator",
+        "trump", "pam", "stock", "stock_size", "announcements", "standers", "exchanges",
+        "held", "collected_by", "flush", "tricks", "civil", "trick", "leader", "phase",
+        "_turn",
+    )
+
+    profile: Profile
+    players: tuple[str, ...]
+    dealer: Seat
+    order: tuple[Seat, ...]
+    carried: Fraction
+    pool: Fraction
+    hands: tuple[tuple[Card, ...], ...]
+    indicator: Card
+    trump: Suit
+    pam: Card
+    stock: tuple[Card, ...]
+    stock_size: int
+    announcements: list[tuple[Seat, Announcement]]
+    standers: tuple[Seat, ...]
+    exchanges: list[tuple[Seat, tuple[Card, ...], tuple[Card, ...]]]
+    held: list[tuple[Card, ...]]
+    collected_by: Seat | None
+    flush: Flush | None
+    tricks: list[Trick]
+    civil: list[int]
+    trick: list[Card]
+    leader: Seat | None
+    phase: Phase
+    _turn: Seat | None
+
+    # -- queries ---------------------------------------------------------
+
+    def current_player(self) -> Seat | None:
+        """The seat that must act next, or ``None`` when the deal is over."""
+        return self._turn
+
+    def is_terminal(self) -> bool:
+        """Whether the deal is over: collected, taken by a flush, or five tricks played."""
+        return self.phase is Phase.OVER
+
+    @property
+    def active(self) -> tuple[Seat, ...]:
+        """The players who take part in the tricks (those who stood), in order."""
+        return self.standers if self.collected_by is None or self.flush is not None else ()
+
+    def legal_announcements(self) -> list[Announcement]:
+        """Stand and pass while announcing (R-ANN-CHOICES), else nothing."""
+        return [_STAND, _PASS] if self.phase is Phase.ANNOUNCE else []
+
+    def exchange_limit(self) -> int:
+        """How many cards the player to exchange may discard (V-EXCHANGE).
+
+        Five at most, and no more than the stock can replace; with
+        ``dealer_takes_trump`` the dealer's first replacement is the turned card.
+        """
+        if self.phase is not Phase.EXCHANGE:
+            return 0
+        room = self.stock_size - self._drawn()
+        if self._turn == self.dealer and self.profile.dealer_takes_trump:
+            room += 1
+        return min(HAND_SIZE, room)
+
+    def legal_exchanges(self) -> list[tuple[Card, ...]]:
+        """The sets of cards the player to act may discard, keeping all first."""
+        if self.phase is not Phase.EXCHANGE:
+            return []
+        hand = self.held[self._turn]  # type: ignore[index]
+        return [cards for size in range(self.exchange_limit() + 1)
+                for cards in combinations(hand, size)]
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the player to act may play (empty outside play)."""
+        if self.phase is not Phase.PLAY:
+            return []
+        hand = self._seen(self.held[self._turn])  # type: ignore[index]
+        if self.trick:
+            allowed = self._follows(hand, self._seen(self.trick))
+        else:
+            allowed = self._leads(hand)
+        return self._real(allowed)
+
+    def may_call_civil(self, card: Card) -> bool:
+        """Whether leading ``card`` now may come with "Pam, be civil" (the ace of trumps)."""
+        return (self.phase is Phase.PLAY and not self.trick and card.suit is self.trump
+                and card.rank == ACE)
+
+    def legal_actions(self) -> list[PamAction]:
+        """Every legal action of the player to act, in a stable order."""
+        seat = self._turn
+        if seat is None:
+            return []
+        if self.phase is Phase.ANNOUNCE:
+            return [Announce(seat, a) for a in self.legal_announcements()]
+        if self.phase is Phase.EXCHANGE:
+            return [Exchange(seat, cards) for cards in self.legal_exchanges()]
+        actions: list[PamAction] = []
+        for card in self.legal_cards():
+            actions.append(Play(seat, card))
+            if self.may_call_civil(card):
+                actions.append(CivilLead(seat, card))
+        return actions
+
+    def check(self, action: PamAction) -> Verdict:
+        """Judge an action without taking it. Never raises.
+
+        Returns:
+            a :class:`~loo_tutor.state.Verdict`, truthy when legal; otherwise it
+            names the rule broken and says what the rule requires here.
+        """
+        refusal = self._refusal(action)
+        allowed = cast("tuple[Action, ...]", tuple(self.legal_actions()))
+        if refusal is None:
+            return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
+        return Verdict(False, refusal[0], refusal[1], allowed)
+
+    def all_tricks(self) -> list[Trick]:
+        """Finished tricks, then the trick in progress if it has any card."""
+        if not self.trick:
+            return list(self.tricks)
+        seat: Seat = self.leader  # type: ignore[assignment]
+        plays = []
+        for card in self.trick:
+            plays.append((seat, card))
+            seat = self._next(seat)
+        return [*self.tricks, Trick(self.leader, tuple(plays), None)]  # type: ignore[arg-type]
+
+    def settlement(self) -> Settlement:
+        """Payouts, loos, the carried balance and net changes of a finished deal.
+
+        Each trick earns a fifth of the pool (R-PAY-THIRD); a player who stood
+        and won no trick, or who is beaten by a flush without an exemption,
+        pays the loo (R-LOO); the rest stays in the pool (R-CARRY).
+
+        Raises:
+            LooError: the deal is not over yet.
+        """
+        if self.phase is not Phase.OVER:
+            raise LooError("the deal is not over, so it cannot be settled yet")
+        profile, pool = self.profile, self.pool
+        loo = loo_payment(profile, pool)
+        payouts: dict[Seat, Fraction] = {}
+        looed: tuple[Seat, ...] = ()
+        if self.collected_by is not None:
+            payouts[self.collected_by] = pool
+            if self.flush is not None:
+                spared = (self.flush.seat, *self.flush.exempt)
+                looed = tuple(s for s in self.standers if s not in spared)
+        else:
+            wins = dict.fromkeys(self.standers, 0)
+            for trick in self.tricks:
+                wins[trick.winner] += 1  # type: ignore[index]
+            for seat in self.standers:
+                if wins[seat]:
+                    payouts[seat] = pool * wins[seat] / TRICKS
+                else:
+                    looed += (seat,)
+        net = {seat: Fraction(-profile.stake) for seat in range(len(self.players))}
+        net[self.dealer] = Fraction(-profile.ante)
+        for seat, amount in payouts.items():
+            net[seat] += amount
+        for seat in looed:
+            net[seat] -= loo
+        carried_next = pool - sum(payouts.values(), Fraction(0)) + loo * len(looed)
+        return Settlement(payouts, looed, carried_next, net, loo)
+
+    # -- acting ----------------------------------------------------------
+
+    def apply(self, action: PamAction) -> PamState:
+        """The state after a legal action; this state is left unchanged.
+
+        Raises:
+            IllegalActionError: the action breaks a rule; its ``verdict`` names it.
+            LooError: an exchange needs stock cards a hands-form deal did not list.
+        """
+        verdict = self.check(action)
+        if not verdict:
+            raise IllegalActionError(verdict)
+        after = self.copy()
+        after._advance(action)
+        return after
+
+    def copy(self) -> PamState:
+        """An independent copy of this state."""
+        other = object.__new__(PamState)
+        for name in PamState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.announcements = list(self.announcements)
+        other.exchanges = list(self.exchanges)
+        other.held = list(self.held)
+        other.tricks = list(self.tricks)
+        other.civil = list(self.civil)
+        other.trick = list(self.trick)
+        return other
+
+    def _advance(self, action: PamAction) -> None:
+        """Take a legal action in place (the caller has checked it)."""
+        if isinstance(action, Announce):
+            self._announce(action.seat, action.announcement)
+        elif isinstance(action, Exchange):
+            self._exchange(action.seat, action.cards)
+        else:
+            if isinstance(action, CivilLead):
+                self.civil.append(len(self.tricks) + 1)
+            self._play(action.seat, action.card)
+
+    def _announce(self, seat: Seat, call: Announcement) -> None:
+        self.announcements.append((seat, call))
+        if call is _STAND:
+            self.standers += (seat,)
+        position = len(self.announcements)
+        if position == len(self.order) - 1 and not self.standers:
+            self._collect(self.dealer)  # everyone else passed (R-COLLECT)
+        elif position < len(self.order):
+            self._turn = self.order[position]
+        elif len(self.standers) == 1:
+            self._collect(self.standers[0])  # a single player stands (R-COLLECT)
+        else:
+            self.phase = Phase.EXCHANGE
+            self._turn = self.standers[0]
+
+    def _collect(self, seat: Seat) -> None:
+        self.collected_by = seat
+        self.phase = Phase.OVER
+        self._turn = None
+
+    def _drawn(self) -> int:
+        """How many stock cards the exchanges so far have taken."""
+        return sum(len(drawn) for _, _, drawn in self.exchanges) - self._took_turned()
+
+    def _took_turned(self) -> int:
+        """1 if the dealer has taken the turned card into hand, else 0."""
+        return int(any(self.indicator in drawn for _, _, drawn in self.exchanges))
+
+    def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        count = len(cards)
+        source: tuple[Card, ...] = ()
+        if count and seat == self.dealer and self.profile.dealer_takes_trump:
+            source = (self.indicator,)
+        start = self._drawn()
+        source += self.stock[start:start + count - len(source)]
+        if len(source) < count:
+            raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
+                           f"this exchange; give the stock in full")
+        self.exchanges.append((seat, tuple(cards), source))
+        kept = tuple(card for card in self.held[seat] if card not in cards)
+        self.held[seat] = kept + source
+        index = self.standers.index(seat) + 1
+        if index < len(self.standers):
+            self._turn = self.standers[index]
+        elif not self._take_flush():
+            self.phase = Phase.PLAY
+            self.leader = self._turn = self.standers[0]  # R-LEAD-FIRST
+
+    def _take_flush(self) -> bool:
+        """After the exchanges: give the pool to the best flush, if any (V-FLUSH)."""
+        best: tuple[tuple[int, tuple[int, ...]], Seat] | None = None
+        flushes: list[Seat] = []
+        for seat in self.standers:
+            rank = flush_rank(self.held[seat], self.trump, self.pam)
+            if rank is not None:
+                flushes.append(seat)
+                if best is None or rank > best[0]:  # a tie goes to the elder hand
+                    best = rank, seat
+        if best is None:
+            return False
+        winner = best[1]
+        exempt: tuple[Seat, ...] = ()
+        if self.profile.flush_exempt:
+            exempt = tuple(s for s in self.standers if s != winner
+                           and (s in flushes or self.pam in self.held[s]))
+        cards = sort_hand(self.held[winner])
+        self.flush = Flush(winner, _FLUSH_KINDS[best[0][0]], cards, exempt)
+        self._collect(winner)
+        return True
+
+    def _play(self, seat: Seat, card: Card) -> None:
+        hand = self.held[seat]
+        self.held[seat] = tuple(c for c in hand if c is not card)
+        cards = self.trick
+        cards.append(card)
+        if len(cards) < len(self.standers):
+            self._turn = self._next(seat)
+            return
+        plays = self.all_tricks()[-1].plays
+        winner = plays[trick_winner_index(self._seen(cards), self.trump)][0]
+        self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
+        self.trick = []
+        if len(self.tricks) == TRICKS:
+            self.phase = Phase.OVER
+            self._turn = self.leader = None
+        else:
+            self.leader = self._turn = winner  # R-LEAD-NEXT
+
+    def _next(self, seat: Seat) -> Seat:
+        standers = self.standers
+        return standers[(standers.index(seat) + 1) % len(standers)]
+
+    # -- duties ------------------------------------------------------------
+
+    def _seen(self, cards: Sequence[Card]) -> list[Card]:
+        """``cards`` with Pam replaced by its stand-in (see :func:`_stand_in`)."""
+        pam = self.pam
+        stand_in = _stand_in(pam, self.trump)
+        return [stand_in if card is pam else card for card in cards]
+
+    def _real(self, cards: Sequence[Card]) -> list[Card]:
+        stand_in = _stand_in(self.pam, self.trump)
+        return [self.pam if card is stand_in else card for card in cards]
+
+    def _civil_trick(self) -> bool:
+        return bool(self.civil) and self.civil[-1] == len(self.tricks) + 1 and bool(self.trick)
+
+    def _duty_indicator(self) -> Card:
+        """The card R-LEAD-ACE reads: the turned card, unless the dealer took it.
+
+        The king of trumps is forced only while a turned ace lies on the table;
+        once the dealer holds that ace, the ace itself is forced. Pam (never an
+        ace) stands in for "no ace turned".
+        """
+        return self.pam if self._took_turned() else self.indicator
+
+    def _leads(self, hand: list[Card]) -> list[Card]:
+        """R-LEAD-TRUMP and R-LEAD-ACE, as the duty set of the profile has them."""
+        if self.profile.pam_duties == "004":
+            if self.tricks:  # only the first lead must be a trump
+                return hand
+            return legal_leads(hand, self.trump, False, self.indicator)
+        return legal_leads(hand, self.trump, True, self._duty_indicator())
+
+    def _civil_hand(self, hand: list[Card]) -> list[Card]:
+        """The hand without Pam when Pam must be civil and its holder has another trump."""
+        if not self._civil_trick():
+            return hand
+        stand_in = _stand_in(self.pam, self.trump)
+        if stand_in in hand and any(c.suit is self.trump for c in hand if c is not stand_in):
+            return [c for c in hand if c is not stand_in]
+        return hand
+
+    def _follows(self, hand: list[Card], trick: list[Card]) -> list[Card]:
+        """R-FOLLOW (and for seed 002 R-HEAD, R-TRUMP-WIN), Pam's freedom, Pam's manners."""
+        hand = self._civil_hand(hand)
+        if self.profile.pam_duties == "002":
+            return legal_follows(hand, trick, self.trump)
+        led = trick[0].suit
+        same = [c for c in hand if c.suit is led]  # Pam counts as a trump here
+        if not same:
+            return hand
+        stand_in = _stand_in(self.pam, self.trump)
+        if stand_in in hand and stand_in not in same:
+            same.append(stand_in)  # and may be played to any trick
+        return same
+
+    # -- explanations ------------------------------------------------------
+
+    def _name(self, seat: Seat) -> str:
+        return self.players[seat]
+
+    def _describe(self, action: PamAction) -> str:
+        name = self._name(action.seat)
+        if isinstance(action, Announce):
+            return f"{name} announcing {action.announcement.value}"
+        if isinstance(action, Exchange):
+            cards = ", ".join(str(c) for c in action.cards) or "nothing"
+            return f"{name} discarding {cards}"
+        if isinstance(action, CivilLead):
+            return f"{name} leading {action.card} with \"Pam, be civil\""
+        return f"{name} playing {action.card}"
+
+    def _refusal(self, action: PamAction) -> tuple[RuleKey, str] | None:
+        """``None`` if the action is legal, else the rule and the message."""
+        if isinstance(action, Announce):
+            return self._announce_refusal(action.seat, action.announcement)
+        if isinstance(action, Exchange):
+            return self._exchange_refusal(action.seat, action.cards)
+        if isinstance(action, (Play, CivilLead)):
+            refusal = self._play_refusal(action.seat, action.card)
+            if refusal is None and isinstance(action, CivilLead):
+                refusal = self._civil_refusal(action.seat, action.card)
+            return refusal
+        raise TypeError(f"not an action: {action!r}")
+
+    def _over_refusal(self, name: str) -> tuple[RuleKey, str]:
+        if self.flush is not None:
+            holder = self._name(self.flush.seat)
+            return VariantRuleId.FLUSH, (
+                f"{name} cannot act: {holder}'s flush took the pool without play."
+            )
+        if self.collected_by is not None:
+            return RuleId.COLLECT, (
+                f"{name} cannot act: {self._name(self.collected_by)} took the pool without play."
+            )
+        return RuleId.PLAY_ORDER, f"{name} cannot act: all five tricks have been played."
+
+    def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleKey, str] | None:
+        name = self._name(seat)
+        if self.phase is Phase.OVER and self.collected_by == self.dealer and not self.standers:
+            return RuleId.COLLECT, (
+                f"{name} cannot announce: every other player passed, so the dealer takes "
+                "the pool without play."
+            )
+        if self.phase is not Phase.ANNOUNCE:
+            return RuleId.ANN_ORDER, f"{name} cannot announce: every player has announced once."
+        if seat != self._turn:
+            turn = self._name(self._turn)  # type: ignore[arg-type]
+            return RuleId.ANN_ORDER, (
+                f"{name} announced out of turn; announcements go clockwise from the dealer's "
+                f"left and it is {turn}'s turn."
+            )
+        if call not in (_STAND, _PASS):
+            return RuleId.ANN_CHOICES, (
+                f"{name} cannot announce {call.value}: Pam Loo has no miss, so a player may "
+                "only stand or pass."
+            )
+        return None
+
+    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...]
+                          ) -> tuple[RuleKey, str] | None:
+        name = self._name(seat)
+        if self.phase is Phase.OVER:
+            return self._over_refusal(name)
+        if self.phase is not Phase.EXCHANGE:
+            when = ("the announcements are not finished" if self.phase is Phase.ANNOUNCE
+                    else "the exchanges are over and play has begun")
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
+        if seat not in self.standers:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} passed, so {name} takes no part in the exchange."
+            )
+        if seat != self._turn:
+            turn = self._name(self._turn)  # type: ignore[arg-type]
+            return VariantRuleId.EXCHANGE, (
+                f"{name} must wait: the players who stood exchange in turn from the dealer's "
+                f"left, and it is {turn}'s turn."
+            )
+        hand = self.held[seat]
+        stray = [c for c in cards if c not in hand]
+        if stray or len(set(cards)) != len(cards):
+            what = f"{stray[0]} is not in {name}'s hand" if stray else "a card is named twice"
+            return VariantRuleId.EXCHANGE, (
+                f"{name} cannot discard that: {what}; a player discards cards from their "
+                f"own hand ({', '.join(str(c) for c in hand)})."
+            )
+        limit = self.exchange_limit()
+        if len(cards) > limit:
+            why = ("five cards" if limit == HAND_SIZE
+                   else f"{limit}, as many as the stock can still replace")
+            return VariantRuleId.EXCHANGE, (
+                f"{name} cannot discard {len(cards)} cards: the most {name} may exchange is {why}."
+            )
+        return None
+
+    def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
+        name = self._name(seat)
+        if self.phase is Phase.OVER:
+            return self._over_refusal(name)
+        if self.phase is not Phase.PLAY:
+            what = "announcements" if self.phase is Phase.ANNOUNCE else "exchanges"
+            return RuleId.PLAY_ORDER, (
+                f"{name} cannot play yet: the {what} are not finished."
+            )
+        if seat != self._turn:
+            turn = self._name(self._turn)  # type: ignore[arg-type]
+            why = "is not playing this deal" if seat not in self.standers else "must wait"
+            return RuleId.PLAY_ORDER, (
+                f"{name} {why}: play goes clockwise among the players who stood and it is "
+                f"{turn}'s turn."
+            )
+        if card in self.legal_cards():
+            return None
+        hand = self._seen(self.held[seat])
+        shown = self._seen([card])[0]
+        stand_in = _stand_in(self.pam, self.trump)
+        if (self.trick and shown is stand_in and card in self.held[seat]
+                and stand_in not in self._civil_hand(hand)):
+            return VariantRuleId.PAM_CIVIL, (
+                f"{name} may not play Pam ({card}): the ace of trumps was led with \"Pam, be "
+                f"civil\", and {name} holds another trump to play instead."
+            )
+        trick = self._seen(self.trick)
+        rule, message = explain_card(name, shown, self._civil_hand(hand), trick, self.trump,
+                                     self.profile.pam_duties == "002",
+                                     self._duty_indicator())
+        if trick and trick[0] is stand_in and rule is RuleId.FOLLOW:
+            trumps = ", ".join(str(c) for c in self._real(hand) if c.suit is self.trump)
+            return VariantRuleId.PAM, (
+                f"{name} may not play {card}: Pam was led, and Pam is a trump, so {name} "
+                f"must play one of their trumps ({trumps})."
+            )
+        return rule, message
+
+    def _civil_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
+        if self.may_call_civil(card):
+            return None
+        name = self._name(seat)
+        if self.trick:
+            return VariantRuleId.PAM_CIVIL, (
+                f"{name} cannot call \"Pam, be civil\": only the leader may, with the lead."
+            )
+        return VariantRuleId.PAM_CIVIL, (
+            f"{name} cannot call \"Pam, be civil\" with {card}: the call goes only with the "
+            f"lead of the ace of trumps (A{self.trump.letter})."
+        )
+
+
+# -- building a deal ---------------------------------------------------------
+
+
+def split_pam_deck(deck: Sequence[Card], players: int, dealer: Seat
+                   ) -> tuple[list[tuple[Card, ...]], Card, tuple[Card, ...]]:
+    """Deal a shuffled and cut pack for Pam Loo: hands by seat, the indicator, the stock.
+
+    From the dealer's left round to the dealer, each player first receives a
+    packet of three cards off the top, then in a second round a packet of two.
+    The next card is turned for trumps; the rest is the stock, top first.
+
+    >>> from loo_tutor.cards import full_deck
+    >>> hands, turned, stock = split_pam_deck(full_deck(), 4, 3)
+    >>> [str(c) for c in hands[0]], [str(c) for c in hands[3]], str(turned), len(stock)
+    (['2S', '3S', '4S', 'AS', '2H'], ['JS', 'QS', 'KS', '7H', '8H'], '9H', 31)
+    """
+    order = seats_from_left(players, dealer)
+    second = 3 * players
+    hands: list[tuple[Card, ...]] = [()] * players
+    for k, seat in enumerate(order):
+        hands[seat] = (*deck[3 * k:3 * k + 3], *deck[second + 2 * k:second + 2 * k + 2])
+    end = HAND_SIZE * players
+    return hands, deck[end], tuple(deck[end + 1:])
+
+
+def pam_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                   hands: Sequence[Sequence[Card]], indicator: Card,
+                   stock: Sequence[Card] = (), profile: Profile = PAM) -> PamState:
+    """A Pam deal at its start from known hands.
+
+    Args:
+        players: names in clockwise order.
+        dealer: the dealer's seat.
+        carried: the carried balance before the stakes.
+        hands: five cards for every seat.
+        indicator: the turned card.
+        stock: the top of the stock, in order; as many cards as the exchanges
+            will draw (give all of it to be safe).
+        profile: the ``pam`` profile or one of its variations.
+
+    Raises:
+        LooError: the seats, hands or cards do not make a deal.
+    """
+    fraction = _check_seats(players, dealer, carried, profile)
+    dealt = tuple(tuple(h) for h in hands)
+    if len(dealt) != len(players) or any(len(h) != HAND_SIZE for h in dealt):
+        raise LooError("every seat needs a hand of exactly 5 cards")
+    every = [c for h in dealt for c in h] + [indicator, *stock]
+    if len(set(every)) != len(every):
+        raise LooError("the same card appears twice [R-PACK-CARDS]")
+    if len(every) > len(CARDS):
+        raise LooError("more cards than one pack holds [R-PACK-CARDS]")
+    return _start(players, dealer, fraction, dealt, indicator, tuple(stock), profile)
+
+
+def _start(players: Sequence[str], dealer: Seat, carried: Fraction,
+           dealt: tuple[tuple[Card, ...], ...], indicator: Card, stock: tuple[Card, ...],
+           profile: Profile) -> PamState:
+    count = len(players)
+    state = object.__new__(PamState)
+    state.profile = profile
+    state.players = tuple(players)
+    state.dealer = dealer
+    state.order = seats_from_left(count, dealer)
+    state.carried = carried
+    state.pool = carried + profile.ante + profile.stake * (count - 1)
+    state.hands = dealt
+    state.indicator = indicator
+    state.trump = indicator.suit
+    state.pam = pam_card(state.trump, profile.running_pam)
+    state.stock = stock
+    state.stock_size = len(CARDS) - HAND_SIZE * count - 1
+    state.announcements = []
+    state.standers = ()
+    state.exchanges = []
+    state.held = list(dealt)
+    state.collected_by = None
+    state.flush = None
+    state.tricks = []
+    state.civil = []
+    state.trick = []
+    state.leader = None
+    state.phase = Phase.ANNOUNCE
+    state._turn = state.order[0]
+    return state
+
+
+def pam_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                  deck: Sequence[Card], profile: Profile = PAM) -> PamState:
+    """A Pam deal at its start from the pack as shuffled and cut, top card first.
+
+    Raises:
+        LooError: the deck is not the 52 distinct cards, or the seats are wrong.
+    """
+    if len(deck) != len(CARDS) or len(set(deck)) != len(CARDS):
+        raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
+    fraction = _check_seats(players, dealer, carried, profile)
+    hands, indicator, stock = split_pam_deck(deck, len(players), dealer)
+    return _start(players, dealer, fraction, tuple(hands), indicator, stock, profile)
+
+
+def new_pam_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                 rng: random.Random, profile: Profile = PAM) -> PamState:
+    """Shuffle, cut and deal a Pam deal with the given random generator.
+
+    Raises:
+        LooError: the seats or the carried balance are wrong.
+    """
+    deck, _ = shuffle_and_cut(rng)
+    return pam_from_deck(players, dealer, carried, deck, profile)
+
+
+# -- records -----------------------------------------------------------------
+
+FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
+          "announce", "exchange", "civil", "tricks")
+"""The top-level keys of a Pam record, in the order records are written."""
+
+CIVIL = " civil"
+"""Added to the ace of trumps in ``next.options`` and ``error.action`` for a civil lead."""
+
+
+@dataclass(frozen=True)
+class _PamRecord:
+    """A Pam record whose static shape has been validated."""
+
+    start: PamState
+    announce: list[tuple[Seat, Announcement]]
+    exchange: list[tuple[Seat, tuple[Card, ...]]]
+    civil: frozenset[int]
+    tricks: list[tuple[Card, ...]]
+
+
+def _read(record: Mapping[str, Any], profile: Profile) -> _PamRecord:
+    if not _is_mapping(record):
+        raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
+    for key in record:
+        if key not in FIELDS:
+            raise MalformedRecord(f"{key}: unknown field (allowed in Pam Loo: {', '.join(FIELDS)})")
+    players = _Record._players(record.get("players"), profile)
+    dealer = record.get("dealer")
+    if not isinstance(dealer, str) or dealer not in players:
+        raise MalformedRecord(f"dealer: {_kind(dealer)} is not one of the players")
+    if "carried" not in record:
+        raise MalformedRecord("carried: missing (use 0 when the pool was empty)")
+    carried = parse_carried(record["carried"])
+    seat = {name: i for i, name in enumerate(players)}
+    dealt, indicator, stock = _dealt(record, players, seat[dealer])
+    start = _start(players, seat[dealer], carried, dealt, indicator, stock, profile)
+    announce = _Record._announce(record.get("announce"), seat, False)
+    exchange = _Record._exchange(record.get("exchange"), seat)
+    tricks = _tricks(record.get("tricks"))
+    civil = _civil(record.get("civil"), len(tricks))
+    draws = sum(len(cards) for _, cards in exchange)
+    if profile.dealer_takes_trump and any(s == seat[dealer] and cards for s, cards in exchange):
+        draws -= 1
+    if len(stock) < min(draws, start.stock_size):
+        raise MalformedRecord(
+            f"stock: the exchanges need {draws} cards from the stock, but it lists {len(stock)}"
+        )
+    return _PamRecord(start, announce, exchange, civil, tricks)
+
+
+def _dealt(record: Mapping[str, Any], players: list[str], dealer: Seat
+           ) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
+    deck, hands = record.get("deck"), record.get("hands")
+    if (deck is None) == (hands is None):
+        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+    if deck is not None:
+        for key in ("trump", "stock"):
+            if record.get(key) is not None:
+                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+        cards = _cards(deck, "deck", count=len(CARDS))
+        _distinct(cards, "deck")
+        dealt, indicator, stock = split_pam_deck(cards, len(players), dealer)
+        return tuple(dealt), indicator, stock
+    if hands is None or not _is_mapping(hands):
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
+    for name in hands:
+        if name not in players:
+            raise MalformedRecord(f"hands: {name!r} is not one of the players")
+    by_seat = []
+    for name in players:
+        if name not in hands:
+            raise MalformedRecord(f"hands: no hand for {name!r}")
+        by_seat.append(_cards(hands[name], "hands", name, HAND_SIZE))
+    if record.get("trump") is None:
+        raise MalformedRecord("trump: missing (the turned card is needed with 'hands')")
+    indicator = _card(record["trump"], "trump")
+    stock = () if record.get("stock") is None else _cards(record["stock"], "stock")
+    room = len(CARDS) - HAND_SIZE * len(players) - 1
+    if len(stock) > room:
+        raise MalformedRecord(f"stock: {len(stock)} cards, but only {room} are left after the deal")
+    _distinct([c for h in by_seat for c in h] + [indicator, *stock], "hands/trump/stock")
+    return tuple(by_seat), indicator, stock
+
+
+def _distinct(cards: Sequence[Card], field: str) -> None:
+    if len(set(cards)) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise MalformedRecord(f"{field}: {twice} appears twice (R-PACK-CARDS)")
+
+
+def _civil(value: Any, tricks: int) -> frozenset[int]:
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list):
+        raise MalformedRecord(f"civil: expected a list of trick numbers, got {_kind(value)}")
+    for number in value:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= TRICKS:
+            raise MalformedRecord(f"civil: {number!r} is not a trick number from 1 to {TRICKS}")
+        if number > tricks:
+            raise MalformedRecord(f"civil: trick {number} has no lead in 'tricks'")
+    if len(set(value)) != len(value):
+        raise MalformedRecord("civil: a trick number is listed twice")
+    return frozenset(value)
+
+
+def _tricks(value: Any) -> list[tuple[Card, ...]]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(value)}")
+    if len(value) > TRICKS:
+        raise MalformedRecord(f"tricks: {len(value)} tricks; a Pam deal has at most {TRICKS}")
+    played = []
+    for t, trick in enumerate(value):
+        cards = _cards(trick, "tricks", t)
+        if not cards:
+            raise MalformedRecord(f"tricks[{t}]: an empty trick")
+        played.append(cards)
+    every = [c for cards in played for c in cards]
+    if len(set(every)) != len(every):
+        twice = next(c for c in every if every.count(c) > 1)
+        raise MalformedRecord(f"tricks: {twice} is played twice")
+    return played
+
+
+def check_record(record: Mapping[str, Any], profile: Profile) -> dict[str, Any]:
+    """Replay a Pam deal record and report what happened (``book/pam.md``).
+
+    :func:`loo_tutor.record.check` hands a record here when its ``rules`` name
+    the ``pam`` profile.
+
+    Returns:
+        the result dict: the keys of CONTRACT.md §2.4, then ``pam``,
+        ``exchanges``, ``flush`` and ``civil``.
+
+    Raises:
+        MalformedRecord: the record does not describe a Pam deal.
+    """
+    steps = _steps(record, profile)
+    state = steps.states[-1]
+    if steps.refused is None:
+        return _result(state)
+    action, verdict = steps.refused
+    return _result(state, (action, verdict))
+
+
+@dataclass(frozen=True)
+class PamReplay:
+    """A Pam record replayed step by step.
+
+    Attributes:
+        states: the state at the start, then after each legal action.
+        actions: the legal actions, ``actions[i]`` leading from ``states[i]``
+            to ``states[i + 1]``.
+        refused: the first illegal action and its verdict, if any.
+    """
+
+    states: list[PamState]
+    actions: list[PamAction]
+    refused: tuple[PamAction, Verdict] | None
+
+
+def replay_record(record: Mapping[str, Any], profile: Profile) -> PamReplay:
+    """Every state a Pam record passes through.
+
+    Raises:
+        MalformedRecord: as :func:`check_record`.
+    """
+    return _steps(record, profile)
+
+
+def _steps(record: Mapping[str, Any], profile: Profile) -> PamReplay:
+    parsed = _read(record, profile)
+    state = parsed.start
+    states: list[PamState] = [state]
+    actions: list[PamAction] = []
+
+    def take(action: PamAction) -> PamReplay | None:
+        nonlocal state
+        verdict = state.check(action)
+        if not verdict:
+            return PamReplay(states, actions, (action, verdict))
+        state = state.apply(action)
+        states.append(state)
+        actions.append(action)
+        return None
+
+    for seat, call in parsed.announce:
+        stop = take(Announce(seat, call))
+        if stop:
+            return stop
+    if parsed.exchange:
+        if state.phase is Phase.ANNOUNCE:
+            raise MalformedRecord("exchange: given before the announcements are finished")
+        if state.phase is Phase.OVER:
+            raise MalformedRecord("exchange: the pool was taken without play (R-COLLECT)")
+    for seat, cards in parsed.exchange:
+        stop = take(Exchange(seat, cards))
+        if stop:
+            return stop
+    if parsed.tricks:  # a Pam state answers the questions this check asks of a deal
+        _check_trick_shape(cast(DealState, state), parsed.tricks)
+    for t, trick in enumerate(parsed.tricks):
+        for i, card in enumerate(trick):
+            player: Seat = state.current_player()  # type: ignore[assignment]
+            civil = i == 0 and t + 1 in parsed.civil
+            stop = take(CivilLead(player, card) if civil else Play(player, card))
+            if stop:
+                return stop
+    return PamReplay(states, actions, None)
+
+
+def _texts(cards: Sequence[Card]) -> list[str]:
+    return [card.text for card in cards]
+
+
+def _action_text(action: PamAction) -> str:
+    if isinstance(action, Announce):
+        return action.announcement.value
+    if isinstance(action, Exchange):
+        return _swap_text(sorted(action.cards, key=str))
+    if isinstance(action, CivilLead):
+        return action.card.text + CIVIL
+    return action.card.text
+
+
+def _result(state: PamState, refused: tuple[PamAction, Verdict] | None = None
+            ) -> dict[str, Any]:
+    """The result dict of a Pam record (``book/pam.md``, "The result")."""
+    names = state.players
+    complete = refused is None and state.is_terminal()
+    tricks = []
+    for trick in state.all_tricks():
+        tricks.append({
+            "leader": names[trick.leader],
+            "cards": [[names[seat], card.text] for seat, card in trick.plays],
+            "winner": None if trick.winner is None else names[trick.winner],
+        })
+    result: dict[str, Any] = {
+        "status": "illegal" if refused else ("complete" if complete else "in_progress"),
+        "kind": "pam",
+        "pool": str(state.pool),
+        "trump": state.trump.letter,
+        "revealed_after_trick": None,
+        "active": [names[s] for s in state.active],
+        "defender": None,
+        "collected_by": None,
+        "tricks": tricks,
+        "payouts": {},
+        "looed": [],
+        "carried_next": None,
+    }
+    if complete:
+        settled = state.settlement()
+        if state.collected_by is not None:
+            result["collected_by"] = names[state.collected_by]
+        result["payouts"] = {names[s]: str(a) for s, a in settled.payouts.items()}
+        result["looed"] = [names[s] for s in settled.looed]
+        result["carried_next"] = str(settled.carried_next)
+        result["net"] = {names[s]: str(a) for s, a in settled.net.items()}
+    else:
+        stake = str(-state.profile.stake)
+        result["net"] = {name: stake for name in names}
+        result["net"][names[state.dealer]] = str(-state.profile.ante)
+    result["next"] = None
+    if refused is None and not complete:
+        result["next"] = {"player": names[state.current_player()],  # type: ignore[index]
+                          "phase": state.phase.value,
+                          "options": _options(state)}
+    result["error"] = None
+    if refused is not None:
+        action, verdict = refused
+        result["error"] = {"player": names[action.seat], "phase": _phase_of(action),
+                           "action": _action_text(action), "rule": str(verdict.rule),
+                           "message": verdict.message}
+    flush = state.flush
+    result["rules"] = describe(state.profile)
+    result["flush"] = None if flush is None else names[flush.seat]
+    result["flush_kind"] = None if flush is None else flush.kind
+    result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
+    result["exchanges"] = {names[s]: _texts(gone) for s, gone, _ in state.exchanges}
+    result["drawn"] = {names[s]: _texts(new) for s, _, new in state.exchanges}
+    result["pam"] = state.pam.text
+    result["civil"] = list(state.civil)
+    return result
+
+
+def _phase_of(action: PamAction) -> str:
+    if isinstance(action, Announce):
+        return "announce"
+    return "exchange" if isinstance(action, Exchange) else "play"
+
+
+def _options(state: PamState) -> list[str]:
+    """``next.options``: words, discard lists or cards, sorted (``book/pam.md``)."""
+    return sorted(_action_text(action) for action in state.legal_actions())
+
+
+def record_from_pam_state(state: PamState) -> dict[str, Any]:
+    """Write a Pam deal, as far as it has gone, as a record in the ``hands`` form.
+
+    ``check(record_from_pam_state(s))`` describes the same deal as ``s``.
+    """
+    names = state.players
+    record: dict[str, Any] = {
+        "rules": rules_value(state.profile),
+        "players": list(names),
+        "dealer": names[state.dealer],
+        "carried": format_amount(state.carried),
+        "hands": {names[s]: _texts(state.hands[s]) for s in range(len(names))},
+        "trump": state.indicator.text,
+    }
+    if state.stock:
+        record["stock"] = _texts(state.stock)
+    if state.announcements:
+        record["announce"] = {names[s]: a.value for s, a in state.announcements}
+    if state.exchanges:
+        record["exchange"] = {names[s]: _texts(gone) for s, gone, _ in state.exchanges}
+    if state.civil:
+        record["civil"] = list(state.civil)
+    tricks = [_texts([card for _, card in t.plays]) for t in state.all_tricks()]
+    if tricks:
+        record["tricks"] = tricks
+    return record
