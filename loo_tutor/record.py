@@ -46,6 +46,7 @@ from .state import (
     DealState,
     Exchange,
     Phase,
+    amount_text,
     deal_kind,
     deals_miss,
     exact,
@@ -264,11 +265,16 @@ class _Record:
     def _players(players: Any, profile: Profile) -> list[str]:
         if not isinstance(players, list):
             raise MalformedRecord(f"players: expected a list of names, got {_kind(players)}")
-        for i, name in enumerate(players):
-            if not isinstance(name, str) or not name.strip():
-                raise MalformedRecord(
-                    f"players[{i}]: {_kind(name)} is not a name (quote names such as \"No\")"
-                )
+        try:
+            named = all(map(str.strip, players))
+        except TypeError:  # not text
+            named = False
+        if not named:
+            i, name = next((i, n) for i, n in enumerate(players)
+                           if not isinstance(n, str) or not n.strip())
+            raise MalformedRecord(
+                f"players[{i}]: {_kind(name)} is not a name (quote names such as \"No\")"
+            )
         if len(set(players)) != len(players):
             twice = next(n for n in players if players.count(n) > 1)
             raise MalformedRecord(f"players: {twice!r} is listed twice")
@@ -307,7 +313,14 @@ class _Record:
         for name in players:
             if name not in hands:
                 raise MalformedRecord(f"hands: no hand for {name!r}")
-            by_seat.append(_cards(hands[name], "hands", name, 3))
+            given = hands[name]
+            if type(given) is list and len(given) == 3:
+                try:  # canonical card text: one lookup per card
+                    by_seat.append(tuple(map(_CARD_OF_TEXT, given)))
+                    continue
+                except (KeyError, TypeError):
+                    pass
+            by_seat.append(_cards(given, "hands", name, 3))
         if profile is LIMITED or not profile.irish and not profile.single_pot_miss:
             if kind is _DOUBLE and miss_text is None:
                 raise MalformedRecord(
@@ -344,7 +357,9 @@ class _Record:
         for name, word in announce.items():
             if name not in seat:
                 raise MalformedRecord(f"announce: {name!r} is not one of the players")
-            call = _WORDS.get(word.strip().lower()) if isinstance(word, str) else None
+            call = _WORDS.get(word) if type(word) is str else None  # written canonically
+            if call is None and isinstance(word, str):
+                call = _WORDS.get(word.strip().lower())
             if call is None:
                 raise MalformedRecord(
                     f"announce.{name}: {_kind(word)} is not stand, pass, miss or defend"
@@ -413,8 +428,9 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     parsed = _Record(record)
     state = parsed.start
     for seat, call in parsed.announce:
-        refusal = state._announce_refusal(seat, call)
-        if refusal is not None:
+        if seat != state._turn or call not in state.legal_announcements():
+            refusal = state._announce_refusal(seat, call)
+            assert refusal is not None
             return _result(state, error=(seat, "announce", call.value, *refusal))
         state._announce(seat, call)
     for seat, cards in parsed.exchange:
@@ -532,7 +548,7 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
     result: dict[str, Any] = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
         "kind": "simple" if state.kind is _SIMPLE else "double",
-        "pool": str(state.pool),
+        "pool": amount_text(state.pool),
         "trump": None if state.trump is None else "SHDC"[state.trump],
         "revealed_after_trick": state.revealed_after,
         "active": active,
@@ -550,12 +566,12 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
             result["collected_by"] = names[state.collected_by]
         payouts = result["payouts"]
         for seat, amount in settled.payouts.items():
-            payouts[names[seat]] = str(amount)
+            payouts[names[seat]] = amount_text(amount)
         for seat in settled.looed:
             result["looed"].append(names[seat])
-        result["carried_next"] = str(settled.carried_next)
+        result["carried_next"] = amount_text(settled.carried_next)
         for seat, amount in settled.net.items():
-            net[names[seat]] = str(amount)
+            net[names[seat]] = amount_text(amount)
     else:
         profile = state.profile
         stake = str(-profile.stake) if profile.stake else "0"

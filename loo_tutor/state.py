@@ -57,7 +57,23 @@ def exact(numerator: int, denominator: int) -> Fraction:
         value = Fraction(numerator, denominator)
         if len(_FRACTIONS) < 4096:
             _FRACTIONS[key] = value
+            _TEXTS[id(value)] = str(value)
     return value
+
+
+# Texts of the Fractions kept in _FRACTIONS, by id. Those objects live for
+# good, so no other object can ever share one of these ids.
+_TEXTS: dict[int, str] = {}
+
+
+def amount_text(value: Fraction) -> str:
+    """``str(value)``, looked up for the amounts :func:`exact` keeps.
+
+    >>> amount_text(exact(10, 3)), amount_text(Fraction(7, 9))
+    ('10/3', '7/9')
+    """
+    text = _TEXTS.get(id(value))
+    return str(value) if text is None else text
 
 
 class DealKind(str, enum.Enum):
@@ -151,8 +167,7 @@ class Trick(NamedTuple):
     winner: Seat | None
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(NamedTuple):
     """Who receives and who pays when a deal ends (R-PAY-THIRD, R-LOO, R-CARRY).
 
     Attributes:
@@ -564,7 +579,7 @@ class DealState:
     def _play(self, seat: Seat, card: Card) -> None:
         hand = self.held[seat]
         i = hand.index(card)
-        self.held[seat] = hand[:i] + hand[i + 1:]
+        self.held[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1:]
         cards = self.trick
         cards.append(card)
         if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:
