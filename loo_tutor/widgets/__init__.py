@@ -17,6 +17,7 @@ rendering is always available as the ``html`` attribute.
 """
 
 from .announce import AnnouncementTrainer, DealerDecisionTable
+from .compare import VariantCompare
 from .exercise import ExerciseWidget, Scoreboard
 from .payout import PayoutChecker, parse_amount
 from .play import PlayTrainer
@@ -25,5 +26,6 @@ from .stepper import DealStepper
 
 __all__ = [
     "AnnouncementTrainer", "DealStepper", "DealerDecisionTable", "ExerciseWidget",
-    "PayoutChecker", "PlayTrainer", "Scoreboard", "SessionLedger", "parse_amount",
+    "PayoutChecker", "PlayTrainer", "Scoreboard", "SessionLedger", "VariantCompare",
+    "parse_amount",
 ]

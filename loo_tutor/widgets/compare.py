@@ -1,0 +1,245 @@
+"""The same deal under two profiles side by side, with the diverging steps marked.
+
+The widget holds no rules: :mod:`loo_tutor.compare` plays the two deals and
+says where and why they part; this module draws them with
+:func:`~loo_tutor.render.table_html` and hands the clicks on.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..compare import (
+    PRESETS,
+    CompareStep,
+    Comparison,
+    action_text,
+    compare_deals,
+    profile_named,
+)
+from ..errors import LooError
+from ..profiles import describe, rules_value
+from ..render import RULES_BASE, link_rules, rule_link, stylesheet, table_html
+from ..rules import Profile
+from ..state import Action, DealState
+from ._base import LooWidget, Source, read_record
+
+_STYLE = (
+    "<style>"
+    ".loo-compare-sides{display:flex;flex-wrap:wrap;gap:1em}"
+    ".loo-compare-side{flex:1 1 34em;min-width:0}"
+    ".loo-compare-side h4{margin:0.3em 0}"
+    ".loo-compare-log{font:0.9em/1.4 system-ui,sans-serif;padding-left:2em}"
+    ".loo-compare-log li{margin:0.15em 0}"
+    ".loo-diverge{background:#fff3cd;border-left:4px solid #e09b00;padding-left:0.4em}"
+    ".loo-differ{border-left:4px dotted #0b57d0;padding-left:0.4em}"
+    ".loo-current{font-weight:600}"
+    ".loo-compare-now{margin:0.5em 0;padding:0.4em;border:1px solid #ccc}"
+    "</style>"
+)
+
+
+def step_line(step: CompareStep, base: str = RULES_BASE) -> str:
+    """One step of a comparison as a list item: both actions, and why it is marked."""
+    left = "waits" if step.left_action is None else _named(step.left, step.left_action)
+    right = "waits" if step.right_action is None else _named(step.right, step.right_action)
+    if step.repeated:
+        what = f"both: {left}"
+    else:
+        what = f"left: {left} · right: {right}"
+    classes, tag = "", ""
+    if step.diverges:
+        classes, tag = "loo-diverge", "<strong>Diverges</strong>"
+        if step.rule is not None:
+            tag += f" ({rule_link(step.rule, base)})"
+        tag += ": "
+    elif step.options_differ:
+        classes, tag = "loo-differ", "<strong>Options differ</strong>: "
+    why = link_rules(step.explanation, base) if step.explanation else ""
+    return (f'<li class="{classes}" value="{step.number}">{html.escape(what)}'
+            f'{"<br>" + tag + why if tag else ""}</li>')
+
+
+def _named(state: DealState, action: Action) -> str:
+    return f"{state.players[action.seat]} {action_text(action)}"
+
+
+def comparison_html(comparison: Comparison, four_colour: bool = False,
+                    base: str = RULES_BASE) -> str:
+    """Both tables side by side, the latest step explained, and the list of steps."""
+    sides = []
+    for label, side, state in (("Left", comparison.left, comparison.left_state),
+                               ("Right", comparison.right, comparison.right_state)):
+        table = table_html(state, four_colour=four_colour, base=base, style=False)
+        sides.append(f'<section class="loo-compare-side" aria-label="{label}: '
+                     f'{html.escape(side.name)}"><h4>{label}: {html.escape(side.name)}</h4>'
+                     f'{table}</section>')
+    steps = comparison.steps
+    if steps:
+        last = steps[-1]
+        if last.repeated:
+            said = f"Step {last.number} (both sides): {last.left_words.text}"
+        else:
+            said = (f"Step {last.number}. Left: {last.left_words.text or 'waits.'} "
+                    f"Right: {last.right_words.text or 'waits.'}")
+        mark = f" {last.explanation}" if last.explanation else ""
+        now = str(link_rules(said + mark, base))
+    else:
+        now = html.escape("The deal as dealt under both rules. Press Step to play on.")
+    if comparison.is_over():
+        now += html.escape(" Both deals are over; each settlement is under its table.")
+    count = len(comparison.diverging)
+    summary = (f"{count} diverging step{'s' if count != 1 else ''} so far"
+               if count else "No diverging step so far")
+    log = "".join(step_line(step, base) for step in steps)
+    body = (f'<div class="loo-compare"><div class="loo-compare-sides">{"".join(sides)}</div>'
+            f'<p class="loo-compare-now" role="status" aria-live="polite">{now}</p>'
+            f'<p>{summary}.</p>'
+            f'<ol class="loo-compare-log" aria-label="Steps of the two deals">{log}</ol></div>')
+    return _STYLE + stylesheet(body) + body
+
+
+class VariantCompare(LooWidget):
+    """Play one deal under two rule profiles side by side.
+
+    Pick a profile for each side (the bundles and each option of SPEC §11.1),
+    then Step, Back, Play to end or deal a New deal. The left side's choices
+    are repeated on the right whenever the right side's rules allow them;
+    where they do not, the step is highlighted with the rule that refused it
+    and a sentence saying why.
+
+    Args:
+        left: the left profile: a name of :data:`loo_tutor.compare.PRESETS`
+            or a record's ``rules`` value.
+        right: the right profile, likewise.
+        seed: shuffles the pack and seeds the players' choices.
+        record: a deal record (file path, text or dict) to take the table and
+            cards from instead of shuffling; New deal then shuffles.
+        carried: the carried balance of shuffled deals (0 makes most deals simple).
+        chooser: ``"thumb"`` (beginner's rules of thumb) or ``"random"``.
+        four_colour: draw diamonds blue and clubs green.
+        rules_base: where the book's pages are, for the rule links.
+
+    Attributes:
+        comparison: the two deals being stepped.
+    """
+
+    def __init__(self, left: Any = "limited", right: Any = "club_law", seed: int = 0,
+                 record: Source | None = None, carried: int = 3, chooser: str = "thumb",
+                 four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
+        super().__init__()
+        self.seed = seed
+        self.carried = carried
+        self.chooser = chooser
+        self.four_colour = four_colour
+        self.rules_base = rules_base
+        self._record: Mapping[str, Any] | None = None
+        self._extra: dict[str, Any] = {}
+        try:
+            if record is not None:
+                self._record = read_record(record)
+            self.comparison = compare_deals(left, right, seed, record=self._record,
+                                            carried=carried, chooser=chooser)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        self.left_picker = self._picker("Left rules", self.comparison.left.profile)
+        self.right_picker = self._picker("Right rules", self.comparison.right.profile)
+        self.step_button = self._button("Step", "Take one step on both sides", self.step)
+        self.back_button = self._button("Back", "Take the last step back", self.back)
+        self.end_button = self._button("Play to end", "Play both deals to the end",
+                                       self.play_to_end)
+        self.new_button = self._button("New deal", "Shuffle a new deal for both sides",
+                                       self.new_deal)
+        self.view = widgets.HTML()
+        self.message = widgets.HTML()
+        self.left_picker.observe(self._picked, names="value")
+        self.right_picker.observe(self._picked, names="value")
+        controls = widgets.HBox([self.step_button, self.back_button, self.end_button,
+                                 self.new_button])
+        self.children = (widgets.HBox([self.left_picker, self.right_picker]), controls,
+                         self.message, self.view)
+        self._show()
+
+    def _picker(self, label: str, profile: Profile) -> widgets.Dropdown:
+        options = [*PRESETS, *self._extra]
+        chosen = _preset_of(profile)
+        if chosen is None:  # a profile given as a mapping that no preset matches
+            chosen = describe(profile)
+            self._extra[chosen] = rules_value(profile)
+            options.append(chosen)
+        return widgets.Dropdown(options=options, value=chosen, description=label,
+                                tooltip=f"{label}: a bundle or a single option of SPEC §11.1",
+                                style={"description_width": "initial"})
+
+    @staticmethod
+    def _button(words: str, tip: str, act: Callable[[], None]) -> widgets.Button:
+        button = widgets.Button(description=words, tooltip=tip)
+        button.on_click(lambda _: act())
+        return button
+
+    # -- actions ---------------------------------------------------------------
+
+    def step(self) -> None:
+        """Take one step on both sides."""
+        if self.error is None:
+            self.comparison.step()
+            self._show()
+
+    def back(self) -> None:
+        """Take the last step back."""
+        if self.error is None:
+            self.comparison.back()
+            self._show()
+
+    def play_to_end(self) -> None:
+        """Step until both deals are over."""
+        if self.error is None:
+            self.message.value = "<p>Playing both deals to the end…</p>"
+            self.comparison.play_to_end()
+            self._show()
+
+    def new_deal(self) -> None:
+        """Shuffle a new deal (the next seed) and start both sides again."""
+        if self.error is None:
+            self.seed += 1
+            self._record = None
+            self._restart()
+
+    def _picked(self, change: object = None) -> None:
+        self._restart()
+
+    def _restart(self) -> None:
+        left = self._extra.get(self.left_picker.value, self.left_picker.value)
+        right = self._extra.get(self.right_picker.value, self.right_picker.value)
+        try:
+            self.comparison = compare_deals(left, right, self.seed, record=self._record,
+                                            carried=self.carried, chooser=self.chooser)
+        except LooError as exc:
+            self.message.value = f'<p class="loo-error" role="alert">{html.escape(str(exc))}</p>'
+            return
+        self._show()
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _show(self) -> None:
+        over = self.comparison.is_over()
+        self.step_button.disabled = self.end_button.disabled = over
+        self.back_button.disabled = not self.comparison.steps
+        self.message.value = ""
+        self.view.value = self._render()
+
+    def _render(self) -> str:
+        return comparison_html(self.comparison, self.four_colour, self.rules_base)
+
+
+def _preset_of(profile: Profile) -> str | None:
+    """The name of the preset that is ``profile``, if any."""
+    for name, value in PRESETS.items():
+        if profile_named(value) == profile:
+            return name
+    return None
