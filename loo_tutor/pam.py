@@ -1,7 +1,7 @@
 """Five-card Loo with Pam (SPEC §11.2): one deal as a state machine, and its records.
 
-Pam Loo is played with the ``pam`` profile (:data:`loo_tutor.profiles.PAM`,
-options in :mod:`loo_tutor.profiles`). A :class:`PamState` has the interface of
+Pam Loo is played with the ``pam`` profile (``loo_tutor.profiles.PAM``, its
+options read by ``loo_tutor.profiles.profile_from_rules``). A :class:`PamState` has the interface of
 :class:`~loo_tutor.state.DealState`: :meth:`~PamState.current_player`,
 :meth:`~PamState.legal_actions`, :meth:`~PamState.check` (never raises),
 :meth:`~PamState.apply` (returns a new state), :meth:`~PamState.is_terminal`
@@ -963,8 +963,9 @@ def check_record(record: Mapping[str, Any], profile: Profile) -> dict[str, Any]:
     the ``pam`` profile.
 
     Returns:
-        the result dict: the keys of CONTRACT.md §2.4, then ``pam``,
-        ``exchanges``, ``flush`` and ``civil``.
+        the result dict, with the keys of CONTRACT.md §2.4 followed by the
+        keys only Pam results have (``rules``, ``flush``, ``flush_kind``,
+        ``exempt``, ``exchanges``, ``drawn``, ``pam``, ``civil``).
 
     Raises:
         MalformedRecord: the record does not describe a Pam deal.
