@@ -131,6 +131,14 @@ def test_command_line_agrees_on_pam_records(path: Path) -> None:
     assert without_message(json.loads(out.getvalue())) == without_message(expected)
 
 
+def test_the_illegal_examples_cover_every_rule_a_pam_record_can_break() -> None:
+    rules = {json.loads((DATA / "expected" / f"{p.stem}.json").read_text()).get("error", {})
+             .get("rule") for p in RECORDS if "_illegal_" in p.name}
+    assert rules == {"R-ANN-ORDER", "R-ANN-CHOICES", "R-COLLECT", "V-EXCHANGE", "R-LEAD-TRUMP",
+                     "R-LEAD-ACE", "R-PLAY-HAND", "R-FOLLOW", "R-HEAD", "R-TRUMP-WIN", "V-PAM",
+                     "V-PAM-CIVIL"}
+
+
 def test_check_record_is_what_check_calls_for_pam() -> None:
     record = load_record(DATA / "01_plain_pam_heads_the_ace.yaml")
     assert check_record(record, PAM) == check(record)
