@@ -388,9 +388,8 @@ class PamState:
             IllegalActionError: the action breaks a rule; its ``verdict`` names it.
             LooError: an exchange needs stock cards a hands-form deal did not list.
         """
-        verdict = self.check(action)
-        if not verdict:
-            raise IllegalActionError(verdict)
+        if self._refusal(action) is not None:
+            raise IllegalActionError(self.check(action))
         after = self.copy()
         after._advance(action)
         return after
@@ -1011,10 +1010,10 @@ def _steps(record: Mapping[str, Any], profile: Profile) -> PamReplay:
 
     def take(action: PamAction) -> PamReplay | None:
         nonlocal state
-        verdict = state.check(action)
-        if not verdict:
-            return PamReplay(states, actions, (action, verdict))
-        state = state.apply(action)
+        if state._refusal(action) is not None:
+            return PamReplay(states, actions, (action, state.check(action)))
+        state = state.copy()
+        state._advance(action)
         states.append(state)
         actions.append(action)
         return None
