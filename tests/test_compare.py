@@ -207,3 +207,9 @@ def test_an_unusable_record_or_profile_gives_one_line_inside_the_widget(
     widget = VariantCompare(**kwargs)
     assert widget.error is not None and "\n" not in widget.error
     assert 'role="alert"' in widget.html
+
+
+def test_the_widget_can_open_part_way_or_at_the_end() -> None:
+    assert len(VariantCompare(seed=CLUB_SEED, steps=3).comparison.steps) == 3
+    whole = VariantCompare(seed=CLUB_SEED, steps=None)
+    assert whole.comparison.is_over() and whole.step_button.disabled

@@ -121,6 +121,8 @@ class VariantCompare(LooWidget):
             cards from instead of shuffling; New deal then shuffles.
         carried: the carried balance of shuffled deals (0 makes most deals simple).
         chooser: ``"thumb"`` (beginner's rules of thumb) or ``"random"``.
+        steps: how many steps to take before showing, ``None`` for all of
+            them (a static page then shows the whole comparison).
         four_colour: draw diamonds blue and clubs green.
         rules_base: where the book's pages are, for the rule links.
 
@@ -130,7 +132,7 @@ class VariantCompare(LooWidget):
 
     def __init__(self, left: Any = "limited", right: Any = "club_law", seed: int = 0,
                  record: Source | None = None, carried: int = 3, chooser: str = "thumb",
-                 four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
+                 steps: int | None = 0, four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
         super().__init__()
         self.seed = seed
         self.carried = carried
@@ -147,6 +149,10 @@ class VariantCompare(LooWidget):
         except LooError as exc:
             self._fail(exc)
             return
+        if steps is None:
+            self.comparison.play_to_end()
+        for _ in range(steps or 0):
+            self.comparison.step()
         self.left_picker = self._picker("Left rules", self.comparison.left.profile)
         self.right_picker = self._picker("Right rules", self.comparison.right.profile)
         self.step_button = self._button("Step", "Take one step on both sides", self.step)
