@@ -32,9 +32,10 @@ BLENHEIM = replace(
     LIMITED, name="blenheim", ante=2, stake=1, loo=30, loo_rule="mixed",
     two_player_top_trump=True, trump_leads=2, dealer_defends_sole=True,
 )
-"""Seed 003's rules as one bundle: everyone stakes (the dealer double), a loo
-of the pool up to 30, the two-player top-trump lead, trump leads only for the
-first two tricks, and a dealer who must defend against a single stander."""
+"""The rules of seed 003 as one bundle. Everyone stakes (the dealer double), a
+loo costs the pool up to 30, two players in lead their top trump, trump leads
+bind the first two tricks only, and a dealer must defend against a single
+stander."""
 
 PAM = replace(LIMITED, name="pam", game="pam", ante=5, loo=5, min_players=4, max_players=7)
 """Five-card Loo with Pam as seed 002 gives it (see :mod:`loo_tutor.pam`)."""

@@ -168,21 +168,18 @@ class Trick(NamedTuple):
 
 
 class Settlement(NamedTuple):
-    """Who receives and who pays when a deal ends (R-PAY-THIRD, R-LOO, R-CARRY).
-
-    Attributes:
-        payouts: pool money received, only for seats that received some.
-        looed: looed seats in announcement order.
-        carried_next: the carried balance of the next deal, before its ante.
-        net: every seat's change: payouts − the stakes − loo payments.
-        loo: what each looed seat pays (3 in the limited profile).
-    """
+    """Who receives and who pays when a deal ends (R-PAY-THIRD, R-LOO, R-CARRY)."""
 
     payouts: dict[Seat, Fraction]
+    """Pool money received, only for seats that received some."""
     looed: tuple[Seat, ...]
+    """Looed seats in announcement order."""
     carried_next: Fraction
+    """The carried balance of the next deal, before its ante."""
     net: dict[Seat, Fraction]
+    """Every seat's change, which is its payout less its stake and any loo it pays."""
     loo: Fraction
+    """What each looed seat pays (3 in the limited profile)."""
 
 
 class DealState:
