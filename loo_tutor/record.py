@@ -437,6 +437,7 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
         refusal = state._exchange_refusal(seat, cards)
         if refusal is not None:
             return _result(state, error=(seat, "exchange", _swap_text(cards), *refusal))
+        _check_stock(state, cards)
         state._exchange(seat, cards)
     tricks = parsed.tricks
     if tricks:
@@ -495,6 +496,8 @@ def replay(record: Mapping[str, Any]) -> Replay:
         if refused is not None:
             return Replay(states, actions, (Announce(seat, call), refused))
     for seat, cards in parsed.exchange:
+        if state.phase is Phase.EXCHANGE and state._turn == seat:
+            _check_stock(state, cards)
         refused = take(Exchange(seat, cards))
         if refused is not None:
             return Replay(states, actions, (Exchange(seat, cards), refused))
@@ -507,6 +510,15 @@ def replay(record: Mapping[str, Any]) -> Replay:
             if refused is not None:
                 return Replay(states, actions, (play, refused))
     return Replay(states, actions, None)
+
+
+def _check_stock(state: DealState, cards: tuple[Card, ...]) -> None:
+    """A hands record must list the stock as far as its exchanges draw."""
+    if state._drawn() + len(cards) > len(state.stock):
+        raise MalformedRecord(
+            f"stock: lists {len(state.stock)} cards, but the exchanges draw more "
+            f"({state.players[state._turn]} is short)"  # type: ignore[index]
+        )
 
 
 def _check_trick_shape(state: DealState, tricks: list[tuple[Card, ...]]) -> None:

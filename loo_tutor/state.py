@@ -330,12 +330,17 @@ class DealState:
         if self.phase is not _EXCHANGE:
             return []
         hand = self.held[self._turn]  # type: ignore[index]
-        room = min(3, len(self.stock) - self._drawn())
+        room = min(3, self._stock_left())
         return [cards for size in range(room + 1) for cards in combinations(hand, size)]
 
     def _drawn(self) -> int:
         """How many stock cards the exchanges so far have taken."""
         return sum(len(cards) for _, cards in self.exchanges)
+
+    def _stock_left(self) -> int:
+        """How many cards of the pack remain to draw: those not dealt, turned or drawn."""
+        dealt = 3 * len(self.players) + (3 if self.miss is not None else 0) + 1
+        return 52 - dealt - self._drawn()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order."""
@@ -551,6 +556,9 @@ class DealState:
 
     def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         drawn = self._drawn()
+        if drawn + len(cards) > len(self.stock):
+            raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
+                           "the cards drawn [R-DEAL-STOCK]")
         kept = tuple(card for card in self.held[seat] if card not in cards)
         self.held[seat] = kept + self.stock[drawn:drawn + len(cards)]
         self.exchanges.append((seat, cards))
@@ -741,7 +749,7 @@ class DealState:
             return VariantRuleId.EXCHANGE, (
                 f"{name} can only discard cards of the hand they hold once each: {what}."
             )
-        room = min(3, len(self.stock) - self._drawn())
+        room = min(3, self._stock_left())
         if len(cards) > room:
             return VariantRuleId.EXCHANGE, (
                 f"{name} may discard at most {room} cards: three at most, and no more than "

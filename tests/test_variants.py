@@ -255,7 +255,6 @@ def test_irish_players_in_exchange_up_to_three_cards_from_the_stock_in_order() -
     assert refused(state, Exchange(A, cards("AC"))) is VariantRuleId.EXCHANGE
     state = state.apply(Exchange(A, cards("7H KC")))
     assert state.held[A] == cards("AH 8S 8D")
-    assert refused(state, Exchange(B, cards("9H 3S AC"))) is VariantRuleId.EXCHANGE  # 2 left
     state = state.apply(Exchange(B, cards("3S")))
     assert state.held[B] == cards("9H AC 8C")
     assert state.phase is Phase.PLAY and state.current_player() == A
@@ -283,7 +282,7 @@ tricks: [[AH, 9H]]
         check({**record, "rules": None})
 
 
-def test_an_irish_exchange_beyond_the_stock_is_illegal_in_a_record() -> None:
+def test_an_irish_record_lists_the_stock_it_draws_and_discards_at_most_three() -> None:
     record = loads("""
 rules: {base: limited, irish: true}
 players: [A, B, C, D, E]
@@ -295,6 +294,9 @@ stock: [8S]
 announce: {A: stand, B: stand, C: pass, D: pass, E: pass}
 exchange: {A: [7H, KC]}
 """)
+    with pytest.raises(MalformedRecord, match="^stock: lists 1 cards"):
+        check(record)
+    record["exchange"] = {"A": ["7H", "KC", "AH", "9S"]}
     result = check(record)
     assert result["status"] == "illegal"
     assert result["error"]["rule"] == "V-EXCHANGE" and result["error"]["phase"] == "exchange"
