@@ -30,16 +30,13 @@ import enum
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+from typing import Mapping, Protocol, Sequence
 
 from .cards import ACE, Card, Suit
 from .errors import LooError
 from .legality import Announcement, trick_winner_index
 from .observe import PlayerView, observation
 from .state import Action, Announce, DealState, Play, Seat
-
-if TYPE_CHECKING:  # pragma: no cover - imported lazily to avoid a cycle
-    from .estimate import Estimate
 
 __all__ = [
     "Bot", "RandomBot", "ThumbBot", "SamplingBot", "Tip", "play_with_bots",
@@ -107,10 +104,14 @@ class Tip(str, enum.Enum):
     THROW_LOWEST = "if you cannot win, throw your lowest card"
     """Keep the cards that may still take a trick."""
     GOOD_OF_THE_LOO = "once you have your trick, keep taking tricks from those without one"
-    """Every looed player pays into the next pool: lead strongly, and win with the
-    strongest card while a player without a trick is still to play."""
+    """Every looed player pays into the next pool. So lead strongly, and win with
+    the strongest card while a player without a trick is still to play."""
     COAST = "once you have your trick, play your lowest card"
     """The opposite of playing for the good of the loo, kept for comparison."""
+    NO_PASS = "stand when passing is not allowed"
+    """Only under variant rules (club law), which leave some hands no pass."""
+    KEEP_HAND = "keep the hand as dealt"
+    """Only for variant rules with exchanges, which the tips do not cover."""
 
 
 def _strength(card: Card, trump: Suit | None) -> int:
@@ -118,7 +119,7 @@ def _strength(card: Card, trump: Suit | None) -> int:
     return card.rank + 13 if card.suit is trump else card.rank
 
 
-def thumb_announcement(hand: Sequence[Card], calls: Sequence[Announcement], trump: Suit,
+def thumb_announcement(hand: Sequence[Card], calls: Sequence[Announcement], trump: Suit | None,
                        pool: Fraction, *, is_dealer: bool, others_in: int,
                        high_trump: int, rich_pool: Fraction) -> tuple[Announcement, Tip]:
     """The announcement the beginner tips give, and the tip behind it.
@@ -126,7 +127,7 @@ def thumb_announcement(hand: Sequence[Card], calls: Sequence[Announcement], trum
     Args:
         hand: the dealt hand being announced on.
         calls: the legal announcements (stand is always among them).
-        trump: the trump suit (always known in a double deal).
+        trump: the trump suit (always known in a double deal of the limited rules).
         pool: the pool at start of play.
         is_dealer: whether the announcer is the dealer.
         others_in: how many players are in so far (stood or took the miss).
@@ -158,7 +159,7 @@ def thumb_announcement(hand: Sequence[Card], calls: Sequence[Announcement], trum
         if is_dealer and others_in == 1:
             return Announcement.PASS, Tip.LET_MISS_COLLECT
         return Announcement.PASS, Tip.PASS_WEAK
-    return Announcement.STAND, Tip.STRONG_HAND  # pragma: no cover - pass is always open here
+    return Announcement.STAND, Tip.NO_PASS
 
 
 def thumb_card(cards: Sequence[Card], trick: Sequence[tuple[Seat, Card]], trump: Suit | None,
@@ -235,8 +236,11 @@ class ThumbBot:
         """The action the tips give for ``view`` and the tip that gave it."""
         _require_turn(view)
         seat = view.seat
-        if isinstance(view.legal[0], Announce):
-            assert view.hand is not None and view.trump is not None
+        first = view.legal[0]
+        if not isinstance(first, (Announce, Play)):
+            return first, Tip.KEEP_HAND  # a variant's exchange: the first option keeps all
+        if isinstance(first, Announce):
+            assert view.hand is not None
             calls = [a.announcement for a in view.legal if isinstance(a, Announce)]
             others_in = sum(1 for s, a in view.announcements if a is not Announcement.PASS)
             call, tip = thumb_announcement(
@@ -284,14 +288,10 @@ class SamplingBot:
         _require_turn(view)
         if len(view.legal) == 1:
             return view.legal[0]
-        return self.estimates(view, rng)[0].action
-
-    def estimates(self, view: PlayerView, rng: random.Random) -> list[Estimate]:
-        """Every legal action's estimate, best first (ties keep the legal order)."""
-        from .estimate import estimate_actions
+        from .estimate import estimate_actions  # here, as estimate imports this module
 
         found = estimate_actions(view, samples=self.samples, rng=rng, rollout=self.rollout)
-        return sorted(found, key=lambda e: -e.mean)
+        return max(found, key=lambda e: e.mean).action
 
 
 def _require_turn(view: PlayerView) -> None:

@@ -17,7 +17,7 @@ judge an announcement or a card, :func:`estimate_actions` repeatedly
 Every legal action is tried in the same sampled deals with the same random
 numbers for the play-out, so the differences between actions are measured
 more precisely than each value alone. The mean is exact (a
-:class:`~fractions.Fraction`); the confidence interval uses the normal
+``Fraction``); the confidence interval uses the normal
 approximation to the mean of the samples.
 
 Sampling is uniform over the deals consistent with the view: a proposed deal
@@ -25,7 +25,9 @@ is accepted only if replaying the deal's history through the engine finds
 every earlier card legal, so the duties of play are the engine's own. Players'
 announcements are not read as hints about their hands (a player who stood is
 not assumed to hold a trump), and a player who took the miss is not assumed to
-remember the hand they threw in: the view does not keep it.
+remember the hand they threw in: the view does not keep it. The sampled deals
+are deals of the limited rules, the default profile; variant profiles are not
+sampled.
 
 >>> import random
 >>> from loo_tutor.state import new_deal
@@ -41,10 +43,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from .bots import Bot, RandomBot, ThumbBot, thumb_announcement, thumb_card
 from .cards import ACE, CARDS, KING, Card, Suit
@@ -150,14 +153,14 @@ def _proofs(plays: Sequence[tuple[Seat, Card]], trump: Suit | None, double: bool
 class WorldSampler:
     """Deals consistent with one player's view, drawn at random.
 
-    Building the sampler reads the view once; :meth:`sample` then draws as
+    Building the sampler reads the view once; :meth:`WorldSampler.sample` then draws as
     many deals as wanted. Each is a :class:`~loo_tutor.state.DealState` at
-    the same point of play as the view, whose :func:`observation` for the
+    the same point of play as the view, whose :func:`~loo_tutor.observe.observation` for the
     view's seat equals the view.
 
     Args:
         view: what the player sees.
-        attempts: how many proposals :meth:`sample` may reject before giving up.
+        attempts: how many proposals :meth:`WorldSampler.sample` may reject before giving up.
 
     Raises:
         LooError: the view is not one that a deal could produce (two copies
@@ -282,25 +285,37 @@ def sample_world(view: PlayerView, rng: random.Random) -> DealState:
 Finisher = Callable[[DealState, random.Random], object]
 
 
-def finisher(bot: Bot) -> Finisher:
-    """A function that plays a deal to its end in place, every seat by ``bot``.
+def finisher(bot: Bot | Mapping[Seat, Bot]) -> Finisher:
+    """A function that plays a deal to its end in place.
 
-    Each seat decides from its own view of the deal. For :class:`RandomBot`
-    and :class:`ThumbBot` the same decisions are made without building a
-    :class:`PlayerView` at every step (the inputs are read straight from the
-    seat's own cards and the table), which is several times faster; any other
-    bot is asked through :func:`observation`.
+    Args:
+        bot: the bot for every seat, or a bot for each seat that may act.
+
+    Each seat decides from its own view of the deal. For
+    :class:`~loo_tutor.bots.RandomBot` and :class:`~loo_tutor.bots.ThumbBot`
+    the same decisions are made without building a
+    :class:`~loo_tutor.observe.PlayerView` at every step (the inputs are read
+    straight from the seat's own cards and the table), which is several times
+    faster; any other bot is asked through :func:`~loo_tutor.observe.observation`.
     """
-    if type(bot) is RandomBot:
-        return _finish_random  # the same uniform draws as RandomBot.choose
-    if type(bot) is ThumbBot:
-        return _thumb_finisher(bot)
+    if not isinstance(bot, Mapping):
+        if type(bot) is RandomBot:
+            return _finish_random  # the same uniform draws as RandomBot.choose
+        if type(bot) is ThumbBot:
+            return _thumb_finisher(defaultdict(lambda: bot))
+        return _view_finisher(defaultdict(lambda: bot))
+    if all(type(b) is ThumbBot for b in bot.values()):
+        return _thumb_finisher(bot)  # type: ignore[arg-type]
+    return _view_finisher(bot)
 
+
+def _view_finisher(bots: Mapping[Seat, Bot]) -> Finisher:
     def finish(state: DealState, rng: random.Random) -> None:
         while state.phase is not Phase.OVER:
             seat = state._turn
             assert seat is not None
             view = observation(state, seat)
+            bot = bots[seat]
             action = bot.choose(view, rng)
             if action not in view.legal:
                 raise LooError(f"bot {bot.name!r} chose an illegal action: {action}")
@@ -308,16 +323,15 @@ def finisher(bot: Bot) -> Finisher:
     return finish
 
 
-def _thumb_finisher(bot: ThumbBot) -> Finisher:
-    high, rich, loo = bot.high_trump, bot.rich_pool, bot.good_of_the_loo
-
+def _thumb_finisher(bots: Mapping[Seat, ThumbBot]) -> Finisher:
     def finish(state: DealState, rng: random.Random) -> None:
         while state.phase is _ANNOUNCE:
             seat: Seat = state._turn  # type: ignore[assignment]
+            bot = bots[seat]
             call, _ = thumb_announcement(
-                state.hands[seat], state.legal_announcements(), state.trump,  # type: ignore[arg-type]
+                state.hands[seat], state.legal_announcements(), state.trump,
                 state.pool, is_dealer=seat == state.dealer, others_in=len(state.active),
-                high_trump=high, rich_pool=rich)
+                high_trump=bot.high_trump, rich_pool=bot.rich_pool)
             state._announce(seat, call)
         while state.phase is _PLAY:
             seat = state._turn  # type: ignore[assignment]
@@ -334,7 +348,8 @@ def _thumb_finisher(bot: ThumbBot) -> Finisher:
             still = frozenset(s for s in active if s not in played and s != seat)
             card, _ = thumb_card(
                 cards, trick, state.trump, need_trick=seat not in winners,
-                still_to_play=still, without_trick=without, good_of_the_loo=loo)
+                still_to_play=still, without_trick=without,
+                good_of_the_loo=bots[seat].good_of_the_loo)
             state._play(seat, card)
     return finish
 

@@ -96,6 +96,24 @@ def test_fast_play_outs_make_the_same_choices_as_the_bots(
     assert fast.tricks == by_view.tricks
 
 
+@settings(max_examples=20, deadline=None)
+@given(deals(), seeds)
+def test_fast_play_outs_with_a_bot_for_each_seat_match_the_bots(
+        start: DealState, seed: int) -> None:
+    bots: dict[int, Bot] = {seat: ThumbBot(good_of_the_loo=seat % 2 == 0, high_trump=9 + seat % 3)
+                            for seat in range(len(start.players))}
+    by_view = play_with_bots(start, bots, random.Random(seed))
+    fast = start.copy()
+    finisher(bots)(fast, random.Random(seed))
+    assert fast.announcements == by_view.announcements
+    assert fast.tricks == by_view.tricks
+    bots[0] = RandomBot()  # a mixed table goes through the views
+    by_view = play_with_bots(start, bots, random.Random(seed))
+    fast = start.copy()
+    finisher(bots)(fast, random.Random(seed))
+    assert fast.tricks == by_view.tricks
+
+
 def test_sampling_bot_is_reproducible_by_seed() -> None:
     start = new_deal(names(6), 5, 6, random.Random(11))
     bots = dict.fromkeys(range(6), SamplingBot(samples=8, rollout=RandomBot()))

@@ -151,7 +151,7 @@ def exact_value(state: DealState, seat: int, action: Action) -> Fraction:
                                                          for _, c in t.plays}
     results = []
     for candidate in (c for c in CARDS if c not in seen):
-        def swap(hand: tuple[Card, ...]) -> tuple[Card, ...]:
+        def swap(hand: tuple[Card, ...], candidate: Card = candidate) -> tuple[Card, ...]:
             return tuple(candidate if c == own else own if c == candidate else c
                          for c in hand)
         world = deal_from_hands(start.players, start.dealer, start.carried,
