@@ -73,10 +73,13 @@ PRESETS: dict[str, Any] = {
     "irish + three_card_flush": {"base": "limited", "irish": True, "three_card_flush": True},
     "undivided": {"base": "limited", "undivided": True},
 }
-"""The profiles offered for a comparison: the three-card bundles and every
-option of SPEC §11.1 that can change a single deal, each on its own (the
-session options, ``seats``, ``first_dealer`` and ``session_end``, change
-nothing inside one deal of five to eight players)."""
+"""The profiles offered for a comparison, by name.
+
+They are the three-card bundles and, each on its own, every option of SPEC
+§11.1 that can change a single deal. The session options (``seats``,
+``first_dealer`` and ``session_end``) change nothing inside one deal of five
+to eight players.
+"""
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")
 """The table used when no record is given."""
