@@ -868,7 +868,9 @@ def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
                        f"{profile.min_players} to {profile.max_players} [R-SEAT-COUNT]")
     if not 0 <= dealer < count:
         raise LooError(f"dealer seat {dealer} is not one of the {count} seats")
-    if type(carried) is not Fraction:
+    if type(carried) is int:
+        carried = exact(carried, 1)
+    elif type(carried) is not Fraction:
         carried = Fraction(carried)
     if carried.numerator < 0:
         raise LooError(f"carried balance {carried} is negative")
