@@ -21,11 +21,12 @@ from .compare import VariantCompare
 from .exercise import ExerciseWidget, Scoreboard
 from .payout import PayoutChecker, parse_amount
 from .play import PlayTrainer
+from .practice import PracticeSession
 from .session import SessionLedger
 from .stepper import DealStepper
 
 __all__ = [
     "AnnouncementTrainer", "DealStepper", "DealerDecisionTable", "ExerciseWidget",
-    "PayoutChecker", "PlayTrainer", "Scoreboard", "SessionLedger", "VariantCompare",
-    "parse_amount",
+    "PayoutChecker", "PlayTrainer", "PracticeSession", "Scoreboard", "SessionLedger",
+    "VariantCompare", "parse_amount",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
@@ -22,7 +22,7 @@ from ..render import (
 from ..rules import RuleId, RuleKey
 from ..state import Announce, DealKind, DealState, Phase, Seat, Verdict
 from ._base import LooWidget, Source, read_record, record_script, seat_of
-from .play import bot_action
+from .play import bot_action, verdict_html
 
 _BUTTONS = {
     Announcement.STAND: ("Stand", "Play the hand you were dealt"),
@@ -61,13 +61,16 @@ def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]
     return state, index
 
 
-def _verdict_html(verdict: Verdict, base: str) -> str:
-    if verdict:
-        return '<p class="loo-verdict loo-ok" style="color:#1a7f37">✓ Legal.</p>'
-    rule = verdict.rule
-    link = "" if rule is None else f" {rule_link(rule, base)} ({html.escape(rule.heading)})"
-    return (f'<p class="loo-verdict loo-refused" role="alert" style="color:#b00020">'
-            f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
+def announcement_buttons(on_announce: Callable[[Announcement], object]
+                         ) -> dict[str, widgets.Button]:
+    """One button per announcement, keyed by its word (``"pass"``), each calling
+    ``on_announce`` with its announcement when clicked."""
+    buttons = {}
+    for call, (words, tip) in _BUTTONS.items():
+        button = widgets.Button(description=words, tooltip=tip)
+        button.on_click(lambda _, c=call: on_announce(c))
+        buttons[call.value] = button
+    return buttons
 
 
 class AnnouncementTrainer(LooWidget):
@@ -108,10 +111,7 @@ class AnnouncementTrainer(LooWidget):
         self.header = widgets.HTML()
         self.feedback = widgets.HTML()
         self.table = widgets.HTML()
-        for call, (words, tip) in _BUTTONS.items():
-            button = widgets.Button(description=words, tooltip=tip)
-            button.on_click(lambda _, c=call: self.announce(c))
-            self.buttons[call.value] = button
+        self.buttons = announcement_buttons(self.announce)
         self.reset_button = widgets.Button(description="Reset", icon="undo",
                                            tooltip="Take the announcement back and try again")
         self.reset_button.on_click(lambda _: self.reset())
@@ -168,7 +168,7 @@ class AnnouncementTrainer(LooWidget):
         done = len(self.states) > 1
         for button in self.buttons.values():
             button.disabled = done
-        shown = "" if self.verdict is None else _verdict_html(self.verdict, self._base)
+        shown = verdict_html(self.verdict, self._base)
         if self._told is not None:
             shown += narration_html(self._told, self._base)
         self.feedback.value = shown
@@ -262,7 +262,7 @@ class DealerDecisionTable(LooWidget):
             verdict = state.check(Announce(seat, call))
             if not verdict:
                 self.rule = verdict.rule
-                return _verdict_html(verdict, base)
+                return verdict_html(verdict, base)
             state = state.apply(Announce(seat, call))
         dealer = state.players[state.dealer]
         if state.collected_by is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import random
+from collections.abc import Callable, Collection, Sequence
 
 import ipywidgets as widgets
 
@@ -50,6 +51,47 @@ def bot_action(state: DealState, rng: random.Random | None) -> Action:
     assert seat is not None
     options = observation(state, seat).legal
     return options[0] if rng is None else rng.choice(options)
+
+
+def update_card_buttons(box: widgets.HBox, buttons: dict[str, widgets.Button],
+                        hand: Sequence[Card], lit: Collection[Card], enabled: bool,
+                        on_play: Callable[[Card], object]) -> None:
+    """Keep one button per card in ``hand`` inside ``box``, changing only what changed.
+
+    Buttons are reused from click to click (``buttons`` is keyed by card
+    text), so a refused card costs the browser no new widgets. Each button
+    shows the card, says its spoken name (and "legal" for the cards in
+    ``lit``) as its tooltip, and calls ``on_play(card)`` when clicked.
+    """
+    wanted = [str(card) for card in hand]
+    for key in [k for k in buttons if k not in wanted]:
+        buttons.pop(key).close()
+    for card in hand:
+        button = buttons.get(str(card))
+        if button is None:
+            button = widgets.Button(description=card_text(card),
+                                    layout=widgets.Layout(width="4em"))
+            button.on_click(lambda _, c=card: on_play(c))
+            buttons[str(card)] = button
+        legal = card in lit
+        button.tooltip = f"{card.label}{' (legal)' if legal else ''}"
+        button.disabled = not enabled
+        button.button_style = "info" if legal else ""
+    children = tuple(buttons[key] for key in wanted)
+    if box.children != children:
+        box.children = children
+
+
+def verdict_html(verdict: Verdict | None, base: str = RULES_BASE) -> str:
+    """The engine's verdict on a card as one line: a tick, or the refusal with its rule."""
+    if verdict is None:
+        return ""
+    if verdict:
+        return '<p class="loo-verdict loo-ok" style="color:#1a7f37">✓ Legal.</p>'
+    rule = verdict.rule
+    link = "" if rule is None else f" {rule_link(rule, base)} ({html.escape(rule.heading)})"
+    return (f'<p class="loo-verdict loo-refused" role="alert" style="color:#b00020">'
+            f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
 
 
 class PlayTrainer(LooWidget):
@@ -190,40 +232,10 @@ class PlayTrainer(LooWidget):
         self.story.value = "".join(narration_html(n, self._base) for n in self._told)
 
     def _update_buttons(self, hand: tuple[Card, ...], lit: list[Card]) -> None:
-        """Keep one button per card in hand, changing only what changed.
-
-        Buttons are reused from click to click, so a refused card costs the
-        browser no new widgets, only the new feedback line.
-        """
-        wanted = [str(card) for card in hand]
-        for key in [k for k in self.buttons if k not in wanted]:
-            self.buttons.pop(key).close()
-        mine = self._my_turn()
-        for card in hand:
-            button = self.buttons.get(str(card))
-            if button is None:
-                button = widgets.Button(description=card_text(card),
-                                        layout=widgets.Layout(width="4em"))
-                button.on_click(lambda _, c=card: self.play(c))
-                self.buttons[str(card)] = button
-            legal = card in lit
-            button.tooltip = f"{card.label}{' (legal)' if legal else ''}"
-            button.disabled = not mine
-            button.button_style = "info" if legal else ""
-        children = tuple(self.buttons[key] for key in wanted)
-        if self.hand.children != children:
-            self.hand.children = children
+        update_card_buttons(self.hand, self.buttons, hand, lit, self._my_turn(), self.play)
 
     def _verdict_html(self) -> str:
-        verdict = self.verdict
-        if verdict is None:
-            return ""
-        if verdict:
-            return '<p class="loo-verdict loo-ok" style="color:#1a7f37">✓ Legal.</p>'
-        rule = verdict.rule
-        link = "" if rule is None else f" {rule_link(rule, self._base)} ({html.escape(rule.heading)})"
-        return (f'<p class="loo-verdict loo-refused" role="alert" style="color:#b00020">'
-                f'✗ Refused: {link_rules(verdict.message, self._base)}{link}</p>')
+        return verdict_html(self.verdict, self._base)
 
     def _render(self) -> str:
         return f"{self.header.value}{self.feedback.value}{self.story.value}{self.table.value}"

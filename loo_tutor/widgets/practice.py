@@ -1,0 +1,362 @@
+"""Practise a whole session in one seat against computer players, with hints and reviews."""
+
+from __future__ import annotations
+
+import html
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import ipywidgets as widgets
+
+from ..bots import Bot, RandomBot, SamplingBot, ThumbBot
+from ..chart import balance_chart
+from ..errors import LooError
+from ..estimate import Estimate, estimate_actions
+from ..hints import hint, review
+from ..legality import Announcement
+from ..narrate import Narration, narrate_action
+from ..observe import PlayerView, observation
+from ..render import RULES_BASE, narration_html, table_html
+from ..session import Session
+from ..solver import Solver
+from ..state import Action, Announce, DealState, Phase, Play, Seat, Verdict
+from ._base import LooWidget, record_script
+from .announce import _BUTTONS, announcement_buttons
+from .play import update_card_buttons, verdict_html
+from .session import DEFAULT_PLAYERS
+
+OPPONENTS: dict[str, type[Bot]] = {"thumb": ThumbBot, "random": RandomBot,
+                                   "sampling": SamplingBot}
+"""The computer players by name: rules of thumb, random legal choices, or sampling."""
+
+
+@dataclass(frozen=True)
+class ReviewLine:
+    """One of the reader's decisions, judged after the deal.
+
+    Attributes:
+        what: "announcement" or "card".
+        lost: whether the decision lost value against the better choice.
+        sentence: the judgement in one sentence.
+    """
+
+    what: str
+    lost: bool
+    sentence: str
+
+
+def _call_words(action: Action) -> str:
+    assert isinstance(action, Announce)
+    return _BUTTONS[action.announcement][0].lower()
+
+
+def _estimate_words(found: Estimate) -> str:
+    return (f"{_call_words(found.action)} {float(found.mean):+.2f} "
+            f"(95% interval {found.low:+.2f} to {found.high:+.2f})")
+
+
+class PracticeSession(LooWidget):
+    """A session of several deals: the reader plays one seat, computer players the rest.
+
+    The engine's :class:`~loo_tutor.session.Session` books antes, deals and
+    settlements. Each deal stops at every decision of the reader: the
+    announcement buttons or the card buttons; every click goes to the engine,
+    which plays it or refuses it with the rule it breaks. The other seats are
+    played by computer players (:mod:`loo_tutor.bots`) that see only their
+    own seat's view.
+
+    *Best card and why* asks for a hint: for a card, the best-play solver
+    (:func:`loo_tutor.hints.hint`), which looks at every hand, as a teacher
+    looking over the table would; for an announcement, the sampling estimate
+    of each call (:mod:`loo_tutor.estimate`), which sees only what the
+    reader sees. After each deal a review marks each of the reader's
+    decisions that lost value and names the better choice: cards judged with
+    best play, the announcement by sampled estimates. The balances after each
+    deal are drawn as a chart (:func:`loo_tutor.chart.balance_chart`).
+
+    Args:
+        players: the names in clockwise seating order (5 to 8).
+        seat: the reader's seat, by index or by name.
+        deals: how many deals the session lasts.
+        seed: seeds the deals, the first dealer and the computer players;
+            the same seed and the same clicks give the same session.
+        opponents: ``"thumb"``, ``"random"``, ``"sampling"`` or a bot.
+        samples: sampled deals per announcement estimate.
+        four_colour: draw diamonds blue and clubs green.
+        rules_base: where the book's ``rules.html`` is, for the links.
+
+    Attributes:
+        session: the engine's session, as it stands.
+        states: every state of the current (or last) deal so far.
+        verdict: the engine's verdict on the reader's last action, or ``None``.
+        hint_text: the last hint given, or ``""``.
+        reviews: for each finished deal, its review lines.
+        buttons: the card buttons, keyed by canonical card text (``"7H"``).
+        calls: the announcement buttons, keyed by announcement word.
+
+    >>> practice = PracticeSession(["A", "B", "C", "D", "E"], seat="A", deals=2, seed=4)
+    >>> practice.state.phase.value, practice.state.current_player()
+    ('play', 0)
+    """
+
+    def __init__(self, players: Sequence[str] = DEFAULT_PLAYERS, seat: Seat | str = 0,
+                 deals: int = 5, seed: int | None = None, opponents: str | Bot = "thumb",
+                 samples: int = 300, four_colour: bool = False,
+                 rules_base: str = RULES_BASE) -> None:
+        super().__init__()
+        self.states: list[DealState] = []
+        self.verdict: Verdict | None = None
+        self.hint_text = ""
+        self.reviews: list[list[ReviewLine]] = []
+        self.buttons: dict[str, widgets.Button] = {}
+        self.calls: dict[str, widgets.Button] = {}
+        try:
+            self._bot = self._opponent(opponents)
+            self.session = Session(players, deals, seed)
+            self.seat = self._seat(seat)
+        except LooError as exc:
+            self._fail(exc)
+            return
+        self._seed = seed
+        self._samples = samples
+        self._four = four_colour
+        self._base = rules_base
+        self._solver = Solver()
+        self._told: list[Narration] = []
+        self._balances: list[tuple[Fraction, ...]] = []
+        self.header = widgets.HTML()
+        self.hand = widgets.HBox()
+        self.call_box = widgets.HBox()
+        self.calls = announcement_buttons(self.announce)
+        self.hint_button = widgets.Button(description="Best card and why", icon="lightbulb-o",
+                                          tooltip="A hint for the decision in front of you")
+        self.next_button = widgets.Button(description="Next deal", button_style="primary",
+                                          tooltip="Book this deal and deal the next one")
+        self.hint_button.on_click(lambda _: self.ask_hint())
+        self.next_button.on_click(lambda _: self.next_deal())
+        self.feedback = widgets.HTML()
+        self.story = widgets.HTML()
+        self.table = widgets.HTML()
+        self.review_box = widgets.HTML()
+        self.chart = widgets.HTML()
+        self.children = (self.header, self.call_box, self.hand,
+                         widgets.HBox([self.hint_button, self.next_button]),
+                         self.feedback, self.story, self.table, self.review_box, self.chart)
+        self._rng = random.Random(None if seed is None else f"practice-{seed}")
+        self._deal()
+
+    # -- set-up ----------------------------------------------------------------
+
+    @staticmethod
+    def _opponent(opponents: str | Bot) -> Bot:
+        if not isinstance(opponents, str):
+            return opponents
+        kind = OPPONENTS.get(opponents)
+        if kind is None:
+            raise LooError(f"opponents: {opponents!r} is not one of {', '.join(OPPONENTS)}")
+        return kind()
+
+    def _seat(self, seat: Seat | str) -> Seat:
+        players = list(self.session.players)
+        if isinstance(seat, str) and seat in players:
+            return players.index(seat)
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+            return seat
+        raise LooError(f"{seat!r} is not one of the players ({', '.join(players)})")
+
+    @property
+    def state(self) -> DealState:
+        """The current deal as it stands now (the last deal once the session is over)."""
+        return self.states[-1]
+
+    # -- acting ----------------------------------------------------------------
+
+    def _deal(self) -> None:
+        self.states = [self.session.start_deal()]
+        self.verdict = None
+        self.hint_text = ""
+        self._told = []
+        self._others_act()
+        self._refresh()
+
+    def _take(self, action: Action) -> Verdict:
+        before = self.state
+        verdict = before.check(action)
+        self.verdict = verdict
+        if verdict:
+            after = before.apply(action)
+            self.states.append(after)
+            self._told = [narrate_action(before, action, after)]
+            self.hint_text = ""
+            self._others_act()
+        self._refresh()
+        return verdict
+
+    def play(self, card: object) -> Verdict:
+        """Play a card for the reader, as a click on its button does."""
+        from ..cards import Card, parse_card
+
+        chosen = card if isinstance(card, Card) else parse_card(str(card))
+        return self._take(Play(self.seat, chosen))
+
+    def announce(self, call: Announcement | str) -> Verdict:
+        """Make an announcement for the reader, as a click on its button does."""
+        return self._take(Announce(self.seat, Announcement(call)))
+
+    def _others_act(self) -> None:
+        """Let the computer players act until the reader must act or the deal ends."""
+        state = self.state
+        while not state.is_terminal() and state.current_player() != self.seat:
+            seat = state.current_player()
+            assert seat is not None
+            action = self._bot.choose(observation(state, seat), self._rng)
+            after = state.apply(action)
+            self._told.append(narrate_action(state, action, after))
+            self.states.append(after)
+            state = after
+        if state.is_terminal():
+            self._finish()
+
+    def _finish(self) -> None:
+        """Book the finished deal, review the reader's decisions, extend the chart."""
+        session = self.session
+        session.finish_deal(self.state)
+        self._balances.append(tuple(session.ledger.balances[s]
+                                    for s in range(len(session.players))))
+        self.reviews.append(self._review())
+        if session.is_over():
+            session.end()
+
+    def next_deal(self) -> None:
+        """Deal the next deal of the session (after the current one is over)."""
+        if self.error is not None or not self.state.is_terminal() or self.session.is_over():
+            return
+        self._deal()
+
+    # -- hints and reviews -------------------------------------------------------
+
+    def ask_hint(self) -> str:
+        """The hint for the reader's decision now (also shown under the buttons)."""
+        state = self.state
+        if state.is_terminal() or state.current_player() != self.seat:
+            self.hint_text = "There is no decision of yours to give a hint for just now."
+        elif state.phase is Phase.PLAY:
+            self.hint_button.description = "Thinking…"
+            self.hint_text = hint(state, self._solver).sentence + (
+                " (The hint looks at every hand.)")
+        else:
+            self.hint_button.description = "Estimating…"
+            found = self._estimates(observation(state, self.seat))
+            best = max(found, key=lambda e: e.mean)
+            self.hint_text = (f"Best estimate: {_call_words(best.action)}. Estimated results "
+                              f"over {self._samples} sampled deals: "
+                              + "; ".join(_estimate_words(e) for e in found) + ".")
+        self.hint_button.description = "Best card and why"
+        self._refresh()
+        return self.hint_text
+
+    def _estimates(self, view: PlayerView) -> list[Estimate]:
+        seed = 0 if self._seed is None else self._seed
+        rng = random.Random(f"estimate-{seed}-{len(self.session.history)}")
+        return estimate_actions(view, samples=self._samples, rng=rng, rollout=ThumbBot())
+
+    def _review(self) -> list[ReviewLine]:
+        """The reader's decisions in the deal just finished, each judged."""
+        lines: list[ReviewLine] = []
+        for before, after in zip(self.states, self.states[1:]):
+            if before.phase is Phase.ANNOUNCE and before.current_player() == self.seat:
+                chosen = after.announcements[-1][1]
+                found = self._estimates(observation(before, self.seat))
+                best = max(found, key=lambda e: e.mean)
+                mine = next(e for e in found if isinstance(e.action, Announce)
+                            and e.action.announcement is chosen)
+                lost = best is not mine and mine.high < best.low  # the intervals do not meet
+                said = _BUTTONS[chosen][0].lower()
+                if lost:
+                    text = (f"Your announcement, {said}, lost value by the estimate: "
+                            f"{_estimate_words(mine)}, against {_estimate_words(best)}.")
+                elif best is mine:
+                    text = (f"Your announcement, {said}, had the best estimate: "
+                            f"{_estimate_words(mine)}.")
+                else:
+                    text = (f"Your announcement, {said}, was as good as the best within the "
+                            f"estimate's precision: {_estimate_words(mine)}, against "
+                            f"{_estimate_words(best)}.")
+                lines.append(ReviewLine("announcement", lost, text))
+        for item in review(self.states, self.seat, self._solver):
+            lost = item.lost > 0 or item.best.tricks[self.seat] > item.played.tricks[self.seat]
+            lines.append(ReviewLine("card", lost, f"Trick {item.trick}: {item.sentence}"))
+        return lines
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _my_turn(self) -> bool:
+        return self.state.current_player() == self.seat
+
+    def _refresh(self) -> None:
+        state = self.state
+        session = self.session
+        name = state.players[self.seat]
+        number = len(session.history) + (not state.is_terminal())
+        if state.is_terminal():
+            where = ("The session is over." if session.is_over()
+                     else "The deal is over: read the review, then deal the next one.")
+        elif state.phase is Phase.ANNOUNCE:
+            where = "Your turn to announce."
+        else:
+            where = (f"Your turn to play to trick {len(state.tricks) + 1}."
+                     if state.trick_cards() else f"Your turn to lead to trick {len(state.tricks) + 1}.")
+        self.header.value = (f'<p class="loo-header"><strong>You are {html.escape(name)}.</strong> '
+                             f'Deal {number} of {session.deals}. {where}</p>')
+        mine = self._my_turn()
+        legal_calls = state.legal_announcements() if mine else []
+        self.call_box.children = tuple(self.calls[c.value] for c in legal_calls)
+        hand = observation(state, self.seat).hand or ()
+        playing = mine and state.phase is Phase.PLAY
+        update_card_buttons(self.hand, self.buttons, hand if state.phase is Phase.PLAY else (),
+                            [], playing, self.play)
+        self.hint_button.disabled = not mine
+        self.next_button.disabled = not state.is_terminal() or session.is_over()
+        hint_line = (f'<p class="loo-hint" role="status">{html.escape(self.hint_text)}</p>'
+                     if self.hint_text else "")
+        self.feedback.value = verdict_html(self.verdict, self._base) + hint_line
+        self.story.value = "".join(narration_html(n, self._base) for n in self._told)
+        self.table.value = (table_html(state, self.seat, self._four, base=self._base)
+                            + record_script(state, self.seat))
+        self.review_box.value = self._review_html()
+        self.chart.value = self._chart_html()
+
+    def _review_html(self) -> str:
+        if not self.state.is_terminal() or not self.reviews:
+            return ""
+        lines = self.reviews[-1]
+        if not lines:
+            return ('<section class="loo-review"><h4>Review</h4><p>You made no decision in '
+                    'this deal.</p></section>')
+        items = "".join(
+            f'<li class="{"loo-lost" if line.lost else "loo-fine"}">'
+            f'{"✗ " if line.lost else "✓ "}{html.escape(line.sentence)}</li>' for line in lines)
+        lost = sum(line.lost for line in lines)
+        head = ("Every decision held its value." if not lost else
+                f"{lost} decision{'s' if lost > 1 else ''} lost value (marked ✗).")
+        return (f'<section class="loo-review"><h4>Review</h4><p>{head} Cards are judged with '
+                'best play by everyone, all hands known; announcements by sampled estimates '
+                'from what you could see.</p>'
+                f'<ul>{items}</ul></section>')
+
+    def _chart_html(self) -> str:
+        session = self.session
+        chart = balance_chart(session.players, self._balances, highlight=self.seat)
+        if not session.is_over():
+            return chart
+        final = session.balances()
+        leaders = session.leaders()
+        text = ", ".join(f"{html.escape(n)} {v}" for n, v in final.items())
+        return (f'{chart}<p class="loo-final">After the last deal the pool is shared equally. '
+                f'Final balances: {text}. Highest: {html.escape(" and ".join(leaders))}.</p>')
+
+    def _render(self) -> str:
+        return (f"{self.header.value}{self.feedback.value}{self.story.value}{self.table.value}"
+                f"{self.review_box.value}{self.chart.value}")
