@@ -177,13 +177,19 @@ class CompareStep:
         right: the right deal after the step.
         repeated: whether the right side repeated the left side's action.
         rule: the rule that made the sides part at this step: the rule that
-            refused the left side's action on the right, or the exchange
-            rule when only one side exchanges; ``None`` otherwise.
+            refused the left side's action on the right; or, when only one
+            side acts because the other has no such phase, the rule that
+            gives it that phase (V-EXCHANGE, V-SINGLE-POT, R-ANN-SIMPLE);
+            ``None`` otherwise.
         refusal: the engine's sentence for that refusal, if any.
         options_differ: whether the player to act had different legal
             options on the two sides.
         left_words: what happened on the left, in words.
         right_words: what happened on the right, in words.
+        left_before_options: the legal options on the left before the step,
+            as :func:`action_text` writes them.
+        right_before_options: the legal options on the right before the step.
+        note: why only one side acted, when that is so.
     """
 
     number: int
@@ -197,18 +203,14 @@ class CompareStep:
     options_differ: bool
     left_words: Narration
     right_words: Narration
+    left_before_options: tuple[str, ...] = ()
+    right_before_options: tuple[str, ...] = ()
+    note: str = ""
 
     @property
     def diverges(self) -> bool:
         """Whether the two sides did different things at this step."""
         return not self.repeated
-
-    left_before_options: tuple[str, ...] = ()
-    """The legal options on the left before the step, as :func:`action_text` writes them."""
-    right_before_options: tuple[str, ...] = ()
-    """The legal options on the right before the step."""
-    note: str = ""
-    """Why only one side acted, when that is so."""
 
     @property
     def explanation(self) -> str:
