@@ -161,7 +161,8 @@ def test_the_winner_is_the_sessions_leader() -> None:
 
 def test_each_deals_table_can_be_picked_from_the_menu() -> None:
     widget = SessionLedger(players=FIVE, deals=5, seed=8, played=3)
-    assert len(widget.rows) == 3 and len(widget.tables.children) == 3
+    assert len(widget.rows) == 3 and len(widget.tables.children) == 5  # a page for every deal
+    assert [bool(page.value) for page in widget.tables.children] == [True] * 3 + [False] * 2
     assert widget.shown == 2 and widget.tables.selected_index == 2
     widget.menu.index = 0
     assert widget.tables.selected_index == 0
@@ -179,7 +180,8 @@ def test_starting_again_replays_the_same_seeded_session() -> None:
     widget.play_to_end()
     played = [(r.balances, r.pool) for r in widget.rows]
     widget.restart_button.click()
-    assert widget.rows == [] and widget.tables.children == () and widget.shown is None
+    assert widget.rows == [] and widget.shown is None
+    assert not any(page.value for page in widget.tables.children)
     assert not widget.next_button.disabled and widget.restart_button.disabled
     widget.play_to_end()
     assert [(r.balances, r.pool) for r in widget.rows] == played

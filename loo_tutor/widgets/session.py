@@ -83,7 +83,11 @@ class SessionLedger(LooWidget):
         self.ledger = widgets.HTML()
         self.menu = widgets.Dropdown(options=[], description="Show deal",
                                      tooltip="Pick a deal to see its table and settlement")
-        self.tables = widgets.Stack([])
+        # One page per deal from the start, filled in as the deals are played:
+        # a Stack whose children change while the menu's jslink moves its
+        # selected_index made the browser draw a page it had not received yet.
+        self.tables = widgets.Stack([widgets.HTML(layout=widgets.Layout(width="100%"))
+                                     for _ in range(self.session.deals)], selected_index=None)
         widgets.jslink((self.menu, "index"), (self.tables, "selected_index"))
         self.menu.observe(self._picked, names="index")
         self.children = (widgets.HBox([self.next_button, self.end_button, self.restart_button]),
@@ -111,8 +115,7 @@ class SessionLedger(LooWidget):
         number = len(session.history)
         dealer = final.players[final.dealer]
         page = table_html(final, four_colour=self._four, base=self._base)
-        self.tables.children = (*self.tables.children,
-                                widgets.HTML(page, layout=widgets.Layout(width="100%")))
+        self.tables.children[number - 1].value = page
         self.menu.options = (*self.menu.options,
                              (f"Deal {number}: {dealer} deals, pool {final.pool}", number - 1))
         self.menu.index = number - 1
@@ -130,7 +133,8 @@ class SessionLedger(LooWidget):
         self.session = Session(**self._args)
         self.rows = []
         self.menu.options = []
-        self.tables.children = ()
+        for page in self.tables.children:
+            page.value = ""
         self._update()
 
     def _row(self, final: DealState | None, shares: tuple[Fraction, ...] = ()) -> SessionRow:
