@@ -222,7 +222,7 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
         else:
             told = _say(f"{name} throws the hand in and takes the miss unseen; nobody else "
                         "may take it now (R-ANN-MISS-ONCE).", RuleId.ANN_MISS_ONCE)
-        if after.collected_by is not None:
+        if after.collected_by is not None and after.flush is None:
             told += _say(f"Everybody but the dealer has passed, so "
                          f"{after.players[after.collected_by]} collects the pool of "
                          f"{_amount(after.pool)} units without announcing (R-COLLECT).",
@@ -250,7 +250,7 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
                      "and cannot be looed (R-DEFEND).", RuleId.DEFEND)
     else:
         told += _say(f"{name} passes.")
-    if after.collected_by is not None:
+    if after.collected_by is not None and after.flush is None:
         taker = after.players[after.collected_by]
         told += _say(f"{taker}, the only player left in, collects the pool of "
                      f"{_amount(after.pool)} units without play (R-COLLECT).", RuleId.COLLECT)
@@ -371,6 +371,8 @@ def narrate_settlement(state: DealState) -> Narration:
     """
     settled = state.settlement()
     names = state.players
+    if state.flush is not None:
+        return _flush(state) + _carry(state)
     if state.collected_by is not None:
         return _say(f"{names[state.collected_by]} receives the whole pool of "
                     f"{_amount(state.pool)} units (R-COLLECT).", RuleId.COLLECT) + _carry(state)
@@ -388,14 +390,36 @@ def narrate_settlement(state: DealState) -> Narration:
                          f"{_amount(settled.payouts[seat])} units (R-PAY-THIRD)")
             rules.append(RuleId.PAY_THIRD)
         elif seat in settled.looed:
-            parts.append(f"{name} is looed and pays {state.profile.loo} units (R-LOO)")
+            parts.append(f"{name} is looed and pays {_amount(settled.loo)} units (R-LOO)")
             rules.append(RuleId.LOO)
+        elif wins[seat]:  # tricks won but not paid: the pool is undivided
+            parts.append(f"{name} wins {_tricks(wins[seat])} but is paid nothing, as only "
+                         "a player who takes all three is paid (V-UNDIVIDED)")
+            rules.append(VariantRuleId.UNDIVIDED)
     text = "; ".join(parts) + "."
     return Narration(text[0].upper() + text[1:], _unique(rules)) + _carry(state)
 
 
+def _flush(state: DealState) -> Narration:
+    """A pool taken by a three-card flush, and the players it loos (V-FLUSH)."""
+    settled = state.settlement()
+    name = state.players[state.flush]  # type: ignore[index]
+    told = _say(f"{name} holds three trumps, a flush, and takes the whole pool of "
+                f"{_amount(state.pool)} units without play (V-FLUSH).", VariantRuleId.FLUSH)
+    others = _names(state, settled.looed)
+    loo = _amount(settled.loo)
+    if len(settled.looed) == 1:
+        told += _say(f"{others}, also in, is looed and pays {loo} units (R-LOO).", RuleId.LOO)
+    elif settled.looed:
+        told += _say(f"{others}, also in, are looed and pay {loo} units each (R-LOO).",
+                     RuleId.LOO)
+    return told
+
+
 def _carry(state: DealState) -> Narration:
     carried = state.settlement().carried_next
+    if carried == 0 and state.profile.irish:  # Irish Loo has no simple deal
+        return _say("Nothing carries over (R-CARRY).", RuleId.CARRY)
     if carried == 0:
         return _say("Nothing carries over, so the next deal is a simple one (R-CARRY).",
                     RuleId.CARRY)
@@ -454,7 +478,9 @@ def narrate_action(before: DealState, action: Action, after: DealState) -> Narra
         told = narrate_play(before, action)
     if isinstance(action, Play) and len(after.tricks) > len(before.tricks):
         told += _trick_end(before, after)
-    if after.collected_by is not None:
+    if after.flush is not None:
+        told += _flush(after) + _carry(after)
+    elif after.collected_by is not None:
         told += _carry(after)
     elif after.is_terminal():
         told += narrate_settlement(after)

@@ -365,7 +365,7 @@ def ledger_html(state: DealState, base: str = RULES_BASE, *, style: bool = True)
         else:
             tricks = "passed"
         received = settled.payouts.get(seat)
-        looed = f"yes, pays {state.profile.loo}" if seat in settled.looed else ""
+        looed = f"yes, pays {settled.loo}" if seat in settled.looed else ""
         net = settled.net[seat]
         rows.append(
             f'<tr><th scope="row">{html.escape(name)}'
