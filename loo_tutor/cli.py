@@ -58,9 +58,15 @@ def summary(result: dict[str, Any]) -> str:
     """A human-readable account of a check result."""
     trump = _SUIT_NAMES[result["trump"]]
     lines = [f"{result['status']}: {result['kind']} deal, pool {result['pool']}, trumps {trump}"]
+    if result.get("rules"):
+        lines.append(f"rules: {result['rules']}")
     if result["revealed_after_trick"]:
         lines.append(f"trumps revealed after trick {result['revealed_after_trick']}")
-    if result["collected_by"]:
+    for player, cards in (result.get("exchanges") or {}).items():
+        lines.append(f"{player} exchanges {' '.join(cards) or 'nothing'}")
+    if result.get("flush"):
+        lines.append(f"{result['flush']}'s flush takes the pool without play")
+    elif result["collected_by"]:
         lines.append(f"{result['collected_by']} collects the pool without play")
     elif result["active"]:
         defender = f" ({result['defender']} defends the pool)" if result["defender"] else ""

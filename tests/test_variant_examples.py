@@ -78,3 +78,14 @@ def test_jsonl_checks_every_variant_record_in_order() -> None:
 
 def _amount(value: object) -> Fraction:
     return Fraction(str(value))
+
+
+def test_the_summary_names_the_rules_the_exchanges_and_a_flush() -> None:
+    irish, flush = io.StringIO(), io.StringIO()
+    with redirect_stdout(irish):
+        main(["check", str(VARIANTS / "09_irish_exchange.yaml")])
+    with redirect_stdout(flush):
+        main(["check", str(VARIANTS / "07_three_card_flush.yaml")])
+    assert "rules: limited + irish" in irish.getvalue()
+    assert "A exchanges 7H KC" in irish.getvalue() and "B exchanges 3S" in irish.getvalue()
+    assert "A's flush takes the pool without play" in flush.getvalue()
