@@ -12,7 +12,10 @@ Positions (6 players, double deals with a pool of 9 unless said otherwise):
 * first announcement, every action (stand, pass, miss);
 * first announcement, "stand" alone (no sampled deal is shared);
 * second trick, every legal card of the player to act;
-* second trick of an 8-player simple deal (hidden hands of seven players).
+* second trick of an 8-player simple deal (hidden hands of seven players);
+* the dealer's announcement after two or more players came in, sampled
+  plainly and believing that the others announced as the rule-of-thumb bot
+  would (``beliefs``), which rejects many more proposed deals.
 
 Target (issue "Analysis and practice"): at least 10,000 play-outs per second.
 """
@@ -58,20 +61,36 @@ def during_play(players: list[str], carried: int, trick: int, seed: int) -> Deal
     raise SystemExit("no suitable position found")
 
 
+def during_announcements(players: list[str], carried: int, seed: int) -> DealState:
+    """A deal announced by rule-of-thumb bots up to the dealer's turn, with at
+    least two players in before the dealer."""
+    bot = ThumbBot()
+    for attempt in range(1000):
+        rng = random.Random(seed + attempt)
+        state = new_deal(players, len(players) - 1, carried, rng)
+        while state.current_player() != state.dealer:
+            seat = state.current_player()
+            assert seat is not None
+            state = state.apply(bot.choose(observation(state, seat), rng))
+        if len(state.active) >= 2:
+            return state
+    raise SystemExit("no suitable position found")
+
+
 def measure(label: str, view: PlayerView, samples: int, rollout: Bot,
-            actions: Sequence[Action] | None = None) -> float:
+            actions: Sequence[Action] | None = None, beliefs: ThumbBot | None = None) -> float:
     bar = ProgressBar(samples, f"{label:<46}")
     start = time.process_time()
     found = estimate_actions(view, samples=samples, rng=random.Random(1), rollout=rollout,
-                             actions=actions, progress=bar.update)
+                             actions=actions, beliefs=beliefs, progress=bar.update)
     seconds = time.process_time() - start
     bar.update(samples)
     bar.close()
     return samples * len(found) / seconds
 
 
-def acceptance(view: PlayerView, draws: int) -> float:
-    sampler = WorldSampler(view)
+def acceptance(view: PlayerView, draws: int, beliefs: ThumbBot | None = None) -> float:
+    sampler = WorldSampler(view, beliefs=beliefs)
     rng = random.Random(3)
     for _ in range(draws):
         sampler.sample(rng)
@@ -106,6 +125,15 @@ def main() -> None:
         rows.append((f"trick 2, 8-player simple deal, {name}",
                      measure(f"simple 8/{name}", late_view, args.samples, rollout),
                      f"{len(late_view.legal)} cards"))
+    dealer = during_announcements(PLAYERS, 6, 31)
+    dealer_view = observation(dealer, dealer.dealer)
+    thumb = ThumbBot()
+    rows.append(("dealer's announcement, thumb, believing tips",
+                 measure("dealer/beliefs", dealer_view, args.samples, thumb, beliefs=thumb),
+                 f"{len(dealer_view.legal)} actions"))
+    rows.append(("dealer's announcement, thumb",
+                 measure("dealer/thumb", dealer_view, args.samples, thumb),
+                 f"{len(dealer_view.legal)} actions"))
     print(f"\n{'position and rollout bot':<48}{'play-outs/s':>12}  note")
     for label, rate, note in rows:
         print(f"{label:<48}{rate:>12,.0f}  {note}")
@@ -113,6 +141,7 @@ def main() -> None:
     for label, view in (("first announcement", announce), ("trick 2", mid_view),
                         ("trick 2, 8-player simple deal", late_view)):
         print(f"  {label:<34}{acceptance(view, 2000):.0%}")
+    print(f"  {'dealer, believing the tips':<34}{acceptance(dealer_view, 2000, thumb):.0%}")
 
 
 if __name__ == "__main__":

@@ -277,11 +277,15 @@ class SamplingBot:
         name: label for tables and charts.
         samples: sampled deals per decision.
         rollout: the bot that plays every seat in the sampled deals.
+        beliefs: if set, the sampled deals are only those in which the other
+            players announced as this bot would have (see
+            :class:`~loo_tutor.estimate.WorldSampler`).
     """
 
     name: str = "sampling"
     samples: int = 200
     rollout: Bot = field(default_factory=ThumbBot)
+    beliefs: ThumbBot | None = None
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The action with the highest estimated mean result."""
@@ -290,7 +294,8 @@ class SamplingBot:
             return view.legal[0]
         from .estimate import estimate_actions  # here, as estimate imports this module
 
-        found = estimate_actions(view, samples=self.samples, rng=rng, rollout=self.rollout)
+        found = estimate_actions(view, samples=self.samples, rng=rng, rollout=self.rollout,
+                                 beliefs=self.beliefs)
         return max(found, key=lambda e: e.mean).action
 
 

@@ -16,15 +16,17 @@ judge an announcement or a card, :func:`estimate_actions` repeatedly
 
 Every legal action is tried in the same sampled deals with the same random
 numbers for the play-out, so the differences between actions are measured
-more precisely than each value alone. The mean is exact (a
-``Fraction``); the confidence interval uses the normal
-approximation to the mean of the samples.
+more precisely than each value alone. The mean is exact (a ``Fraction``);
+the confidence interval uses the normal approximation to the mean of the
+samples.
 
 Sampling is uniform over the deals consistent with the view: a proposed deal
 is accepted only if replaying the deal's history through the engine finds
-every earlier card legal, so the duties of play are the engine's own. Players'
-announcements are not read as hints about their hands (a player who stood is
-not assumed to hold a trump), and a player who took the miss is not assumed to
+every earlier card legal, so the duties of play are the engine's own. By
+default players' announcements are not read as hints about their hands (a
+player who stood is not assumed to hold a trump); with ``beliefs`` the
+sampler keeps only deals in which the others announced as a given
+rule-of-thumb bot would have. A player who took the miss is not assumed to
 remember the hand they threw in: the view does not keep it. The sampled deals
 are deals of the limited rules, the default profile; variant profiles are not
 sampled.
@@ -74,6 +76,8 @@ __all__ = ["Estimate", "WorldSampler", "sample_world", "estimate_actions", "esti
 _ANNOUNCE, _PLAY = Phase.ANNOUNCE, Phase.PLAY
 _MISS_SLOT = -1
 _INDICATOR_SLOT = -2
+_REDRAWS = 200
+"""How many times a hand is drawn again to match a believed announcement."""
 
 
 @dataclass(frozen=True)
@@ -161,15 +165,29 @@ class WorldSampler:
     Args:
         view: what the player sees.
         attempts: how many proposals :meth:`WorldSampler.sample` may reject before giving up.
+        beliefs: if given, assume every other player announced as this
+            rule-of-thumb bot would have with their hand, and keep only deals
+            where they did. Each such hand is drawn again on its own until it
+            matches, so the deals are close to, but not exactly, uniform among
+            those matching the belief (a hand drawn first does not allow for
+            the cards the later ones need). If the table's announcements
+            contradict the belief (no such deal turns up in
+            ``belief_attempts`` tries), the belief is dropped for the rest of
+            this sampler's life and :attr:`WorldSampler.beliefs_dropped` is set.
+        belief_attempts: see ``beliefs``.
 
     Raises:
         LooError: the view is not one that a deal could produce (two copies
             of a card, a seat playing the wrong number of cards, …).
     """
 
-    def __init__(self, view: PlayerView, attempts: int = 20_000) -> None:
+    def __init__(self, view: PlayerView, attempts: int = 20_000,
+                 beliefs: ThumbBot | None = None, belief_attempts: int = 2_000) -> None:
         self.view = view
         self.attempts = attempts
+        self.belief_attempts = belief_attempts
+        self.beliefs_dropped = False
+        """Whether the belief about the others' announcements had to be dropped."""
         count = len(view.players)
         said = dict(view.announcements)
         double = view.kind is DealKind.DOUBLE
@@ -216,12 +234,17 @@ class WorldSampler:
         self._fixed = fixed
         seen_set = set(seen)
         self._unknown = [c for c in CARDS if c not in seen_set]
-        # Open places, most constrained slots first (the order does not bias:
-        # proposals are uniform and the test is the same).
+        self._checks: dict[int, tuple[list[Announcement], Announcement, bool, int]] = {}
+        if beliefs is not None and double:
+            self._checks = _announcement_checks(view)
+        self._beliefs = beliefs
+        # Open places, the slots most likely to be refused first: those with a
+        # believed announcement to match, then those with the most barred
+        # cards (the order does not bias: proposals are uniform, the tests the same).
         self._open: list[tuple[int, int, frozenset[Card]]] = sorted(
             ((slot, sizes[slot] - len(cards), frozenset(barred.get(slot, set())))
              for slot, cards in fixed.items() if sizes[slot] > len(cards)),
-            key=lambda entry: -len(entry[2]))
+            key=lambda entry: (entry[0] not in self._checks, -len(entry[2])))
         self._history: list[tuple[bool, Seat, object]] = [
             (False, seat, call) for seat, call in view.announcements]
         for trick in view.tricks:
@@ -235,18 +258,23 @@ class WorldSampler:
         Raises:
             LooError: no consistent deal was found in ``attempts`` proposals.
         """
-        for _ in range(self.attempts):
+        for tries in range(self.attempts):
             world = self._propose(rng)
             if world is not None:
                 return world
             self.rejected += 1
+            if self._checks and tries + 1 >= self.belief_attempts:
+                self._checks = {}
+                self.beliefs_dropped = True
         raise LooError(f"no deal consistent with the view of seat {self.view.seat} was "
                        f"found in {self.attempts} tries")
 
     def _propose(self, rng: random.Random) -> DealState | None:
         # Draw the open places one card at a time (a partial Fisher-Yates
-        # shuffle), the most constrained first, so that a card a slot cannot
-        # hold rejects the proposal before the rest is drawn.
+        # shuffle: pool[:at] is drawn, pool[at:] is not), the most constrained
+        # first, so that a card a slot cannot hold rejects the proposal before
+        # the rest is drawn. A hand that must match a believed announcement is
+        # drawn again on its own until it does (up to _REDRAWS times).
         pool = self._unknown[:]
         size = len(pool)
         rand = rng.random
@@ -254,14 +282,29 @@ class WorldSampler:
         at = 0
         for slot, need, barred in self._open:
             target = slots[slot]
-            for _ in range(need):
-                j = at + int(rand() * (size - at))
-                card = pool[j]
-                if card in barred:
+            known = len(target)
+            check = self._checks.get(slot)
+            for _ in range(_REDRAWS):
+                start = at
+                fits = True
+                for _ in range(need):
+                    j = at + int(rand() * (size - at))
+                    card = pool[j]
+                    pool[j] = pool[at]
+                    pool[at] = card
+                    at += 1
+                    if card in barred:
+                        fits = False
+                        break
+                    target.append(card)
+                if fits and (check is None or self._believed(target, check)):
+                    break
+                if check is None:
                     return None
-                pool[j] = pool[at]
-                at += 1
-                target.append(card)
+                at = start  # put the cards back and draw this hand again
+                del target[known:]
+            else:
+                return None
         view = self.view
         hands = [tuple(slots[s]) for s in range(self._count)]
         miss = tuple(slots[_MISS_SLOT]) if self._double else None
@@ -275,6 +318,40 @@ class WorldSampler:
             else:
                 state._announce(seat, what)  # type: ignore[arg-type]
         return state
+
+
+    def _believed(self, hand: list[Card],
+                  check: tuple[list[Announcement], Announcement, bool, int]) -> bool:
+        """Whether the believed bot, dealt ``hand``, would have said what was said."""
+        bot = self._beliefs
+        assert bot is not None
+        calls, said, is_dealer, others_in = check
+        call, _ = thumb_announcement(hand, calls, self.view.trump, self.view.pool,
+                                     is_dealer=is_dealer, others_in=others_in,
+                                     high_trump=bot.high_trump, rich_pool=bot.rich_pool)
+        return call is said
+
+
+def _announcement_checks(view: PlayerView
+                         ) -> dict[int, tuple[list[Announcement], Announcement, bool, int]]:
+    """For each other seat that has announced: its options then, its call, whether
+    it dealt, and how many players were in before it, keyed by its dealt hand's slot.
+
+    Which announcements are open never depends on the cards, so any cards do
+    for replaying them.
+    """
+    pack = CARDS
+    count = len(view.players)
+    hands = [tuple(pack[3 * s:3 * s + 3]) for s in range(count)]
+    state = start_deal(view.players, view.dealer, view.pool - LIMITED.ante, hands,
+                       tuple(pack[3 * count:3 * count + 3]), pack[3 * count + 3])
+    checks = {}
+    for seat, call in view.announcements:
+        if seat != view.seat:
+            checks[seat] = (state.legal_announcements(), call, seat == view.dealer,
+                            len(state.active))
+        state._announce(seat, call)
+    return checks
 
 
 def sample_world(view: PlayerView, rng: random.Random) -> DealState:
@@ -389,7 +466,7 @@ def _settled(seat: Seat) -> Callable[[DealState], Fraction]:
 
 def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
                      rollout: Bot | None = None, actions: Sequence[Action] | None = None,
-                     confidence: float = 0.95,
+                     confidence: float = 0.95, beliefs: ThumbBot | None = None,
                      progress: Callable[[int], None] | None = None) -> list[Estimate]:
     """Estimate every legal action (or ``actions``) of the seat to act.
 
@@ -401,6 +478,8 @@ def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
             :class:`~loo_tutor.bots.RandomBot`).
         actions: the actions to estimate, all from ``view.legal`` (default: all).
         confidence: the level of the interval, e.g. 0.95.
+        beliefs: assume the other players announced as this bot would have
+            (see :class:`WorldSampler`); by default nothing is assumed.
         progress: called with the number of sampled deals done, now and then.
 
     Returns:
@@ -419,13 +498,13 @@ def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
     if samples < 1:
         raise LooError(f"samples must be at least 1, not {samples}")
     finish = finisher(rollout if rollout is not None else RandomBot())
-    sampler = WorldSampler(view)
+    sampler = WorldSampler(view, beliefs=beliefs)
     settle = _settled(view.seat)
     counts: list[dict[Fraction, int]] = [{} for _ in chosen]
     for done in range(samples):
         world = sampler.sample(rng)
         seed = rng.getrandbits(64)
-        for action, tally in zip(chosen, counts):
+        for action, tally in zip(chosen, counts, strict=True):
             trial = world.copy()
             deal_in_place(trial, action)
             finish(trial, random.Random(seed))
@@ -434,7 +513,7 @@ def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
         if progress is not None and (done + 1) % 256 == 0:
             progress(done + 1)
     found = []
-    for action, tally in zip(chosen, counts):
+    for action, tally in zip(chosen, counts, strict=True):
         mean, low, high, stdev = _summary(tally, confidence)
         found.append(Estimate(action, mean, low, high, samples, stdev, confidence))
     return found

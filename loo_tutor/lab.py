@@ -5,7 +5,8 @@ saved results the book shows (``book/_data/strategy-lab.json``, the tables in
 ``book/_data/strategy-*.md`` and the figures in ``book/figures/strategy-*.svg``).
 Everything is seeded, so the same command writes the same files; a bar on
 standard error shows progress. ``--scale 0.1`` runs a tenth of the deals;
-``--redraw`` only redraws the tables and figures from the saved results.
+``--redraw`` only redraws the tables and figures from the saved results, and
+``--only NAME …`` plays only the named experiments again.
 
 Every deal is played by rule-of-thumb bots (:class:`~loo_tutor.bots.ThumbBot`)
 at every seat unless an experiment says otherwise, with the deal's full
@@ -24,7 +25,8 @@ Experiments:
   how many are looed, and the same for a simple deal where all must play.
 * ``good_of_the_loo`` — seat 0 plays on for the good of the loo once it has
   a trick, or coasts; the same deals both ways, single deals and sessions.
-* ``sampling`` — seat 0 is the sampling bot instead of the rule-of-thumb bot.
+* ``sampling`` — seat 0 is a sampling bot instead of the rule-of-thumb bot,
+  with and without the belief that the others announce by the tips.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import json
 import math
 import random
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -45,7 +47,7 @@ from .estimate import finisher
 from .legality import Announcement
 from .progress import ProgressBar
 from .session import Session
-from .state import DealState, new_deal
+from .state import new_deal
 
 SEED = 2026
 """The seed every experiment derives its own generator from."""
@@ -265,35 +267,40 @@ def good_of_the_loo(deals: int, sessions: int, bar: Callable[[int], None]) -> di
 
 
 def sampling(deals: int, samples: int, bar: Callable[[int], None]) -> dict[str, Any]:
-    """Seat 0 is the sampling bot or the rule-of-thumb bot, in the same deals."""
+    """Seat 0 is the rule-of-thumb bot or a sampling bot, in the same deals.
+
+    The sampling bot comes in two kinds: one that takes every unseen card to
+    be anywhere it could be, and one that also believes the others announced
+    by the tips.
+    """
     count = 6
     thumb = ThumbBot()
-    sampler = SamplingBot(samples=samples, rollout=thumb)
-    fast = finisher(thumb)
-    seats: dict[str, Mapping[int, Bot]] = {
-        "thumb": dict.fromkeys(range(count), thumb),
-        "sampling": {0: sampler} | {s: thumb for s in range(1, count)},
+    players: dict[str, Bot] = {
+        "thumb": thumb,
+        "sampling": SamplingBot(samples=samples, rollout=thumb),
+        "believing": SamplingBot(name="believing", samples=samples, rollout=thumb,
+                                 beliefs=thumb),
     }
-    results = {name: Tally() for name in seats}
-    difference = Tally()
+    tables = {name: finisher({0: bot} | {s: thumb for s in range(1, count)})
+              for name, bot in players.items()}
+    results = {name: Tally() for name in players}
+    differences = {name: Tally() for name in players if name != "thumb"}
     rng = _rng("sampling")
     for number in range(deals):
         bar(number + 1)
         state = new_deal(_names(count), count - 1, 3, rng)
         nets = {}
-        for name, bots in seats.items():
+        for name, play in tables.items():
             trial = state.copy()
-            if name == "thumb":
-                fast(trial, rng)
-            else:
-                finisher(bots)(trial, _rng("sampling", number))
+            play(trial, _rng("sampling", number))
             nets[name] = trial.settlement().net[0]
             results[name].add(nets[name])
-        difference.add(nets["sampling"] - nets["thumb"])
+        for name, tally in differences.items():
+            tally.add(nets[name] - nets["thumb"])
     return {"question": "Does sampling beat the rules of thumb?", "players": count,
             "deals": deals, "samples_per_decision": samples, "carried": 3,
             "net": {name: t.summary() for name, t in results.items()},
-            "difference": difference.summary()}
+            "difference": {name: t.summary() for name, t in differences.items()}}
 
 
 # -- running, saving and drawing ----------------------------------------------
@@ -308,7 +315,7 @@ class Sizes:
     table_size: int = 5_000
     loo_deals: int = 20_000
     loo_sessions: int = 1_000
-    sampling_deals: int = 3_000
+    sampling_deals: int = 2_000
     sampling_samples: int = 100
 
     def scaled(self, factor: float) -> Sizes:
@@ -317,15 +324,24 @@ class Sizes:
             self.sampling_deals, self.sampling_samples)))
 
 
-def run(sizes: Sizes, progress: bool = True) -> dict[str, Any]:
-    """Play every experiment and return the results as plain data."""
+EXPERIMENTS = ("one_trump", "miss", "table_size", "good_of_the_loo", "sampling")
+"""The experiments' names, in the order they run."""
+
+
+def run(sizes: Sizes, progress: bool = True, only: Collection[str] = EXPERIMENTS,
+        previous: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Play the experiments named in ``only`` and return the results as plain data.
+
+    The results of the others are taken from ``previous`` (saved results).
+    """
     def stage(label: str, total: int) -> tuple[ProgressBar | None, Callable[[int], None]]:
         if not progress:
             return None, lambda done: None
         bar = ProgressBar(total, f"{label:<16}")
         return bar, bar.update
 
-    results: dict[str, Any] = {"seed": SEED, "command": "python -m loo_tutor.lab"}
+    results: dict[str, Any] = dict(previous or {})
+    results.update({"seed": SEED, "command": "python -m loo_tutor.lab"})
     jobs: list[tuple[str, int, Callable[[Callable[[int], None]], dict[str, Any]]]] = [
         ("one_trump", sizes.one_trump * len(PLAYER_COUNTS),
          lambda bar: one_trump(sizes.one_trump, bar)),
@@ -339,6 +355,8 @@ def run(sizes: Sizes, progress: bool = True) -> dict[str, Any]:
          lambda bar: sampling(sizes.sampling_deals, sizes.sampling_samples, bar)),
     ]
     for name, total, job in jobs:
+        if name not in only:
+            continue
         bar, update = stage(name, total)
         results[name] = job(update)
         if bar is not None:
@@ -409,12 +427,14 @@ def tables(results: Mapping[str, Any]) -> dict[str, str]:
     out["strategy-miss"] = "\n".join(lines) + "\n"
 
     samp = results["sampling"]
-    lines = ["| seat 0 played by | net per deal |", "|---|---:|"]
+    lines = ["| seat 0 played by | net per deal | difference from the rule-of-thumb bot, "
+             "same deals |", "|---|---:|---:|"]
     for name, label in (("thumb", "rule-of-thumb bot"),
-                        ("sampling", f"sampling bot ({samp['samples_per_decision']} "
-                                     "samples a decision)")):
-        lines.append(f"| {label} | {_money(samp['net'][name])} |")
-    lines.append(f"| difference, same deals | {_money(samp['difference'])} |")
+                        ("sampling", "sampling bot"),
+                        ("believing", "sampling bot believing the others follow the tips")):
+        versus = samp["difference"].get(name)
+        lines.append(f"| {label} | {_money(samp['net'][name])} "
+                     f"| {'' if versus is None else _money(versus)} |")
     out["strategy-sampling"] = "\n".join(lines) + "\n"
     return out
 
@@ -528,6 +548,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--redraw", action="store_true",
                         help="only redraw the tables and figures from the saved results")
+    parser.add_argument("--only", nargs="+", choices=EXPERIMENTS, metavar="NAME",
+                        help="play only these experiments again, keeping the saved "
+                             f"results of the others ({', '.join(EXPERIMENTS)})")
     args = parser.parse_args(None if argv is None else list(argv))
     if not args.scale > 0:
         print("error: --scale must be above 0", file=sys.stderr)
@@ -536,15 +559,19 @@ def main(argv: Iterable[str] | None = None) -> int:
     if not book.is_dir():
         print(f"error: no book folder at {book}; give one with --book", file=sys.stderr)
         return 2
-    if args.redraw:
-        saved = book / "_data" / "strategy-lab.json"
+    saved: dict[str, Any] = {}
+    if args.redraw or args.only:
+        path = book / "_data" / "strategy-lab.json"
         try:
-            results = json.loads(saved.read_text())
+            saved = json.loads(path.read_text())
         except (OSError, ValueError) as error:
-            print(f"error: cannot read the saved results {saved}: {error}", file=sys.stderr)
+            print(f"error: cannot read the saved results {path}: {error}", file=sys.stderr)
             return 2
+    if args.redraw:
+        results = saved
     else:
-        results = run(Sizes().scaled(args.scale), progress=not args.quiet)
+        results = run(Sizes().scaled(args.scale), progress=not args.quiet,
+                      only=args.only or EXPERIMENTS, previous=saved)
     for path in write(results, book):
         print(path)
     return 0

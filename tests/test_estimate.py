@@ -33,6 +33,21 @@ def cards(text: str) -> list[Card]:
     return [parse_card(t) for t in text.split()]
 
 
+def five_seats(hands: str, calls: str, plays: str) -> DealState:
+    """A double deal at A–E, E dealing with 3 carried, the miss 2S 3S 4S and the
+    indicator 5H (hearts trumps), after the given announcements and plays."""
+    state = deal_from_hands(NAMES, 4, 3, [cards(h) for h in hands.split("/")],
+                            cards("2S 3S 4S"), parse_card("5H"))
+    for call in calls.split():
+        seat = state.current_player()
+        assert seat is not None
+        state = state.apply(Announce(seat, Announcement(call)))
+    for play in plays.split(", "):
+        seat_text, card = play.split()
+        state = state.apply(Play(int(seat_text), parse_card(card)))
+    return state
+
+
 @st.composite
 def positions(draw: st.DrawFn) -> tuple[DealState, int]:
     """A random deal stopped after a random number of random legal actions, and a seat."""
@@ -85,6 +100,45 @@ def test_what_plays_prove_is_true_of_the_real_deal(position: tuple[DealState, in
             trump = state.trump
 
 
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(5, 8), st.integers(0, 12))
+def test_believed_announcements_are_what_the_tips_would_say(seed: int, count: int,
+                                                             steps: int) -> None:
+    # A table of rule-of-thumb bots; another seat samples believing in the tips.
+    rng = random.Random(seed)
+    state = new_deal([f"P{i}" for i in range(count)], count - 1, 6, rng)
+    bot = ThumbBot()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state = state.apply(bot.choose(observation(state, state.current_player() or 0), rng))
+    seat = rng.randrange(count)
+    view = observation(state, seat)
+    sampler = WorldSampler(view, beliefs=bot, belief_attempts=20_000)
+    for _ in range(3):
+        world = sampler.sample(rng)
+        assert observation(world, seat) == view
+        replay = deal_from_hands(world.players, world.dealer, world.carried, world.hands,
+                                 world.miss, world.indicator)
+        for who, call in world.announcements:
+            if who != seat:
+                assert bot.choose(observation(replay, who), rng) == Announce(who, call)
+            replay = replay.apply(Announce(who, call))
+    assert not sampler.beliefs_dropped
+
+
+def test_a_belief_the_table_contradicts_is_dropped() -> None:
+    # B stands, then shows it holds no trump: the tips would never have stood.
+    state = five_seats("2C 3C 4C/2D 3D 5D/5C 6C 7C/8C 9C 10C/QH KH AH",
+                       "pass stand pass pass stand", "1 5D, 4 QH, 4 AH, 1 3D")
+    view = observation(state, 4)
+    sampler = WorldSampler(view, beliefs=ThumbBot(), belief_attempts=50)
+    world = sampler.sample(random.Random(1))
+    assert sampler.beliefs_dropped
+    assert observation(world, 4) == view
+    assert not any(c.suit is parse_card("5H").suit for c in world.held[1])
+
+
 def test_a_player_who_did_not_follow_suit_is_never_dealt_that_suit() -> None:
     # Simple deal, E deals: A leads the ace of spades and C discards a diamond.
     state = deal_from_hands(
@@ -122,17 +176,8 @@ def test_unseen_cards_are_spread_evenly() -> None:
 
 def two_player_deal() -> DealState:
     """A stands, B C D pass, E (dealer) stands; two tricks played; A to lead the last."""
-    state = deal_from_hands(
-        NAMES, 4, 3,
-        [cards("KH 9S 4C"), cards("2D 3D 4D"), cards("5D 6D 7D"), cards("8D 9D 10D"),
-         cards("QH 9C 8S")], cards("2S 3S 4S"), parse_card("5H"))
-    for call in ("stand", "pass", "pass", "pass", "stand"):
-        seat = state.current_player()
-        assert seat is not None
-        state = state.apply(Announce(seat, Announcement(call)))
-    for seat, card in ((0, "KH"), (4, "QH"), (0, "9S"), (4, "8S")):
-        state = state.apply(Play(seat, parse_card(card)))
-    return state
+    return five_seats("KH 9S 4C/2D 3D 4D/5D 6D 7D/8D 9D 10D/QH 9C 8S",
+                      "stand pass pass pass stand", "0 KH, 4 QH, 0 9S, 4 8S")
 
 
 def exact_value(state: DealState, seat: int, action: Action) -> Fraction:

@@ -82,6 +82,14 @@ def test_redraw_uses_the_saved_results(tmp_path: Path, results: dict[str, Any]) 
     assert table.read_text().startswith("| pool |")
 
 
+def test_only_plays_the_named_experiments_again(tmp_path: Path,
+                                                results: dict[str, Any]) -> None:
+    again = lab.run(TINY, progress=False, only=["table_size"], previous={"miss": "kept"})
+    assert again["miss"] == "kept"
+    assert again["table_size"] == results["table_size"]
+    assert "one_trump" not in again
+
+
 def test_bad_arguments_give_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert lab.main(["--scale", "0"]) == 2
     assert lab.main(["--book", str(tmp_path / "missing"), "--quiet"]) == 2
