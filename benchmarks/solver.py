@@ -17,6 +17,7 @@ worst over 1,000 random positions.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -67,8 +68,11 @@ def main() -> None:
     simple = [i % 2 == 0 for i in range(args.positions)]
     anywhere = [position(rng, s, rng.randrange(24)) for s in simple]
     first = [position(rng, s, 0) for s in simple]
+    print(f"load average before: {os.getloadavg()[0]:.2f} (other work on the machine slows "
+          "the figures)")
     report("random", timings(anywhere))
     report("first lead", timings(first))
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

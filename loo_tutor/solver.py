@@ -35,12 +35,15 @@ Among cards that lead to exactly the same result the lowest card is named
 Speed: positions are remembered trick by trick under a key that keeps only
 what matters for the rest of the play (who holds the cards of each suit in
 rank order, with the three suits other than the indicator's interchangeable),
-so deals that differ only in which exact low card was thrown share their
-answers; see ``benchmarks/solver.py`` for the figures.
+so lines that differ only in which exact low card was thrown share their
+answers; two cards of one hand with nothing in play between them are tried
+as one; and in the second trick a player whose choice provably changes
+nothing is not asked to choose. See ``benchmarks/solver.py`` for the figures.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -49,8 +52,6 @@ from .errors import LooError
 from .legality import legal_follows, legal_leads, trick_winner_index
 from .rules import LIMITED
 from .state import DealKind, DealState, Phase, Seat, Settlement, Trick
-
-_Hands = tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class _Search:
 
     __slots__ = (
         "ace_duty",
+        "beaten_by",
         "duty_card",
         "indicator",
         "last_memo",
@@ -104,11 +106,26 @@ class _Search:
         "n",
         "nodes",
         "reveal",
+        "suit_lists",
     )
 
-    def __init__(self, n: int, indicator: Card, ace_duty: bool, defender: int) -> None:
-        self.n = n
-        self.reveal = indicator.suit
+    def __init__(self, indicator: Card, ace_duty: bool, defender: int,
+                 hands: Sequence[Sequence[Card]]) -> None:
+        n = self.n = len(hands)
+        # For each suit, the cards of the deal's active hands from low to high,
+        # as (bit of the card's index, player holding it).
+        self.suit_lists: list[list[tuple[int, int]]] = [[], [], [], []]
+        for index, player in sorted((c.index, p) for p, hand in enumerate(hands) for c in hand):
+            self.suit_lists[index // 13].append((1 << index, player))
+        self.reveal = reveal = indicator.suit
+        # For each card, the mask of the cards that beat it in a last trick
+        # in which both are played: higher cards of its suit, and every card
+        # of the trump suit when it is not a trump itself.
+        trumps = 0x1FFF << 13 * reveal
+        self.beaten_by = []
+        for index in range(52):
+            higher = (0x1FFF << 13 * (index // 13)) & ~((2 << index) - 1)
+            self.beaten_by.append(higher if index // 13 == reveal else higher | trumps)
         self.indicator = indicator
         self.ace_duty = ace_duty
         top = KING if indicator.rank == ACE else ACE
@@ -137,47 +154,39 @@ class _Search:
 
     # -- positions -------------------------------------------------------------
 
-    def key(self, hands: _Hands, leader: int, trump: Suit | None, have: int
-            ) -> tuple[object, int]:
-        """What a trick's start is remembered by, and the cards still in play.
+    def key(self, live: int, leader: int, trump: Suit | None, have: int) -> object:
+        """What a trick's start is remembered by; ``live`` masks the cards still held.
 
         For each suit, the players holding its cards from low to high; the
         three suits other than the indicator's are sorted, because they play
         alike. Which exact cards are held no longer matters, only their order.
-        The cards in play are returned as a mask of card indices.
         """
-        pairs = []
-        live = 0
-        for player, hand in enumerate(hands):
-            for card in hand:
-                pairs.append((card.index, player))
-                live |= 1 << card.index
-        pairs.sort()
+        suits = [tuple([player for bit, player in cards if live & bit])
+                 for cards in self.suit_lists]
         reveal = self.reveal
-        suits: list[list[int]] = [[], [], [], []]
-        for index, player in pairs:
-            suits[index // 13].append(player)
-        special = tuple(suits[reveal])
-        others = sorted(tuple(suits[s]) for s in range(4) if s != reveal)
+        special = suits[reveal]
+        del suits[reveal]
+        suits.sort()
         duty = self.duty_card
         held_duty = duty >= 0 and live >> duty & 1
-        return (special, tuple(others), leader, trump is None, have, held_duty), live
+        return special, tuple(suits), leader, trump is None, have, held_duty
 
-    def start(self, hands: _Hands, leader: int, trump: Suit | None, left: int,
-              have: int) -> int:
+    def start(self, hands: list[tuple[Card, ...]], leader: int, trump: Suit | None, left: int,
+              have: int, live: int) -> int:
         """The result of the remaining ``left`` tricks from a trick's start."""
         if left == 1:
-            return self.last_trick(hands, leader, trump)
-        key, live = self.key(hands, leader, trump, have)
+            return self.last_trick(hands, leader, trump, live)
+        key = self.key(live, leader, trump, have)
         value = self.memo.get(key)
         if value is None:
-            value = self.node(list(hands), leader, 0, [], trump, left, have, live, -1)
+            value = self.node(hands, leader, 0, [], trump, left, have, live, -1)
             self.memo[key] = value
         return value
 
-    def last_trick(self, hands: _Hands, leader: int, trump: Suit | None) -> int:
+    def last_trick(self, hands: list[tuple[Card, ...]], leader: int, trump: Suit | None,
+                   live: int) -> int:
         """The last trick: one card each, so nothing is left to choose."""
-        key = (hands, leader, trump)
+        key = (live, leader, trump)
         value = self.last_memo.get(key)
         if value is None:
             n = self.n
@@ -203,51 +212,87 @@ class _Search:
         for card in legal:
             index = card.index
             for other in kept:
+                if other.suit is not card.suit or index == duty or other.index == duty:
+                    continue
                 low, high = (other.index, index) if other.index < index else (index, other.index)
-                if (other.suit is card.suit and index != duty and other.index != duty
-                        and not live & ((1 << high) - (2 << low))):
+                if not live & ((1 << high) - (2 << low)):
                     break
             else:
                 kept.append(card)
         return kept
 
     def idle(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-             trump: Suit, legal: list[Card]) -> bool:
-        """Whether a choice of two cards in the second trick changes nothing.
+             trump: Suit | None, legal: list[Card]) -> bool:
+        """Whether a choice between both cards of a hand in the second trick changes nothing.
 
-        With trumps known, a card that is not winning the trick when it is
-        played can never win it, and it changes no later player's duties
+        A card that cannot win the trick when it is played never wins it
+        (later cards only add rivals); before the reveal it must lose both as
+        things stand and if the trick turns out to be judged with the hidden
+        trump (R-REVEAL). Such a card changes no later player's duties either
         (R-HEAD and R-TRUMP-WIN look only at the best led-suit card and the
-        best trump). So if neither card wins here, the choice only decides
-        which card is kept for the last trick; when a card already kept by an
-        earlier player, or both cards of a later player, beat either kept
-        card there, that card cannot win the last trick either, and nothing
-        about the deal depends on the choice.
+        best trump), and two such cards of one hand are either both of the
+        led suit or both not, so the reveal comes or not alike. If neither
+        card can win, the choice only decides which card is kept for the last
+        trick, and it changes nothing if neither kept card can win there:
+
+        * a card not of the indicator's suit wins the last trick only if its
+          suit is led there with a lower card; the leader is whoever wins this
+          trick, that is the player winning it now or a later player holding
+          a card that beats it, keeping their other card;
+        * any card loses if another player keeps a card that beats it: an
+          earlier player's last card, or both cards of a later player.
         """
+        reveal = self.reveal
+        n = self.n
+        judges = (trump,) if trump is not None else (None, reveal)
         for card in legal:
             trick.append(card)
-            winning = trick_winner_index(trick, trump) == pos
+            winning = trick_winner_index(trick, trump) == pos or (
+                trump is None and trick_winner_index(trick, reveal) == pos)
             trick.pop()
             if winning:
                 return False
-        n = self.n
+        leads: list[Card] | None = None
         for kept in legal:
+            beaten = self.beaten_by[kept.index]
             for step in range(n):
                 if step == pos:
                     continue
-                held = hands[(leader + step) % n]
-                for card in held:
-                    if not (card.suit is trump and (kept.suit is not trump or card.rank > kept.rank)
-                            or card.suit is kept.suit and card.rank > kept.rank):
+                for card in hands[(leader + step) % n]:
+                    if not beaten >> card.index & 1:
                         break  # this card would not beat the kept one
                 else:
-                    break  # every card this player may keep beats it: it cannot win
+                    break  # every card this player may keep beats it
             else:
-                return False
+                if kept.suit is reveal:
+                    return False
+                if leads is None:
+                    leads = self.leads(hands, leader, pos, trick, judges)
+                if any(lead.suit is kept.suit and lead.rank < kept.rank for lead in leads):
+                    return False
         return True
 
+    def leads(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
+              judges: tuple[Suit | None, ...]) -> list[Card]:
+        """The cards the last trick may be led with, seen from ``pos`` in the second trick.
+
+        The winner of this trick leads its other card: the player winning it
+        now, or a later player with a card that beats the trick so far.
+        """
+        n = self.n
+        found = [hands[(leader + trick_winner_index(trick, judge)) % n][0] for judge in judges]
+        for step in range(pos + 1, n):
+            hand = hands[(leader + step) % n]
+            for i, card in enumerate(hand):
+                trick.append(card)
+                beats = any(trick_winner_index(trick, judge) == pos for judge in judges)
+                trick.pop()
+                if beats:
+                    found.extend(hand[:i] + hand[i + 1:])
+        return found
+
     def trick_over(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
-                   trump: Suit | None, left: int, have: int) -> int:
+                   trump: Suit | None, left: int, have: int, live: int) -> int:
         """The result once the last card of a trick is down: its winner, then the rest."""
         if trump is None:
             led = trick[0].suit
@@ -258,7 +303,9 @@ class _Search:
         winner = (leader + trick_winner_index(trick, trump)) % self.n
         value = 1 << 2 * winner
         if left > 1:
-            value += self.start(tuple(hands), winner, trump, left - 1, have | value)
+            for card in trick:
+                live ^= 1 << card.index
+            value += self.start(hands, winner, trump, left - 1, have | value, live)
         return value
 
     def node(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
@@ -283,7 +330,7 @@ class _Search:
             legal = legal_leads(hand, trump, self.ace_duty, self.indicator)
         if len(legal) > 1:
             legal = self.distinct(legal, live)
-            if left == 2 and pos and trump is not None and len(legal) == 2 \
+            if left == 2 and pos and len(legal) == 2 \
                     and self.idle(hands, leader, pos, trick, trump, legal):
                 legal = legal[:1]
         shift = 2 * player
@@ -294,7 +341,7 @@ class _Search:
             hands[player] = hand[:i] + hand[i + 1:]
             trick.append(card)
             if ends:
-                value = self.trick_over(hands, leader, trick, trump, left, have)
+                value = self.trick_over(hands, leader, trick, trump, left, have, live)
             else:
                 value = self.node(hands, leader, pos + 1, trick, trump, left, have, live,
                                   best_mine)
@@ -326,7 +373,7 @@ class _Search:
         try:
             if pos + 1 < n:
                 return self.node(hands, leader, pos + 1, trick, trump, left, have, live, -1)
-            return self.trick_over(hands, leader, trick, trump, left, have)
+            return self.trick_over(hands, leader, trick, trump, left, have, live)
         finally:
             trick.pop()
             hands[player] = hand
@@ -352,20 +399,26 @@ def _settled(state: DealState, tricks: dict[Seat, int]) -> Settlement:
 
 
 class Solver:
-    """Best play for the positions of one deal, remembering what it has solved.
+    """Best play, remembering what it has worked out for each deal it is asked about.
 
-    Positions of the same deal (or of deals with the same seats in play and
-    the same kind) share their answers, so the second question about a deal
-    is much faster than the first.
+    Questions about positions of the same deal share their answers, so the
+    second question about a deal is much faster than the first. Keep one
+    solver for a deal (or a session); a new one starts with nothing.
     """
 
     def __init__(self) -> None:
-        self._searches: dict[tuple[int, Card, bool, int], _Search] = {}
+        self._searches: dict[object, _Search] = {}
 
     def _search(self, state: DealState) -> _Search:
-        n = len(state.active)
-        defender = state.active.index(state.defender) if state.defender is not None else -1
-        spec = (n, state.indicator, state.kind is DealKind.DOUBLE, defender)
+        """The search for this deal: the same seats in play with the same cards."""
+        active = state.active
+        dealt = {seat: list(state.held[seat]) for seat in active}
+        for trick in state.all_tricks():
+            for seat, card in trick.plays:
+                dealt[seat].append(card)
+        hands = tuple(tuple(sorted(dealt[seat])) for seat in active)
+        defender = active.index(state.defender) if state.defender is not None else -1
+        spec = (state.indicator, state.kind is DealKind.DOUBLE, defender, hands)
         search = self._searches.get(spec)
         if search is None:
             search = self._searches[spec] = _Search(*spec)

@@ -113,6 +113,28 @@ def test_solver_agrees_with_brute_force_for_eight_players_in_the_second_trick(se
         assert outcome.tricks == brute(state.apply(Play(seat, card))), card
 
 
+@settings(max_examples=15, deadline=None)
+@given(seeds, st.integers(1, 8))
+def test_one_solver_for_a_whole_deal_agrees_with_brute_force(seed: int, later: int) -> None:
+    # From the first lead of a 5-player deal, then further into the same deal with the
+    # positions the solver remembers from the first question.
+    state = position(seed, 5, 0, 0)
+    solver = Solver()
+    rng = random.Random(seed)
+    for _ in range(2):
+        seat = state.current_player()
+        assert seat is not None
+        for card, outcome in solver.solve(state).items():
+            assert outcome.tricks == brute(state.apply(Play(seat, card))), card
+        for _ in range(later):
+            if len(state.tricks) == 2 or state.phase is not Phase.PLAY:
+                break
+            options = state.legal_actions()
+            state = state.apply(options[rng.randrange(len(options))])
+        if state.phase is not Phase.PLAY:
+            return
+
+
 @settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(5, 8), st.integers(0, 20), st.sampled_from([0, 3, 10]))
 def test_outcomes_conserve_units_and_share_three_tricks(seed: int, count: int, cards: int,

@@ -14,7 +14,7 @@ from ..bots import Bot, RandomBot, SamplingBot, ThumbBot
 from ..chart import balance_chart
 from ..errors import LooError
 from ..estimate import Estimate, estimate_actions
-from ..hints import hint, review
+from ..hints import avoidable_loo, hint, review
 from ..legality import Announcement
 from ..narrate import Narration, narrate_action
 from ..observe import PlayerView, observation
@@ -37,7 +37,7 @@ class ReviewLine:
     """One of the reader's decisions, judged after the deal.
 
     Attributes:
-        what: "announcement" or "card".
+        what: "announcement", "card", or "loo" (whether a loo could have been avoided).
         lost: whether the decision lost value against the better choice.
         sentence: the judgement in one sentence.
     """
@@ -288,6 +288,12 @@ class PracticeSession(LooWidget):
         for item in review(self.states, self.seat, self._solver):
             lost = item.lost > 0 or item.best.tricks[self.seat] > item.played.tricks[self.seat]
             lines.append(ReviewLine("card", lost, f"Trick {item.trick}: {item.sentence}"))
+        final = self.state
+        if final.collected_by is None and self.seat in final.settlement().looed:
+            check = avoidable_loo(self.states, self.seat, self._solver)
+            name = final.players[self.seat]
+            lines.append(ReviewLine("loo", False, f"Could {name} (you) have avoided the loo? "
+                                    + check.sentence))
         return lines
 
     # -- drawing -----------------------------------------------------------------
