@@ -27,6 +27,8 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
+        # An argument may hold a line break; the message stays on one line.
+        message = message.replace("\r", "\\r").replace("\n", "\\n")
         print(f"error: {message} (see 'loo-tutor --help')", file=sys.stderr)
         raise SystemExit(EXIT_BAD)
 

@@ -1,0 +1,72 @@
+"""Card text, the command line and exercise answers, fuzzed (a short run; see tests/fuzzing.py).
+
+``benchmarks/fuzz.py`` runs the same properties with a large example budget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from fuzzing import (
+    Call,
+    answers_are_graded,
+    card_text_reads_or_refuses,
+    card_texts,
+    cli_answers_in_one_line,
+    cli_calls,
+    graded_answers,
+)
+
+
+
+def short(examples: int) -> settings:
+    """A CI-sized budget; no deadline (the machine is shared), slow examples allowed."""
+    return settings(max_examples=examples, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@short(300)
+@given(card_texts)
+def test_card_text_is_a_card_or_one_line_refusal(text: str) -> None:
+    card_text_reads_or_refuses(text)
+
+
+@short(120)
+@given(cli_calls())
+def test_the_command_line_exits_0_1_or_2_and_refuses_in_one_line(call: Call) -> None:
+    cli_answers_in_one_line(call)
+
+
+@short(120)
+@given(graded_answers())
+def test_any_answer_is_graded_and_a_right_one_stays_right(
+        drawn: tuple[int, int, dict[str, Any], str | None]) -> None:
+    answers_are_graded(drawn)
+
+
+@pytest.mark.parametrize("argv, code", [
+    (("check", "{tmp}/missing.yaml"), 2),
+    (("check", "-"), 2),
+    (("demo", "--players", "4"), 2),
+    (("worksheet", "--count", "0", "--out", "{tmp}/out"), 2),
+    (("classroom", "--port", "0"), 2),
+    (("exercise", "-", "--kind", "9", "--out", "{tmp}/out"), 2),
+    (("demo", "a\nb"), 2),  # a line break in an argument stays inside the one line
+])
+def test_known_refusals_are_one_line(argv: tuple[str, ...], code: int) -> None:
+    # The property itself must notice a refusal: these are refused for sure.
+    assert cli_answers_in_one_line(Call(argv, "players: [A]", ())) == code
+
+
+def test_the_property_notices_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    import loo_tutor.cli as cli
+
+    def broken(text: str) -> dict[str, Any]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "loads", broken)
+    with pytest.raises(RuntimeError):
+        cli_answers_in_one_line(Call(("check", "-"), "players: [A]", ()))
