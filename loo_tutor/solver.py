@@ -244,8 +244,10 @@ class _Search:
         """
         reveal = self.reveal
         n = self.n
-        judges = (trump,) if trump is not None else (None, reveal)
+        led = trick[0].suit
         for card in legal:
+            if card.suit is not led and card.suit is not reveal:
+                continue  # neither led suit nor trump: it cannot win (R-WIN)
             trick.append(card)
             winning = trick_winner_index(trick, trump) == pos or (
                 trump is None and trick_winner_index(trick, reveal) == pos)
@@ -267,25 +269,33 @@ class _Search:
                 if kept.suit is reveal:
                     return False
                 if leads is None:
-                    leads = self.leads(hands, leader, pos, trick, judges)
+                    leads = self.leads(hands, leader, pos, trick, trump)
                 if any(lead.suit is kept.suit and lead.rank < kept.rank for lead in leads):
                     return False
         return True
 
     def leads(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-              judges: tuple[Suit | None, ...]) -> list[Card]:
+              trump: Suit | None) -> list[Card]:
         """The cards the last trick may be led with, seen from ``pos`` in the second trick.
 
         The winner of this trick leads its other card: the player winning it
-        now, or a later player with a card that beats the trick so far.
+        now (as things stand, or with the hidden trump if it is revealed), or
+        a later player with a card that beats the trick so far.
         """
         n = self.n
-        found = [hands[(leader + trick_winner_index(trick, judge)) % n][0] for judge in judges]
+        reveal = self.reveal
+        led = trick[0].suit
+        found = [hands[(leader + trick_winner_index(trick, trump)) % n][0]]
+        if trump is None:
+            found.append(hands[(leader + trick_winner_index(trick, reveal)) % n][0])
         for step in range(pos + 1, n):
             hand = hands[(leader + step) % n]
             for i, card in enumerate(hand):
+                if card.suit is not led and card.suit is not reveal:
+                    continue  # cannot win (R-WIN)
                 trick.append(card)
-                beats = any(trick_winner_index(trick, judge) == pos for judge in judges)
+                beats = trick_winner_index(trick, trump) == pos or (
+                    trump is None and trick_winner_index(trick, reveal) == pos)
                 trick.pop()
                 if beats:
                     found.extend(hand[:i] + hand[i + 1:])
