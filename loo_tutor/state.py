@@ -736,6 +736,11 @@ class DealState:
             when = ("this game has no exchanges" if not self.profile.irish
                     else "exchanges come after the announcements and before the first trick")
             return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
+        if seat not in self.active:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} cannot exchange: only the players still in the deal exchange, "
+                f"and {name} is out of it."
+            )
         if seat != self._turn:
             turn = self._name(self._turn)  # type: ignore[arg-type]
             return VariantRuleId.EXCHANGE, (
