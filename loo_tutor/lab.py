@@ -83,6 +83,7 @@ class Tally:
         self.hits += hit
 
     def mean(self) -> float:
+        """The mean of the values counted (NaN before any)."""
         return float(self.total / self.count) if self.count else math.nan
 
     def half_width(self) -> float:
@@ -94,6 +95,7 @@ class Tally:
         return Z95 * math.sqrt(max(spread, 0.0) / n)
 
     def rate(self) -> float:
+        """The share of hits among the values counted (NaN before any)."""
         return self.hits / self.count if self.count else math.nan
 
     def rate_interval(self) -> tuple[float, float]:
@@ -107,6 +109,7 @@ class Tally:
         return centre - half, centre + half
 
     def summary(self) -> dict[str, Any]:
+        """Count, mean and rate with their intervals, rounded, for saving as JSON."""
         low, high = self.rate_interval()
         return {"n": self.count, "mean": _round(self.mean()),
                 "mean_ci": _round(self.half_width()), "rate": _round(self.rate()),
