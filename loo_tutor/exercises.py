@@ -74,6 +74,7 @@ from .narrate import (
 )
 from .observe import observation
 from .record import check, record_from_state, replay
+from .profiles import describe, profile_from_rules
 from .rules import RuleId, RuleKey
 from .state import (
     Action,
@@ -1490,6 +1491,10 @@ def from_record(record: Mapping[str, Any] | Sequence[Mapping[str, Any]],
             says why.
     """
     chosen = Kind.parse(kind)
+    for one in [record] if isinstance(record, Mapping) else record:
+        if isinstance(one, Mapping) and not profile_from_rules(one.get("rules")).is_limited:
+            raise LooError("exercises are set in limited Loo; this record names other rules "
+                           f"({describe(profile_from_rules(one.get('rules')))})")
     if chosen is Kind.SESSION:
         many = [record] if isinstance(record, Mapping) else list(record)
         deals = []

@@ -450,9 +450,10 @@ def loo_hint(state: DealState) -> Narration:
 
 def carry_hint(state: DealState) -> Narration:
     """The rule that fixes the next carried balance."""
+    each = (f"{state.profile.loo} for each looed player" if state.profile.loo_rule == "fixed"
+            else "what each looed player pays")
     return _say(f"The next carried balance is the pool of {_amount(state.pool)}, less what "
-                f"was paid out, plus {state.profile.loo} for each looed player (R-CARRY).",
-                RuleId.CARRY)
+                f"was paid out, plus {each} (R-CARRY).", RuleId.CARRY)
 
 
 # -- one action ---------------------------------------------------------------

@@ -482,3 +482,10 @@ def test_positions_of_type_1_are_in_play_and_type_3_at_the_dealers_turn() -> Non
         assert one.state.phase is Phase.PLAY and len(one.hand) >= 2
         three = make(3, seed)
         assert three.collects() or three.state.current_player() == three.state.dealer
+
+
+def test_an_exercise_from_a_variant_record_is_refused_in_one_line() -> None:
+    record = {**example("forced-ace"), "rules": {"base": "limited", "club_law": True}}
+    with pytest.raises(LooError, match="^exercises are set in limited Loo") as refused:
+        from_record(record, 4)
+    assert "\n" not in str(refused.value)
