@@ -329,35 +329,20 @@ class _Search:
         so many tricks that the parent would get fewer, the parent will not
         choose this line and the search stops early (all players together
         take exactly ``left`` tricks from here).
-
-        Players with a single card to play (or a choice that changes nothing)
-        play it in the same call, until somebody has a real choice or the
-        trick is full.
         """
         self.nodes += 1
         n = self.n
-        forced: list[tuple[int, tuple[Card, ...]]] = []
-        while True:
-            player = (leader + pos) % n
-            hand = hands[player]
-            if pos:
-                legal = legal_follows(hand, trick, trump)
-            else:
-                legal = legal_leads(hand, trump, self.ace_duty, self.indicator)
-            if len(legal) > 1:
-                legal = self.distinct(legal, live)
-                if left == 2 and pos and len(legal) == 2 \
-                        and self.idle(hands, leader, pos, trick, trump, legal):
-                    legal = legal[:1]
-            if len(legal) > 1 or pos + 1 == n:
-                break
-            card = legal[0]
-            i = hand.index(card)
-            hands[player] = hand[:i] + hand[i + 1:]
-            trick.append(card)
-            forced.append((player, hand))
-            pos += 1
-            parent_best = -1  # the forced player before this one had no other line
+        player = (leader + pos) % n
+        hand = hands[player]
+        if pos:
+            legal = legal_follows(hand, trick, trump)
+        else:
+            legal = legal_leads(hand, trump, self.ace_duty, self.indicator)
+        if len(legal) > 1:
+            legal = self.distinct(legal, live)
+            if left == 2 and pos and len(legal) == 2 \
+                    and self.idle(hands, leader, pos, trick, trump, legal):
+                legal = legal[:1]
         shift = 2 * player
         best = best_mine = -1
         ends = pos + 1 == n
@@ -379,9 +364,6 @@ class _Search:
                 if left - mine < parent_best:
                     break  # the parent already has better than it could get here
         hands[player] = hand
-        for player, hand in reversed(forced):
-            hands[player] = hand
-            trick.pop()
         return best
 
     def after(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
