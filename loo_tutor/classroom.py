@@ -9,7 +9,14 @@ class the server
   ``--token`` gives it); the address printed includes it;
 * keeps one kernel per notebook started and run ahead (Voila's preheated
   kernels), so a page is live about a second after it is opened;
-* stops kernels left idle (``--cull-after`` minutes, 20 by default);
+* stops kernels left idle (``--cull-after``: 20 minutes by default, or
+  seconds written ``30s``) once no page is connected to them;
+* runs no code the browser sends: the notebooks run on the server when a
+  page is opened, and Voila's kernel websocket passes on only the messages
+  widgets need (comm messages, kernel and comm info, shutdown), so a
+  request to execute code, inspect or complete names is dropped, whoever
+  sends it; Voila's route for running cells sent by the page (progressive
+  rendering) stays off;
 * shows no notebook source, and its pages load nothing from another host:
   the project's Voila template drops the stylesheet links that Voila's
   templates make to a CDN (the widgets' icon font comes with Voila itself);
@@ -119,8 +126,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a generated one on any other address)")
     parser.add_argument("--pool-size", type=_count, default=1, metavar="N",
                         help="kernels kept started and run ahead per notebook (default 1)")
-    parser.add_argument("--cull-after", type=_count, default=20, metavar="MINUTES",
-                        help="stop a kernel idle this many minutes; 0 never (default 20)")
+    parser.add_argument("--cull-after", type=_minutes, default=20, metavar="MINUTES",
+                        help="stop a kernel idle this many minutes with no page connected, "
+                             "or seconds written like 30s; 0 never (default 20)")
     parser.add_argument("--book", default=None, metavar="DIR",
                         help="built book to serve for the rule links "
                              "(default: _build/html beside NOTEBOOKS, when it exists)")
@@ -130,6 +138,20 @@ def _port(text: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 65536:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
     return int(text)
+
+
+def _minutes(text: str) -> float:
+    """Minutes, or seconds written with an ``s`` (``90s``); 0 or more."""
+    seconds = text.endswith("s")
+    digits = text[:-1] if seconds else text
+    if not digits.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number of minutes, or of seconds like 30s")
+    return int(digits) / 60 if seconds else int(digits)
+
+
+def _duration(minutes: float) -> str:
+    return f"{round(minutes * 60)} s" if minutes < 1 else f"{minutes:g} min"
 
 
 def _count(text: str) -> int:
@@ -197,12 +219,16 @@ def write_template(root: Path) -> Path:
 
 
 def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_size: int,
-                 cull_after: int) -> dict[str, dict[str, Any]]:
-    """The Voila settings for a classroom, as traitlets configuration sections."""
+                 cull_after: float) -> dict[str, dict[str, Any]]:
+    """The Voila settings for a classroom, as traitlets configuration sections.
+
+    ``cull_after`` is in minutes (a fraction for seconds); 0 keeps idle kernels.
+    """
     kernels: dict[str, Any] = {}
     if cull_after:
-        kernels = {"cull_idle_timeout": cull_after * 60, "cull_interval": 60,
-                   "cull_connected": False}
+        timeout = max(1, round(cull_after * 60))
+        kernels.update(cull_idle_timeout=timeout, cull_interval=max(1, min(60, timeout // 2)),
+                       cull_connected=False)
     return {
         "Voila": {"ip": host, "port": port, "port_retries": 0, "open_browser": False,
                   "root_dir": str(notebooks), "token": token or ""},
@@ -211,7 +237,9 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
                                "default_pool_size": pool_size, "theme": "light",
                                # JupyterLite's kernel extension, installed for the
                                # book's in-browser pages, fails to load in Voila.
-                               "extension_denylist": ["@jupyterlite/pyodide-kernel-extension"]},
+                               "extension_denylist": ["@jupyterlite/pyodide-kernel-extension"],
+                               # Voila's route that runs cells sent by the page.
+                               "progressive_rendering": False},
         "MappingKernelManager": kernels,
     }
 
@@ -292,7 +320,8 @@ def run(args: argparse.Namespace) -> int:
             where = "this machine only" if is_loopback(args.host) else "the network (token required)"
             print(f"loo-tutor classroom: {count} notebooks from {args.notebooks}, on {where}; "
                   f"{args.pool_size} kernel(s) per notebook kept ready"
-                  + (f", idle kernels stopped after {args.cull_after} min" if args.cull_after else "")
+                  + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
+                     else "")
                   + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
             print(f"Open {address(args.host, args.port, token)} in a browser "
                   "(Ctrl-C stops the server).", flush=True)

@@ -69,6 +69,10 @@ def test_voila_settings_preheat_cull_and_hide_sources() -> None:
     assert never["Voila"]["token"] == "s3cret"
     assert never["VoilaConfiguration"]["preheat_kernel"] is False
     assert never["MappingKernelManager"] == {}
+    quick = classroom.voila_config(NOTEBOOKS, "127.0.0.1", 9000, None, pool_size=1,
+                                   cull_after=10 / 60)
+    assert quick["MappingKernelManager"]["cull_idle_timeout"] == 10
+    assert quick["MappingKernelManager"]["cull_interval"] == 5
 
 
 def test_address_carries_the_token() -> None:
@@ -125,6 +129,16 @@ def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["classroom", "--cull-after", "-5"])
     assert stop.value.code == 2
+
+
+def test_cull_time_in_minutes_or_seconds() -> None:
+    parser = argparse.ArgumentParser()
+    classroom.add_arguments(parser)
+    assert parser.parse_args(["--cull-after", "15"]).cull_after == 15
+    assert parser.parse_args(["--cull-after", "30s"]).cull_after == 0.5
+    for bad in ("30x", "s", "-1", "1.5"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--cull-after", bad])
 
 
 def test_options_are_documented() -> None:

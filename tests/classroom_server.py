@@ -1,0 +1,369 @@
+"""A ``loo-tutor classroom`` server for the tests and benchmarks, and what can be measured of it.
+
+:func:`start` runs the command in a process of its own on a free port and
+returns once it prints its address; :func:`stop` ends it. :func:`kernels`
+lists the kernel processes it has started, which is where a class's memory
+goes: one kernel per open page, plus the kernels kept ready.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+START_TIMEOUT = 120.0
+_ADDRESS = re.compile(r"Open (http://\S+) in a browser")
+
+
+@dataclass
+class Server:
+    """A running classroom: its process, the address it printed and its output."""
+
+    process: subprocess.Popen[str]
+    url: str = ""
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        found = re.search(r":(\d+)/", self.url)
+        return int(found.group(1)) if found else 0
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start(*args: str, command: tuple[str, ...] = ("-m", "loo_tutor", "classroom")) -> Server:
+    """Start the classroom (``args`` after the notebooks folder); returns once it is listening.
+
+    Raises:
+        RuntimeError: it stopped, or printed no address in time; the message
+            ends with its output.
+    """
+    env = dict(os.environ, PYTHONUNBUFFERED="1",
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    process = subprocess.Popen([sys.executable, *command, str(NOTEBOOKS), *args], cwd=ROOT,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    server = Server(process)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            server.log.append(line)
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=0.5)
+        except queue.Empty:
+            if process.poll() is not None:
+                break
+            continue
+        # The classroom's "Open ... in a browser", or plain Voila's address.
+        found = _ADDRESS.search(line) or re.search(r"(http://(?:127\.0\.0\.1|localhost):\d+/)",
+                                                   line)
+        if found:
+            server.url = found.group(1)
+            return server
+    stop(server)
+    raise RuntimeError("the classroom server did not start:\n" + "".join(server.log[-40:]))
+
+
+def stop(server: Server) -> int | None:
+    """Stop the server (SIGTERM, then SIGKILL after 30 s); returns its exit status."""
+    if server.process.poll() is None:
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=10)
+    return server.process.returncode
+
+
+def kernels(server: Server) -> list[psutil.Process]:
+    """The kernel processes the server has started and that are still running."""
+    try:
+        children = psutil.Process(server.process.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    found = []
+    for child in children:
+        try:
+            if "ipykernel" in " ".join(child.cmdline()):
+                found.append(child)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return found
+
+
+def listening_addresses(server: Server) -> set[str]:
+    """The addresses the server's own process listens on."""
+    try:
+        connections = psutil.Process(server.process.pid).net_connections(kind="inet")
+    except psutil.NoSuchProcess:
+        return set()
+    return {c.laddr.ip for c in connections if c.status == psutil.CONN_LISTEN}
+
+
+def wait_for_kernels(server: Server, count: int, timeout: float, at_most: bool = False) -> float:
+    """Wait until the server runs ``count`` kernels (or at most ``count``); returns the seconds."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        running = len(kernels(server))
+        if running == count or (at_most and running <= count):
+            return time.monotonic() - started
+        time.sleep(0.5)
+    raise TimeoutError(f"{len(kernels(server))} kernels running after {timeout:.0f} s, "
+                       f"not {'at most ' if at_most else ''}{count}")
+
+
+# -- a class at work -------------------------------------------------------------------
+
+PAGE = "voila/render/forced-ace.ipynb"
+TRAINER = "You are A."
+MB = 1024 * 1024
+THINK_MS = 400
+
+# Click ``button`` and resolve with the milliseconds until the server's answer
+# changes the widget: only the kernel writes into the widget's HTML parts, so
+# the first change there is the reply (the button's own focus and press
+# styling are attributes of the button, which are not watched).
+_CLICK = """(button) => new Promise((resolve) => {
+  const widget = button.isConnected && button.closest(".loo-widget");
+  if (!widget) { resolve(-2); return; }
+  const parts = widget.querySelectorAll(".widget-html, .widget-hbox");
+  const started = performance.now();
+  const observer = new MutationObserver(() => {
+    observer.disconnect();
+    resolve(performance.now() - started);
+  });
+  for (const part of parts) {
+    observer.observe(part, {subtree: true, childList: true, characterData: true});
+  }
+  setTimeout(() => { observer.disconnect(); resolve(-1); }, 20000);
+  button.click();
+})"""
+
+
+@dataclass
+class Load:
+    """What a class of simulated students did and what it cost."""
+
+    sessions: int = 0
+    live: int = 0
+    finished: int = 0
+    open_s: list[float] = field(default_factory=list)
+    click_ms: list[float] = field(default_factory=list)
+    unanswered: int = 0
+    errors: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    kernel_rss_mb: list[float] = field(default_factory=list)
+    kernel_uss_mb: list[float] = field(default_factory=list)
+    peak_kernels: int = 0
+    peak_kernel_mb: float = 0.0
+    peak_total_mb: float = 0.0
+    ready_kernels: int = 0
+    before_total_mb: float = 0.0
+    culled_s: float | None = None
+    kernels_left: int = 0
+
+
+def total_mb(server: Server) -> float:
+    """The resident memory of the server and all its kernels."""
+    total = 0.0
+    for process in [psutil.Process(server.process.pid), *kernels(server)]:
+        try:
+            total += process.memory_info().rss / MB
+        except psutil.NoSuchProcess:
+            continue
+    return total
+
+
+def wait_until_quiet(server: Server, timeout: float) -> None:
+    """Wait until the server and its kernels use under a tenth of a core (the pool is ready)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        processes = [psutil.Process(server.process.pid), *kernels(server)]
+        for process in processes:
+            process.cpu_percent(None)
+        time.sleep(1.0)
+        busy = 0.0
+        for process in processes:
+            try:
+                busy += process.cpu_percent(None)
+            except psutil.NoSuchProcess:
+                continue
+        if busy < 10:
+            return
+
+
+class Sampler:
+    """Samples the memory of the server and its kernels twice a second, keeping the peaks."""
+
+    def __init__(self, server: Server, load: Load) -> None:
+        self.server, self.load = server, load
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            running = kernels(self.server)
+            total = 0.0
+            try:
+                total = psutil.Process(self.server.process.pid).memory_info().rss / MB
+            except psutil.NoSuchProcess:
+                return
+            for kernel in running:
+                try:
+                    rss = kernel.memory_info().rss / MB
+                except psutil.NoSuchProcess:
+                    continue
+                total += rss
+                self.load.peak_kernel_mb = max(self.load.peak_kernel_mb, rss)
+            self.load.peak_kernels = max(self.load.peak_kernels, len(running))
+            self.load.peak_total_mb = max(self.load.peak_total_mb, total)
+
+
+def measure_kernels(server: Server, load: Load) -> None:
+    """Note each kernel's resident and unique memory (what stopping it would free)."""
+    for kernel in kernels(server):
+        try:
+            info = kernel.memory_full_info()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        load.kernel_rss_mb.append(info.rss / MB)
+        load.kernel_uss_mb.append(info.uss / MB)
+
+
+async def student(browser: object, base: str, load: Load, rounds: int, arrive: float) -> object:
+    """One student: opens the forced-ace app and plays A's cards, ``rounds`` times over.
+
+    Each round tries A's 7♥ first (refused under R-LEAD-ACE), then plays a
+    card the trainer outlines as legal until the deal is over, then resets.
+    Returns the browser context, still open, so that the page stays
+    connected until the caller closes it. The student arrives ``arrive``
+    seconds after the start.
+    """
+    import asyncio
+    from urllib.parse import urlsplit
+
+    await asyncio.sleep(arrive)
+    context = await browser.new_context(viewport={"width": 1280, "height": 1000})  # type: ignore[attr-defined]
+    here = urlsplit(base).netloc
+    context.on("request", lambda r: load.outside.append(r.url)
+               if urlsplit(r.url).netloc not in (here, "") else None)
+    page = await context.new_page()
+    page.on("console", lambda m: load.errors.append(f"console: {m.text}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: load.errors.append(f"page error: {e}"))
+    started = time.monotonic()
+    await page.goto(base + PAGE, timeout=600_000)
+    trainer = page.locator(".loo-widget").filter(has_text=TRAINER)
+    await trainer.locator("button", has_text="7♥").wait_for(timeout=600_000)
+    load.open_s.append(time.monotonic() - started)
+    load.live += 1
+
+    async def click(button: object) -> None:
+        waited = await button.evaluate(_CLICK)  # type: ignore[attr-defined]
+        if waited == -1:
+            load.unanswered += 1
+        elif waited >= 0:
+            load.click_ms.append(waited)
+        await page.wait_for_timeout(THINK_MS)  # the rest of the answer arrives; a student reads
+
+    await click(await trainer.locator("input[type=checkbox]").element_handle())  # outline legal
+    for number in range(rounds):
+        await click(await trainer.locator("button", has_text="7♥").element_handle())
+        for _ in range(3):
+            legal = trainer.locator("button.mod-info:not([disabled])")
+            if await legal.count() == 0:
+                break
+            await click(await legal.first.element_handle())
+        if number + 1 < rounds:
+            await click(await trainer.locator("button", has_text="Reset").element_handle())
+    if "The deal is over." in await trainer.inner_text():
+        load.finished += 1
+    return context
+
+
+async def run_class(base: str, server: Server, sessions: int, rounds: int, stagger: float,
+                    load: Load, executable: str, flags: list[str]) -> None:
+    """Open ``sessions`` pages at once, play, measure the kernels, then leave without a word."""
+    import asyncio
+
+    from playwright.async_api import async_playwright
+
+    load.sessions = sessions
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=executable, args=flags)
+        try:
+            results = await asyncio.gather(
+                *(student(browser, base, load, rounds, n * stagger) for n in range(sessions)),
+                return_exceptions=True)
+            for result in results:
+                if isinstance(result, BaseException):
+                    load.errors.append(f"a session failed: {type(result).__name__}: "
+                                       + str(result).splitlines()[0])
+            measure_kernels(server, load)
+            contexts = [r for r in results if not isinstance(r, BaseException)]
+            # Closing a context skips the page's beforeunload handler, so Voila is
+            # not told the page went: as when a laptop lid is shut. Only culling
+            # can stop those kernels.
+            for context in contexts:
+                await context.close()  # type: ignore[attr-defined]
+        finally:
+            await browser.close()
+
+
+def class_at_work(server: Server, sessions: int, rounds: int, cull_wait: float,
+                  executable: str, flags: list[str], stagger: float = 0.0) -> Load:
+    """Run a class against ``server`` and then wait for its idle kernels to be culled.
+
+    The students arrive ``stagger`` seconds apart; all stay until the last is done.
+    """
+    import asyncio
+
+    load = Load()
+    load.ready_kernels = len(kernels(server))
+    load.before_total_mb = total_mb(server)
+    with Sampler(server, load):
+        asyncio.run(run_class(server.url, server, sessions, rounds, stagger, load, executable,
+                              flags))
+    left_at = time.monotonic()
+    try:
+        wait_for_kernels(server, load.ready_kernels, cull_wait, at_most=True)
+        load.culled_s = time.monotonic() - left_at
+    except TimeoutError:
+        load.culled_s = None
+    load.kernels_left = len(kernels(server))
+    return load
