@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,10 +32,17 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the browser closed a page while a file was on its way
+        super().handle_error(request, client_address)
+
+
 @contextmanager
 def serve_directory(directory: Path) -> Iterator[str]:
     """Serve ``directory`` on a free port of 127.0.0.1; yields the base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(directory)))
+    server = _QuietServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
