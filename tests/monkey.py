@@ -1,0 +1,283 @@
+"""Random clicks on the live widgets of the built site, each shown deal re-checked by the engine.
+
+A monkey opens a notebook page of the built book, waits until its widgets run
+in the browser (Pyodide) and then, again and again, picks one of the
+controls the widgets show (a button, a check box, a menu, a text field) at
+random and uses it. After each action it waits until the page stops
+changing and reads every deal on show: each live widget keeps its deal in
+the page as a hidden record (``script.loo-record``, see
+:func:`loo_tutor.widgets._base.record_script`). The record is checked here,
+outside the browser, with :func:`loo_tutor.record.check`, and the result is
+compared with what the widget draws:
+
+* the record is a deal the engine accepts, never illegal: widgets only
+  apply actions the engine allowed;
+* the seat the table marks "to act" is the one the engine names, and none
+  is marked once the deal is over;
+* a trainer shows the reader exactly the cards the engine says are still
+  in their hand (:func:`loo_tutor.observe.observation`), and the card
+  buttons are enabled only on the reader's turn to play.
+
+Used by ``tests/test_offline_site.py`` (a few clicks per page, in CI) and by
+``benchmarks/monkey.py`` (1,000 clicks, on demand). Every request that
+leaves the site can be refused (``offline=True``), as a school network that
+blocks other hosts would.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from loo_tutor.cards import CARDS
+from loo_tutor.errors import MalformedRecord
+from loo_tutor.narrate import card_text
+from loo_tutor.observe import observation
+from loo_tutor.record import check, replay
+
+LIVE_TIMEOUT_MS = 180_000
+_LABELS = frozenset(card.label for card in CARDS)
+LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
+TYPED = ["9H", "a♥, kc", "10/3", "3 1/3", "-2", "nobody", "A, B", "R-FOLLOW", "yes", "",
+         "ZZ", "1e9", "<b>", "¼", "\u202e7H", "7H 7H 7H", "   ", "999999999999999999999"]
+"""What the monkey types into text fields: answers in every form, and nonsense."""
+NUMBERS = ["0", "1", "7", "2024", "-3", "2.5", "1000000000", "99999999999", ""]
+"""What it types into number fields (a browser refuses other text there)."""
+
+# Controls of the widgets that a reader can use, as found in the app's frame.
+_CONTROLS = """() => {
+  const found = [];
+  for (const old of document.querySelectorAll("[data-monkey]")) delete old.dataset.monkey;
+  const selector = ".loo-widget button, .loo-widget input, .loo-widget select, " +
+                   ".loo-widget textarea";
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.disabled || el.type === "hidden" || !el.getClientRects().length) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    el.dataset.monkey = String(found.length);
+    found.push({tag: el.tagName.toLowerCase(), type: el.type || "",
+                text: (el.textContent || el.value || "").trim().slice(0, 40),
+                options: el.tagName === "SELECT" ? el.options.length : 0});
+  }
+  return found;
+}"""
+
+# Resolve once the document has not changed for ``quiet`` ms (or after ``limit`` ms).
+_SETTLE = """([quiet, limit]) => new Promise(resolve => {
+  const start = performance.now();
+  let last = start;
+  const observer = new MutationObserver(() => { last = performance.now(); });
+  observer.observe(document.body, {subtree: true, childList: true, attributes: true,
+                                   characterData: true});
+  const tick = () => {
+    const now = performance.now();
+    if (now - last >= quiet || now - start >= limit) {
+      observer.disconnect();
+      resolve(now - start);
+    } else {
+      setTimeout(tick, 25);
+    }
+  };
+  setTimeout(tick, 25);
+})"""
+
+# Every deal on show: its hidden record, the seat marked to act, the card buttons.
+_SHOWN = """() => {
+  const shown = [];
+  for (const script of document.querySelectorAll("script.loo-record")) {
+    const holder = script.parentElement;
+    if (!holder || !holder.getClientRects().length) continue;
+    const widget = holder.closest(".loo-widget");
+    const acting = holder.querySelector(".loo-seat[data-to-act]");
+    const hand = [];
+    if (widget) {
+      for (const box of widget.querySelectorAll(".widget-hbox")) {
+        const buttons = box.querySelectorAll(":scope > button");
+        if (!buttons.length || box.closest(".loo-seat")) continue;
+        for (const b of buttons) {
+          hand.push({text: b.textContent.trim(), disabled: b.disabled,
+                     title: (b.getAttribute("title") || "").replace(/ \\(legal\\)$/, "")});
+        }
+      }
+    }
+    shown.push({json: script.textContent,
+                acting: acting ? acting.getAttribute("aria-label").split(",")[0] : null,
+                hand: hand});
+  }
+  return shown;
+}"""
+
+
+@dataclass
+class Tally:
+    """What a monkey run did and found."""
+
+    clicks: int = 0
+    checks: int = 0
+    pages: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    settle_ms: list[float] = field(default_factory=list)
+    live_s: list[float] = field(default_factory=list)
+    by_control: dict[str, int] = field(default_factory=dict)
+    last: str = "opening the page"
+    reloads: list[str] = field(default_factory=list)
+
+
+def problems_with(shown: dict[str, Any]) -> list[str]:
+    """What is wrong with one deal on show, judged by the engine (empty when all is well)."""
+    try:
+        data = json.loads(shown["json"])
+        record, seat = data["record"], data["seat"]
+        result = check(record)
+    except (MalformedRecord, ValueError, KeyError, TypeError) as exc:
+        return [f"the shown record cannot be checked: {exc}"]
+    found = []
+    if result["status"] == "illegal":
+        found.append(f"the shown deal is illegal: {result['error']}")
+        return found
+    expected = result["next"]["player"] if result["next"] else None
+    if shown["acting"] != expected:
+        found.append(f"the table marks {shown['acting']!r} to act, the engine says {expected!r}")
+    hand = [b for b in shown["hand"] if b["title"] in _LABELS]
+    if seat is not None and hand:
+        final = replay(record).states[-1]
+        # The reader's hand as the engine lets them see it (the miss, if taken).
+        left = sorted(card_text(c) for c in observation(final, final.players.index(seat)).hand
+                      or ())
+        buttons = sorted(b["text"] for b in hand)
+        if buttons != left:
+            found.append(f"{seat}'s card buttons show {buttons}, the engine says {left}")
+        turn = (result["next"] is not None and result["next"]["phase"] == "play"
+                and result["next"]["player"] == seat)
+        if any(b["disabled"] == turn for b in hand):
+            found.append(f"{seat}'s card buttons are {'disabled' if turn else 'enabled'} "
+                         f"when it is {'' if turn else 'not '}their turn to play")
+    return found
+
+
+def _frame(page: Any) -> Any:
+    handle = page.wait_for_selector("iframe.loo-live-frame", state="attached",
+                                    timeout=LIVE_TIMEOUT_MS)
+    frame = handle.content_frame()
+    if frame is None:
+        raise RuntimeError("the live frame has no document")
+    return frame
+
+
+def open_live(page: Any, url: str) -> tuple[Any, float]:
+    """Open a live page and wait for its app; returns the app's frame and the seconds it took."""
+    started = time.monotonic()
+    page.goto(url, wait_until="domcontentloaded")
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+        timeout=LIVE_TIMEOUT_MS)
+    state = page.evaluate("document.documentElement.dataset.looLive")
+    if state != "ready":
+        raise AssertionError(f"{url} did not go live: "
+                             + page.locator(".loo-live-status").inner_text())
+    return _frame(page), time.monotonic() - started
+
+
+def watch(context: Any, page: Any, site: str, tally: Tally, offline: bool) -> None:
+    """Note errors logged and requests leaving ``site``; refuse those when ``offline``."""
+    here = urlsplit(site).netloc
+
+    def leaves(url: str) -> bool:
+        return urlsplit(url).scheme not in LOCAL_SCHEMES and urlsplit(url).netloc != here
+
+    def route(request_route: Any) -> None:
+        url = request_route.request.url
+        if leaves(url):
+            tally.blocked.append(url)
+            request_route.abort("blockedbyclient")
+        else:
+            request_route.continue_()
+
+    if offline:
+        context.route("**/*", route)
+    context.on("request", lambda r: tally.outside.append(r.url) if leaves(r.url) else None)
+
+    def console(message: Any) -> None:
+        if message.type == "error" or "Traceback" in message.text:
+            tally.errors.append(f"console {message.type}: {message.text} ({tally.last})")
+
+    page.on("console", console)
+    page.on("pageerror",
+            lambda error: tally.errors.append(f"page error: {error} ({tally.last})"))
+
+
+def inspect(frame: Any, tally: Tally, where: str) -> None:
+    """Check every deal on show, and look for Python errors printed into the app."""
+    for shown in frame.evaluate(_SHOWN):
+        tally.checks += 1
+        tally.problems.extend(f"{where}: {p}" for p in problems_with(shown))
+    printed = frame.locator(".jp-OutputArea-output[data-mime-type*='stderr'], "
+                            ".jp-OutputArea-output[data-mime-type*='error']")
+    if printed.count():
+        tally.problems.append(f"{where}: Python printed an error: "
+                              + printed.first.inner_text()[:300])
+
+
+def act(frame: Any, rng: random.Random, tally: Tally, where: str) -> bool:
+    """Use one control chosen at random; ``False`` when there is none to use."""
+    controls = frame.evaluate(_CONTROLS)
+    if not controls:
+        return False
+    index = rng.randrange(len(controls))
+    control = controls[index]
+    target = frame.locator(f'[data-monkey="{index}"]')
+    kind = control["tag"] if control["tag"] != "input" else f"input:{control['type']}"
+    tally.by_control[kind] = tally.by_control.get(kind, 0) + 1
+    tally.last = f"{where}, click {tally.clicks + 1}: {kind} {control['text']!r}"
+    try:
+        if control["tag"] == "select" and control["options"]:
+            target.select_option(index=rng.randrange(control["options"]), timeout=5_000)
+        elif control["tag"] in ("input", "textarea") and control["type"] in ("text", "textarea",
+                                                                             "number", ""):
+            typed = rng.choice(NUMBERS if control["type"] == "number" else TYPED)
+            target.fill(typed, timeout=5_000)
+            target.press(rng.choice(["Enter", "Tab"]), timeout=5_000)
+        else:
+            target.click(timeout=5_000)
+    except Exception as exc:  # noqa: BLE001 (a control that went away as the page changed)
+        if "Timeout" not in type(exc).__name__ and "detached" not in str(exc):
+            raise
+    tally.clicks += 1
+    tally.settle_ms.append(frame.evaluate(_SETTLE, [150, 8_000]))
+    return True
+
+
+def run_page(browser: Any, site: str, path: str, clicks: int, seed: int, tally: Tally,
+             offline: bool = True) -> None:
+    """Open ``path`` live and use ``clicks`` random controls, checking the deals after each."""
+    rng = random.Random(f"{seed}:{path}")
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    watch(context, page, site, tally, offline)
+    try:
+        frame, seconds = open_live(page, f"{site}/{path}")
+        tally.live_s.append(seconds)
+        tally.pages.append(path)
+        inspect(frame, tally, f"{path}, as opened")
+        number = 0
+        while number < clicks:
+            if not act(frame, rng, tally, path):
+                # Every control is disabled (a practice session played to its
+                # end, say): a reader would reload the page, and so does the monkey.
+                tally.reloads.append(f"{path}, after click {number}")
+                if len(tally.reloads) > clicks:
+                    tally.problems.append(f"{path}: no control to use, even after a reload")
+                    break
+                frame, _ = open_live(page, f"{site}/{path}")
+                continue
+            number += 1
+            inspect(frame, tally, f"{path}, after click {number}")
+    finally:
+        context.close()
