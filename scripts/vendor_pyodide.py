@@ -49,6 +49,7 @@ import tarfile
 import tempfile
 import zipfile
 from collections.abc import Iterable, Iterator
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -557,9 +558,18 @@ UNUSED_LITE = ("lab", "notebooks", "edit", "repl", "tree", "consoles", "doc", "b
 # Federated extensions the Voici pages load; the others are never requested.
 USED_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "jupyterlab_pygments")
 # Font formats only browsers without WOFF2 use (Internet Explorer, browsers
-# before 2018); the widget manager's icon fonts also come as WOFF2 and WOFF.
-LEGACY_FONTS = (".eot", ".ttf", ".svg")
+# before 2018). The widget manager's and the theme's icon fonts all come as
+# WOFF2 too, listed first in their stylesheets.
+LEGACY_FONTS = (".eot", ".ttf", ".svg", ".woff")
+# Folders of icon fonts that hold a WOFF2 copy of every font.
+ICON_FONTS = ("_static/html-manager", "_static/vendor/fontawesome/webfonts")
+# The theme's interface translations: the book is written in English only.
+UNUSED_STATIC = ("_static/locales",)
 CDN_LINK = re.compile(r'<link[^>]*href="https?://[^"]*"[^>]*>\s*')
+# Voici writes the JupyterLab theme (about 240 kB) into every app page; above
+# this size an inline stylesheet is moved to one shared file beside the pages.
+INLINE_STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.DOTALL)
+SHARED_STYLE_MIN = 50_000
 
 
 def _files(folder: Path, pattern: str) -> Iterator[Path]:
@@ -579,14 +589,18 @@ def trim_site(html: Path) -> None:
     Removes every source map; the JupyterLite applications other than the
     Voici app pages, and the JupyterLab build only they use; the federated
     extensions Voici does not load; the legacy-format copies of the widget
-    manager's icon fonts; and the stylesheet links to a CDN that Voila's
-    templates hard-code (icon fonts the app pages do not use).
+    manager's and the theme's icon fonts; the theme's translations; and the
+    stylesheet links to a CDN that Voila's templates hard-code (icon fonts
+    the app pages do not use).
     """
     for path in _files(html, "*.map"):
         path.unlink()
-    for path in (html / "_static" / "html-manager").glob("*"):
-        if path.suffix in LEGACY_FONTS:
-            path.unlink()
+    for folder in ICON_FONTS:
+        for path in (html / folder).glob("*"):
+            if path.suffix in LEGACY_FONTS:
+                path.unlink()
+    for name in UNUSED_STATIC:
+        _remove(html / name)
     lite = html / "lite"
     if not lite.is_dir():
         return
@@ -603,9 +617,20 @@ def trim_site(html: Path) -> None:
                 scope.rmdir()
     for page in _files(lite / "voici", "*.html"):
         text = page.read_text(encoding="utf-8")
-        cleaned = CDN_LINK.sub("", text)
+        cleaned = INLINE_STYLE.sub(partial(_shared_style, page.parent), CDN_LINK.sub("", text))
         if cleaned != text:
             page.write_text(cleaned, encoding="utf-8")
+
+
+def _shared_style(folder: Path, match: re.Match[str]) -> str:
+    """A large inline stylesheet written once to ``folder`` and linked instead."""
+    css = match.group(1)
+    if len(css) < SHARED_STYLE_MIN:
+        return match.group(0)
+    name = f"style-{hashlib.sha256(css.encode()).hexdigest()[:16]}.css"
+    if not (folder / name).exists():
+        (folder / name).write_text(css, encoding="utf-8")
+    return f'<link rel="stylesheet" type="text/css" href="{name}">'
 
 
 def main(argv: list[str] | None = None) -> int:
