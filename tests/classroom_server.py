@@ -50,7 +50,7 @@ def free_port() -> int:
         return port
 
 
-def start(*args: str, command: tuple[str, ...] = ("-m", "loo_tutor", "classroom")) -> Server:
+def start(*args: str) -> Server:
     """Start the classroom (``args`` after the notebooks folder); returns once it is listening.
 
     Raises:
@@ -59,7 +59,8 @@ def start(*args: str, command: tuple[str, ...] = ("-m", "loo_tutor", "classroom"
     """
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    process = subprocess.Popen([sys.executable, *command, str(NOTEBOOKS), *args], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "-m", "loo_tutor", "classroom", str(NOTEBOOKS),
+                                *args], cwd=ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
     server = Server(process)
@@ -80,9 +81,7 @@ def start(*args: str, command: tuple[str, ...] = ("-m", "loo_tutor", "classroom"
             if process.poll() is not None:
                 break
             continue
-        # The classroom's "Open ... in a browser", or plain Voila's address.
-        found = _ADDRESS.search(line) or re.search(r"(http://(?:127\.0\.0\.1|localhost):\d+/)",
-                                                   line)
+        found = _ADDRESS.search(line)
         if found:
             server.url = found.group(1)
             return server
@@ -287,9 +286,9 @@ async def student(browser: object, base: str, load: Load, rounds: int, arrive: f
             if m.type == "error" else None)
     page.on("pageerror", lambda e: load.errors.append(f"page error: {e}"))
     started = time.monotonic()
-    await page.goto(base + PAGE, timeout=600_000)
+    await page.goto(base + PAGE, timeout=300_000)
     trainer = page.locator(".loo-widget").filter(has_text=TRAINER)
-    await trainer.locator("button", has_text="7♥").wait_for(timeout=600_000)
+    await trainer.locator("button", has_text="7♥").wait_for(timeout=180_000)
     load.open_s.append(time.monotonic() - started)
     load.live += 1
 

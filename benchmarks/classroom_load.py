@@ -1,0 +1,121 @@
+"""The classroom server under load: many students at once, click latency, memory, culling.
+
+Starts ``loo-tutor classroom`` on a free port of 127.0.0.1 with a short cull
+time, opens SESSIONS pages of the forced-ace app in Debian's Chromium (one
+browser context each, Playwright; the students arrive STAGGER seconds apart
+and all stay until the last is done), and in each page
+plays A's cards through the deal twice (a refused 7♥, then the legal cards,
+then Reset). It prints
+
+* the time for a page to show its live trainer, and the click latency (from
+  the click to the server's answer changing the widget) as median and 95th
+  percentile;
+* the memory of each kernel (one per open page) when all pages are open,
+  resident and unique (what stopping it frees), and the peak of the server
+  plus its kernels;
+* that the kernels of the pages, left without closing them properly, are
+  stopped once idle for the cull time.
+
+    python benchmarks/classroom_load.py                    # 30 sessions
+    python benchmarks/classroom_load.py --sessions 3 --cull-after 10
+
+The browser runs on the same machine as the server, so on a small machine
+the latencies include the browser's own work for every page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from browser_support import CHROMIUM, FLAGS  # noqa: E402
+from classroom_server import (  # noqa: E402
+    class_at_work,
+    free_port,
+    start,
+    stop,
+    wait_for_kernels,
+    wait_until_quiet,
+)
+
+NOTEBOOKS = len(list((ROOT / "notebooks").glob("*.ipynb")))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=30, help="students at once (default 30)")
+    parser.add_argument("--rounds", type=int, default=2, help="deals each plays (default 2)")
+    parser.add_argument("--stagger", type=float, default=3.0,
+                        help="seconds between two students arriving (default 3; 0 all at once)")
+    parser.add_argument("--cull-after", type=int, default=20,
+                        help="seconds before an idle kernel is stopped (default 20)")
+    parser.add_argument("--pool-size", type=int, default=1,
+                        help="kernels kept ready per notebook (default 1, as the classroom)")
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        print(f"error: {CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
+        return 2
+    t0 = time.monotonic()
+    server = start("--port", str(free_port()), "--cull-after", f"{args.cull_after}s",
+                   "--pool-size", str(args.pool_size))
+    try:
+        ready = NOTEBOOKS * args.pool_size
+        wait_for_kernels(server, ready, 180)
+        wait_until_quiet(server, 180)
+        print(f"classroom up with {ready} kernels ready in {time.monotonic() - t0:.1f} s; "
+              f"{args.sessions} students open the forced-ace app, {args.stagger:g} s apart, "
+              "and stay", flush=True)
+        load = class_at_work(server, args.sessions, args.rounds,
+                             cull_wait=args.cull_after * 3 + 30, executable=str(CHROMIUM),
+                             flags=FLAGS, stagger=args.stagger)
+    finally:
+        code = stop(server)
+    clicks = load.click_ms
+    print(f"\nsessions live: {load.live} of {load.sessions}; deals played to the end: "
+          f"{load.finished}")
+    if load.open_s:
+        print(f"page to live trainer: median {statistics.median(load.open_s):.1f} s, "
+              f"slowest {max(load.open_s):.1f} s")
+    if clicks:
+        print(f"click to answer ({len(clicks)} clicks): p50 {statistics.median(clicks):.0f} ms, "
+              f"p95 {percentile(clicks, 0.95):.0f} ms, max {max(clicks):.0f} ms; "
+              f"unanswered within 20 s: {load.unanswered}")
+    if load.kernel_rss_mb:
+        rss, uss = load.kernel_rss_mb, load.kernel_uss_mb
+        print(f"memory per kernel with every page open ({len(rss)} kernels, the "
+              f"{load.ready_kernels} kept ready included): resident median "
+              f"{statistics.median(rss):.0f} MB (max {max(rss):.0f}), unique median "
+              f"{statistics.median(uss):.0f} MB (max {max(uss):.0f})")
+    added = (load.peak_total_mb - load.before_total_mb) / max(1, load.sessions)
+    print(f"peak: {load.peak_kernels} kernels, largest {load.peak_kernel_mb:.0f} MB; server plus "
+          f"kernels {load.peak_total_mb:.0f} MB resident ({load.before_total_mb:.0f} MB before "
+          f"the class, so {added:.0f} MB more per session)")
+    if load.culled_s is None:
+        print(f"culling: FAILED, {load.kernels_left} kernels still running "
+              f"(ready before the class: {load.ready_kernels})")
+    else:
+        print(f"culling: the pages' kernels were stopped {load.culled_s:.0f} s after the pages "
+              f"went away (cull time {args.cull_after} s); {load.kernels_left} kernels left, "
+              f"the {load.ready_kernels} kept ready")
+    print(f"requests to other hosts: {len(load.outside)}; console errors: {len(load.errors)}; "
+          f"server exit status {code}")
+    for line in load.errors[:20]:
+        print("  " + line)
+    failed = (load.errors or load.outside or load.culled_s is None or load.live < load.sessions
+              or load.unanswered)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
