@@ -68,7 +68,12 @@ def test_a_seeded_session_plays_to_its_end_headlessly() -> None:
         assert any(line.what == "loo" for line in lines) == looed
     page = practice.html
     assert "<svg" in page and "Final balances" in page and "Review" in page
-    assert practice.next_button.disabled and practice.hint_button.disabled
+    assert practice.hint_button.disabled
+    assert practice.next_button.description == "New session"
+    practice.next_button.click()
+    assert practice.session is not session and not practice.session.history
+    assert not practice.reviews and not practice.state.is_terminal()
+    assert practice.next_button.description == "Next deal" and practice.next_button.disabled
 
 
 def test_the_same_seed_and_clicks_give_the_same_session() -> None:

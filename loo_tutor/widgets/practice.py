@@ -120,6 +120,7 @@ class PracticeSession(LooWidget):
             self._fail(exc)
             return
         self._seed = seed
+        self._sessions = 1
         self._samples = samples
         self._four = four_colour
         self._base = rules_base
@@ -230,9 +231,24 @@ class PracticeSession(LooWidget):
             session.end()
 
     def next_deal(self) -> None:
-        """Deal the next deal of the session (after the current one is over)."""
-        if self.error is not None or not self.state.is_terminal() or self.session.is_over():
+        """Deal the next deal once this one is over; after the last, start a new session."""
+        if self.error is not None or not self.state.is_terminal():
             return
+        if self.session.is_over():
+            self.new_session()
+        else:
+            self._deal()
+
+    def new_session(self) -> None:
+        """Start a new session of as many deals, from the next seed if one was given."""
+        if self.error is not None:
+            return
+        old = self.session
+        seed = None if self._seed is None else self._seed + self._sessions
+        self._sessions += 1
+        self.session = Session(old.players, old.deals, seed)
+        self.reviews = []
+        self._balances = []
         self._deal()
 
     # -- hints and reviews -------------------------------------------------------
@@ -324,7 +340,11 @@ class PracticeSession(LooWidget):
         update_card_buttons(self.hand, self.buttons, hand if state.phase is Phase.PLAY else (),
                             [], playing, self.play)
         self.hint_button.disabled = not mine
-        self.next_button.disabled = not state.is_terminal() or session.is_over()
+        over = state.is_terminal() and session.is_over()
+        self.next_button.description = "New session" if over else "Next deal"
+        self.next_button.tooltip = ("Start a new session of as many deals" if over
+                                    else "Book this deal and deal the next one")
+        self.next_button.disabled = not state.is_terminal()
         hint_line = (f'<p class="loo-hint" role="status">{html.escape(self.hint_text)}</p>'
                      if self.hint_text else "")
         self.feedback.value = verdict_html(self.verdict, self._base) + hint_line
