@@ -38,7 +38,12 @@ rank order, with the three suits other than the indicator's interchangeable),
 so lines that differ only in which exact low card was thrown share their
 answers; two cards of one hand with nothing in play between them are tried
 as one; and in the second trick a player whose choice provably changes
-nothing is not asked to choose. See ``benchmarks/solver.py`` for the figures.
+nothing is not asked to choose. Once nobody still to play in the second
+trick may beat the best card down, the players left only choose which card
+to keep for the last trick, and that small choice is worked out directly
+instead of trick by trick. A player who has found a line giving them every
+trick they can still win stops looking. See ``benchmarks/solver.py`` for the
+figures.
 """
 
 from __future__ import annotations
@@ -102,6 +107,7 @@ class _Search:
         "indicator",
         "last_memo",
         "loo_bits",
+        "masks",
         "memo",
         "n",
         "nodes",
@@ -135,6 +141,8 @@ class _Search:
         self.loo_bits = sum(1 << 2 * i for i in range(n) if i != defender)
         self.memo: dict[object, int] = {}
         self.last_memo: dict[object, int] = {}
+        # The cards each player holds as a mask, kept alongside the hands in the search.
+        self.masks: list[int] = [0] * n
         self.nodes = 0
 
     # -- comparing results ---------------------------------------------------
@@ -179,7 +187,7 @@ class _Search:
         key = self.key(live, leader, trump, have)
         value = self.memo.get(key)
         if value is None:
-            value = self.node(hands, leader, 0, [], trump, left, have, live, -1)
+            value = self.node(hands, leader, 0, [], trump, left, have, live, -1, 0)
             self.memo[key] = value
         return value
 
@@ -274,6 +282,105 @@ class _Search:
                     return False
         return True
 
+    def certain(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
+                trump: Suit | None, best: int) -> int:
+        """``best``, the place in the trick of the best card so far, if it is sure to win; else -1.
+
+        It is sure when the players from ``pos`` on cannot beat it; see
+        :meth:`settled` for the conditions and what follows from them.
+        """
+        block = self.beaten_by[trick[best].index]
+        led = trick[0].suit
+        if trump is None:
+            high = max(card.index for card in trick if card.suit is led)
+            block |= (0x1FFF << 13 * led) & ~((2 << high) - 1)
+        n = self.n
+        masks = self.masks
+        suit = 0x1FFF << 13 * led
+        for step in range(pos, n):
+            held = masks[(leader + step) % n]
+            if held & suit:
+                held &= suit  # R-FOLLOW: only a card of the led suit may be played
+            if held & block:
+                return -1  # a card this player may play could beat the best one
+        return best
+
+    def settled(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
+                trump: Suit | None, have: int, top: int) -> int:
+        """The result from ``pos`` of the second trick if its winner is already certain, else -1.
+
+        The winner is certain when nobody still to play may play a card that beats
+        the best card down (judged with the hidden trump too: a trick is judged
+        with it as soon as anyone fails to follow, R-REVEAL). Before the
+        reveal, nobody still to play may hold a led-suit card above the highest
+        one down either, so that R-HEAD asks the same of every later player
+        whatever the earlier ones play. Then what each later player may play
+        does not depend on the others, and whether the trick reveals the trump
+        does not depend on any choice (a player without the led suit must throw
+        another suit). The players still to play then only choose which card
+        they keep for the last trick, which the winner leads with its one card
+        left; that trick goes to the highest trump kept, else the highest card
+        of the suit led (also before the reveal: a trick of one suit is judged
+        alike either way).
+        """
+        best = self.certain(hands, leader, pos, trick, trump, top)
+        if best < 0:
+            return -1
+        n = self.n
+        reveal = self.reveal
+        winner = (leader + best) % n
+        lead = hands[winner][0].suit
+        led = trick[0].suit
+        # What a card is worth in the last trick: trumps, then the suit led there.
+        worth = [0] * 4
+        worth[lead] = 16
+        worth[reveal] = 32
+        top = holder = -1
+        for step in range(pos):
+            player = (leader + step) % n
+            card = hands[player][0]
+            kept = worth[card.suit] and worth[card.suit] + card.rank
+            if kept > top:
+                top, holder = kept, player
+        keeps: list[tuple[int, list[int]]] = []
+        for step in range(pos, n):
+            player = (leader + step) % n
+            first, second = hands[player]
+            if (first.suit is led) is not (second.suit is led):
+                # R-FOLLOW: the card of the led suit is played, the other kept
+                first = second = second if first.suit is led else first
+            keeps.append((player, [worth[first.suit] and worth[first.suit] + first.rank,
+                                   worth[second.suit] and worth[second.suit] + second.rank]))
+        base = 1 << 2 * winner
+        return base + (1 << 2 * self.keep(keeps, 0, top, holder, base, have))
+
+    def keep(self, keeps: list[tuple[int, list[int]]], i: int, top: int, holder: int, base: int,
+             have: int) -> int:
+        """Who wins the last trick when the players of ``keeps[i:]`` choose in turn.
+
+        Each is listed with the worth of the cards they may keep (see
+        :meth:`settled`); ``top`` is the best worth kept so far, by ``holder``.
+        """
+        while i < len(keeps):
+            player, options = keeps[i]
+            if options[0] > top or options[1] > top:
+                break
+            i += 1  # this player cannot change the last trick
+        else:
+            return holder
+        found = -1
+        for kept in options:
+            if kept > top:
+                won = self.keep(keeps, i + 1, kept, player, base, have)
+            else:
+                won = self.keep(keeps, i + 1, top, holder, base, have)
+            if won == player:
+                return player
+            if found < 0 or (won != found and self.prefers_tie(
+                    base + (1 << 2 * won), base + (1 << 2 * found), have)):
+                found = won
+        return found
+
     def leads(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
               trump: Suit | None) -> list[Card]:
         """The cards the last trick may be led with, seen from ``pos`` in the second trick.
@@ -302,15 +409,20 @@ class _Search:
         return found
 
     def trick_over(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
-                   trump: Suit | None, left: int, have: int, live: int) -> int:
-        """The result once the last card of a trick is down: its winner, then the rest."""
+                   trump: Suit | None, left: int, have: int, live: int, top: int) -> int:
+        """The result once the last card of a trick is down: its winner, then the rest.
+
+        ``top`` is the place in the trick of its best card judged with the
+        hidden trump, which is the winner even before the reveal (a trick of
+        one suit is judged alike either way).
+        """
         if trump is None:
             led = trick[0].suit
             for other in trick:
                 if other.suit is not led:
                     trump = self.reveal  # R-REVEAL: this trick is judged with it
                     break
-        winner = (leader + trick_winner_index(trick, trump)) % self.n
+        winner = (leader + top) % self.n
         value = 1 << 2 * winner
         if left > 1:
             for card in trick:
@@ -319,7 +431,8 @@ class _Search:
         return value
 
     def node(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-             trump: Suit | None, left: int, have: int, live: int, parent_best: int) -> int:
+             trump: Suit | None, left: int, have: int, live: int, parent_best: int,
+             top: int) -> int:
         """The result chosen by the player at ``pos`` of the trick.
 
         ``hands`` and ``trick`` are changed while searching and restored.
@@ -328,9 +441,15 @@ class _Search:
         for themselves elsewhere (-1 if nothing): once this player is sure of
         so many tricks that the parent would get fewer, the parent will not
         choose this line and the search stops early (all players together
-        take exactly ``left`` tricks from here).
+        take exactly ``left`` tricks from here). ``top`` is the place in the
+        trick of its best card so far, judged with the hidden trump (see
+        :meth:`trick_over`).
         """
         self.nodes += 1
+        if left == 2 and pos:
+            value = self.settled(hands, leader, pos, trick, trump, have, top)
+            if value >= 0:
+                return value
         n = self.n
         player = (leader + pos) % n
         hand = hands[player]
@@ -344,26 +463,39 @@ class _Search:
                     and self.idle(hands, leader, pos, trick, trump, legal):
                 legal = legal[:1]
         shift = 2 * player
+        # The most this player can win: every trick left, or all but this one
+        # when it is already certain to go to an earlier player; either way
+        # only one result gives them that many.
+        most = left
+        if pos and len(legal) > 1 and left == 3 \
+                and self.certain(hands, leader, pos, trick, trump, top) >= 0:
+            most = left - 1
+        masks = self.masks
+        held = masks[player]
+        beaten_by = self.beaten_by
         best = best_mine = -1
         ends = pos + 1 == n
         for card in legal:
             i = hand.index(card)
             hands[player] = hand[:i] + hand[i + 1:]
+            masks[player] = held ^ 1 << card.index
             trick.append(card)
+            now = pos if pos and beaten_by[trick[top].index] >> card.index & 1 else top
             if ends:
-                value = self.trick_over(hands, leader, trick, trump, left, have, live)
+                value = self.trick_over(hands, leader, trick, trump, left, have, live, now)
             else:
                 value = self.node(hands, leader, pos + 1, trick, trump, left, have, live,
-                                  best_mine)
+                                  best_mine, now)
             trick.pop()
             mine = (value >> shift) & 3
             if mine > best_mine or (mine == best_mine and self.prefers_tie(value, best, have)):
                 best, best_mine = value, mine
-                if mine == left:
-                    break  # every trick left is this player's: nothing can be better
+                if mine == most:
+                    break  # nothing can be better for this player
                 if left - mine < parent_best:
                     break  # the parent already has better than it could get here
         hands[player] = hand
+        masks[player] = held
         return best
 
     def after(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
@@ -376,14 +508,17 @@ class _Search:
         for cards in (*hands, trick):
             for other in cards:
                 live |= 1 << other.index
+        self.masks = [sum(1 << other.index for other in cards) for cards in hands]
+        self.masks[player] ^= 1 << card.index
         hand = hands[player]
         i = hand.index(card)
         hands[player] = hand[:i] + hand[i + 1:]
         trick.append(card)
         try:
+            top = trick_winner_index(trick, self.reveal)
             if pos + 1 < n:
-                return self.node(hands, leader, pos + 1, trick, trump, left, have, live, -1)
-            return self.trick_over(hands, leader, trick, trump, left, have, live)
+                return self.node(hands, leader, pos + 1, trick, trump, left, have, live, -1, top)
+            return self.trick_over(hands, leader, trick, trump, left, have, live, top)
         finally:
             trick.pop()
             hands[player] = hand

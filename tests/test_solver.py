@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import hypothesis
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -84,18 +85,34 @@ def small_position(seed: int) -> DealState:
     return state
 
 
-@settings(max_examples=40, deadline=None)
-@given(seeds)
-def test_solver_agrees_with_brute_force_on_small_positions(seed: int) -> None:
-    state = small_position(seed)
-    if state.phase is not Phase.PLAY:
-        return
+def eight_standing(seed: int, carried: int, cards: int) -> DealState:
+    """An eight-player deal in which everybody stands, after ``cards`` random cards."""
+    rng = random.Random(seed)
+    state = new_deal(names(8), rng.randrange(8), carried, rng)
+    while state.phase is Phase.ANNOUNCE:
+        state = state.apply(Announce(state.current_player(), state.legal_announcements()[0]))  # type: ignore[arg-type]
+    for _ in range(cards):
+        options = state.legal_actions()
+        state = state.apply(options[rng.randrange(len(options))])
+    return state
+
+
+def agrees_with_brute_force(state: DealState) -> None:
     seat = state.current_player()
     assert seat is not None
     outcomes = solve(state)
     assert list(outcomes) == state.legal_cards()
     for card, outcome in outcomes.items():
         assert outcome.tricks == brute(state.apply(Play(seat, card))), card
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds)
+def test_solver_agrees_with_brute_force_on_small_positions(seed: int) -> None:
+    state = small_position(seed)
+    if state.phase is not Phase.PLAY:
+        return
+    agrees_with_brute_force(state)
 
 
 @pytest.mark.parametrize("seed", [3, 17])
@@ -107,10 +124,31 @@ def test_solver_agrees_with_brute_force_for_eight_players_in_the_second_trick(se
     while len(state.tricks) < 1 or len(state.trick) < 2:
         options = state.legal_actions()
         state = state.apply(options[rng.randrange(len(options))])
-    seat = state.current_player()
-    assert len(state.active) == 8 and seat is not None
-    for card, outcome in solve(state).items():
-        assert outcome.tricks == brute(state.apply(Play(seat, card))), card
+    assert len(state.active) == 8
+    agrees_with_brute_force(state)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.sampled_from([0, 6]), st.integers(8, 15))
+def test_eight_players_in_the_second_trick_agree_with_brute_force(seed: int, carried: int,
+                                                                  cards: int) -> None:
+    # The second trick is where the solver settles a trick whose winner is certain
+    # (nobody still to play may beat the best card down) without asking each player.
+    state = eight_standing(seed, carried, cards)
+    assert len(state.active) == 8 and len(state.tricks) == 1
+    agrees_with_brute_force(state)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seeds, st.sampled_from([0, 6]), st.integers(0, 7))
+@hypothesis.example(seed=1, carried=0, cards=0)  # a simple deal at the first lead
+def test_eight_players_in_the_first_trick_agree_with_brute_force(seed: int, carried: int,
+                                                                 cards: int) -> None:
+    # Simple deals (carried 0: trumps hidden, a player without the led suit may throw
+    # any card) and double deals, from the first lead to the first trick's last card.
+    state = eight_standing(seed, carried, cards)
+    assert len(state.active) == 8 and not state.tricks
+    agrees_with_brute_force(state)
 
 
 @settings(max_examples=15, deadline=None)
