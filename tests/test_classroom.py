@@ -13,7 +13,6 @@ import importlib
 import os
 import queue
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser_support import in_browser
+from classroom_server import stop
 
 from loo_tutor import classroom
 from loo_tutor.cli import main
@@ -193,18 +193,8 @@ def _wait_for(server: Server, pattern: re.Pattern[str],
         found = pattern.search(line)
         if found:
             return found
-    _stop(server)
+    stop(server)
     pytest.fail(f"loo-tutor classroom never printed {pattern.pattern!r}:\n" + "".join(server.log))
-
-
-def _stop(server: Server) -> None:
-    if server.process.poll() is None:
-        server.process.send_signal(signal.SIGTERM)
-        try:
-            server.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +204,7 @@ def server() -> Iterator[Server]:
     try:
         yield running
     finally:
-        _stop(running)
+        stop(running)
     assert running.process.returncode == 0, "".join(running.log[-30:])
 
 
@@ -306,7 +296,7 @@ def test_classroom_on_the_network_requires_its_token() -> None:
         with opener.open(f"{local}?token={token.group(1)}") as reply:
             assert reply.status == 200
     finally:
-        _stop(running)
+        stop(running)
     assert running.process.returncode == 0
 
 

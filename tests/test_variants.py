@@ -260,16 +260,20 @@ def test_irish_players_in_exchange_up_to_three_cards_from_the_stock_in_order() -
     assert state.phase is Phase.PLAY and state.current_player() == A
 
 
-def test_an_irish_record_replays_its_exchanges() -> None:
-    record = loads("""
+IRISH_RECORD = """
 rules: {base: limited, irish: true}
 players: [A, B, C, D, E]
 dealer: E
 carried: 0
 hands: {A: [AH, 7H, KC], B: [9H, 3S, AC], C: [2H, 5D, 6D], D: [QS, QD, QC], E: [JS, JD, JC]}
 trump: 4H
-stock: [8S, 8D, 8C, 9S]
 announce: {A: stand, B: stand, C: pass, D: pass, E: pass}
+"""
+
+
+def test_an_irish_record_replays_its_exchanges() -> None:
+    record = loads(IRISH_RECORD + """
+stock: [8S, 8D, 8C, 9S]
 exchange: {A: [7H, KC], B: []}
 tricks: [[AH, 9H]]
 """)
@@ -283,15 +287,8 @@ tricks: [[AH, 9H]]
 
 
 def test_an_irish_record_lists_the_stock_it_draws_and_discards_at_most_three() -> None:
-    record = loads("""
-rules: {base: limited, irish: true}
-players: [A, B, C, D, E]
-dealer: E
-carried: 0
-hands: {A: [AH, 7H, KC], B: [9H, 3S, AC], C: [2H, 5D, 6D], D: [QS, QD, QC], E: [JS, JD, JC]}
-trump: 4H
+    record = loads(IRISH_RECORD + """
 stock: [8S]
-announce: {A: stand, B: stand, C: pass, D: pass, E: pass}
 exchange: {A: [7H, KC]}
 """)
     with pytest.raises(MalformedRecord, match="^stock: lists 1 cards"):
