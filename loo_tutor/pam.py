@@ -42,24 +42,30 @@ from itertools import combinations
 from typing import Any, Mapping, Sequence, Union, cast
 
 from .cards import ACE, CARDS, Card, Suit, sort_hand
-from .errors import IllegalActionError, LooError, MalformedRecord
-from .legality import Announcement, explain_card, legal_follows, legal_leads, trick_winner_index
+from .errors import LooError, MalformedRecord
+from .legality import (
+    Announcement,
+    explain_card,
+    legal_follows,
+    legal_leads,
+    trick_winner_index,
+)
 from .profiles import PAM, describe, rules_value
 from .record import (
     _card,
     _cards,
+    _check_trick_shape,
     _is_mapping,
     _kind,
     _Record,
-    _check_trick_shape,
     _swap_text,
     format_amount,
     parse_carried,
 )
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
 from .state import (
-    Action,
     Announce,
+    DealMachine,
     DealState,
     Exchange,
     Phase,
@@ -94,7 +100,7 @@ class CivilLead:
 
 
 PamAction = Union[Announce, Exchange, Play, CivilLead]
-"""What a player may do in a Pam deal: stand or pass, exchange, play, or lead civilly."""
+"""The actions of a Pam deal, which are to stand or pass, exchange, play, or lead civilly."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +187,7 @@ def loo_payment(profile: Profile, pool: Fraction) -> Fraction:
     return Fraction(profile.loo)
 
 
-class PamState:
+class PamState(DealMachine):
     """The state of one Pam deal, from the first announcement to settlement.
 
     Build one with :func:`new_pam_deal`, :func:`pam_from_deck` or
@@ -218,6 +224,7 @@ class PamState:
         "held", "collected_by", "flush", "tricks", "civil", "trick", "leader", "phase",
         "_turn",
     )
+    _LISTS = ("announcements", "exchanges", "held", "tricks", "civil", "trick")
 
     profile: Profile
     players: tuple[str, ...]
@@ -245,10 +252,6 @@ class PamState:
     _turn: Seat | None
 
     # -- queries ---------------------------------------------------------
-
-    def current_player(self) -> Seat | None:
-        """The seat that must act next, or ``None`` when the deal is over."""
-        return self._turn
 
     def is_terminal(self) -> bool:
         """Whether the deal is over: collected, taken by a flush, or five tricks played."""
@@ -316,19 +319,6 @@ class PamState:
                 actions.append(CivilLead(seat, card))
         return actions
 
-    def check(self, action: PamAction) -> Verdict:
-        """Judge an action without taking it. Never raises.
-
-        Returns:
-            a :class:`~loo_tutor.state.Verdict`, truthy when legal; otherwise it
-            names the rule broken and says what the rule requires here.
-        """
-        refusal = self._refusal(action)
-        allowed = cast("tuple[Action, ...]", tuple(self.legal_actions()))
-        if refusal is None:
-            return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
-        return Verdict(False, refusal[0], refusal[1], allowed)
-
     def all_tricks(self) -> list[Trick]:
         """Finished tricks, then the trick in progress if it has any card."""
         if not self.trick:
@@ -380,32 +370,6 @@ class PamState:
         return Settlement(payouts, looed, carried_next, net, loo)
 
     # -- acting ----------------------------------------------------------
-
-    def apply(self, action: PamAction) -> PamState:
-        """The state after a legal action; this state is left unchanged.
-
-        Raises:
-            IllegalActionError: the action breaks a rule; its ``verdict`` names it.
-            LooError: an exchange needs stock cards a hands-form deal did not list.
-        """
-        if self._refusal(action) is not None:
-            raise IllegalActionError(self.check(action))
-        after = self.copy()
-        after._advance(action)
-        return after
-
-    def copy(self) -> PamState:
-        """An independent copy of this state."""
-        other = object.__new__(PamState)
-        for name in PamState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.announcements = list(self.announcements)
-        other.exchanges = list(self.exchanges)
-        other.held = list(self.held)
-        other.tricks = list(self.tricks)
-        other.civil = list(self.civil)
-        other.trick = list(self.trick)
-        return other
 
     def _advance(self, action: PamAction) -> None:
         """Take a legal action in place (the caller has checked it)."""
@@ -566,9 +530,6 @@ class PamState:
         return same
 
     # -- explanations ------------------------------------------------------
-
-    def _name(self, seat: Seat) -> str:
-        return self.players[seat]
 
     def _describe(self, action: PamAction) -> str:
         name = self._name(action.seat)

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import enum
 import random
-from itertools import combinations
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, NamedTuple, Sequence, Union
+from itertools import combinations
+from typing import Any, ClassVar, Iterable, NamedTuple, Sequence, TypeVar, Union
 
 from .cards import Card, Suit, full_deck
 from .errors import IllegalActionError, LooError
@@ -182,7 +182,84 @@ class Settlement(NamedTuple):
     """What each looed seat pays (3 in the limited profile)."""
 
 
-class DealState:
+_Machine = TypeVar("_Machine", bound="DealMachine")
+
+
+class DealMachine:
+    """What every kind of deal shares: turns, judging an action, taking one.
+
+    A subclass lists its fields in ``__slots__``, names in ``_LISTS`` the
+    list fields a copy must not share, and supplies ``legal_actions``,
+    ``_refusal`` (the rule and sentence refusing an action, or ``None``),
+    ``_describe`` and ``_advance`` (take a checked action in place).
+    """
+
+    __slots__ = ()
+    _LISTS: ClassVar[tuple[str, ...]] = ()
+    players: tuple[str, ...]
+    _turn: Seat | None
+
+    def current_player(self) -> Seat | None:
+        """The seat that must act next, or ``None`` when the deal is over."""
+        return self._turn
+
+    def legal_actions(self) -> list[Any]:
+        raise NotImplementedError
+
+    def check(self, action: Any) -> Verdict:
+        """Judge an action without taking it. Never raises.
+
+        Returns:
+            a :class:`~loo_tutor.state.Verdict`: truthy when legal; otherwise it
+            names the rule broken and says what the rule requires here.
+
+        See :ref:`r-play-hand` for the order in which card duties are checked.
+        """
+        refusal = self._refusal(action)
+        allowed = tuple(self.legal_actions())
+        if refusal is None:
+            return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
+        return Verdict(False, refusal[0], refusal[1], allowed)
+
+    def apply(self: _Machine, action: Any) -> _Machine:
+        """The state after a legal action; this state is left unchanged.
+
+        Raises:
+            IllegalActionError: the action breaks a rule; its ``verdict`` names it.
+        """
+        refusal = self._refusal(action)
+        if refusal is not None:
+            rule, message = refusal
+            raise IllegalActionError(Verdict(False, rule, message, tuple(self.legal_actions())))
+        after = self.copy()
+        after._advance(action)
+        return after
+
+    def copy(self: _Machine) -> _Machine:
+        """An independent copy of this state."""
+        kind = type(self)
+        other = object.__new__(kind)
+        fields: tuple[str, ...] = kind.__slots__
+        for name in fields:
+            setattr(other, name, getattr(self, name))
+        for name in self._LISTS:
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
+    def _name(self, seat: Seat) -> str:
+        return self.players[seat]
+
+    def _refusal(self, action: Any) -> tuple[RuleKey, str] | None:
+        raise NotImplementedError
+
+    def _describe(self, action: Any) -> str:
+        raise NotImplementedError
+
+    def _advance(self, action: Any) -> None:
+        raise NotImplementedError
+
+
+class DealState(DealMachine):
     """The state of one deal, from the first announcement to settlement.
 
     Build one with :func:`new_deal`, :func:`deal_from_deck` or
@@ -212,6 +289,7 @@ class DealState:
         "tricks", "trick", "leader", "phase", "_turn", "_next_active", "_trick_size",
         "_variant_play",
     )
+    _LISTS = ("announcements", "held", "tricks", "trick", "exchanges")
 
     profile: Profile
     players: tuple[str, ...]
@@ -245,10 +323,6 @@ class DealState:
     _variant_play: bool
 
     # -- queries ---------------------------------------------------------
-
-    def current_player(self) -> Seat | None:
-        """The seat that must act next, or ``None`` when the deal is over."""
-        return self._turn
 
     def is_terminal(self) -> bool:
         """Whether the deal is over (collected, or three tricks played)."""
@@ -357,22 +431,6 @@ class DealState:
         """The cards of the trick in progress, in the order played."""
         return list(self.trick)
 
-    def check(self, action: Action) -> Verdict:
-        """Judge an action without taking it. Never raises.
-
-        Returns:
-            a :class:`Verdict`: truthy when legal; otherwise it names the
-            :class:`~loo_tutor.rules.RuleId` broken and says what is required.
-
-        See :ref:`r-play-hand` for the order in which card duties are checked.
-        """
-        refusal = self._refusal(action)
-        allowed = tuple(self.legal_actions())
-        if refusal is None:
-            return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
-        rule, message = refusal
-        return Verdict(False, rule, message, allowed)
-
     def settlement(self) -> Settlement:
         """Payouts, loos, the carried balance and net changes of a finished deal.
 
@@ -444,33 +502,6 @@ class DealState:
         return tuple(pairs)
 
     # -- acting ----------------------------------------------------------
-
-    def apply(self, action: Action) -> DealState:
-        """The state after a legal action; this state is left unchanged.
-
-        Raises:
-            IllegalActionError: the action breaks a rule; its ``verdict`` names it.
-        """
-        refusal = self._refusal(action)
-        if refusal is not None:
-            rule, message = refusal
-            raise IllegalActionError(Verdict(False, rule, message, tuple(self.legal_actions())))
-        after = self.copy()
-        after._advance(action)
-        return after
-
-    def copy(self) -> DealState:
-        """An independent copy of this state."""
-        other = object.__new__(DealState)
-        for name in DealState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.announcements = list(self.announcements)
-        other.held = list(self.held)
-        other.tricks = list(self.tricks)
-        other.trick = list(self.trick)
-        if self.exchanges:
-            other.exchanges = list(self.exchanges)
-        return other
 
     def _advance(self, action: Action) -> None:
         """Take a legal action in place (the caller has checked it)."""
@@ -619,9 +650,6 @@ class DealState:
         if len(players_in) == 1:
             return "sole-miss" if players_in[0] == self.miss_taker else "sole-stand"
         return "other"
-
-    def _name(self, seat: Seat) -> str:
-        return self.players[seat]
 
     def _describe(self, action: Action) -> str:
         if isinstance(action, Play):
