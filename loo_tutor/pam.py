@@ -75,6 +75,7 @@ from .state import (
     Trick,
     Verdict,
     _check_seats,
+    check_pack,
     seats_from_left,
     shuffle_and_cut,
 )
@@ -772,8 +773,7 @@ def pam_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     Raises:
         LooError: the deck is not the 52 distinct cards, or the seats are wrong.
     """
-    if len(deck) != len(CARDS) or len(set(deck)) != len(CARDS):
-        raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
+    check_pack(deck)
     fraction = _check_seats(players, dealer, carried, profile)
     hands, indicator, stock = split_pam_deck(deck, len(players), dealer)
     return _start(players, dealer, fraction, tuple(hands), indicator, stock, profile)

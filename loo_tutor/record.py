@@ -40,12 +40,12 @@ from .rules import LIMITED, Profile
 from .state import (
     Action,
     Announce,
-    Play,
-    Verdict,
     DealKind,
     DealState,
     Exchange,
     Phase,
+    Play,
+    Verdict,
     amount_text,
     deal_kind,
     deals_miss,
@@ -227,11 +227,13 @@ class _Record:
 
     __slots__ = ("players", "dealer", "carried", "start", "announce", "exchange", "tricks")
 
-    def __init__(self, record: Any) -> None:
+    def __init__(self, record: Any, profile: Profile | None = None) -> None:
+        """Validate ``record``; ``profile`` is its ``rules`` already read, if it was."""
         if not _is_mapping(record):
             raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
-        rules = record.get("rules")
-        profile = LIMITED if rules is None else profile_from_rules(rules)
+        if profile is None:
+            rules = record.get("rules")
+            profile = LIMITED if rules is None else profile_from_rules(rules)
         if profile.game != "three-card":
             raise MalformedRecord(f"rules: a {profile.name} record cannot be stepped through here")
         fields = _IRISH_FIELD_SET if profile.irish else _FIELD_SET
@@ -420,12 +422,11 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
         MalformedRecord: the record does not describe a deal.
     """
     rules = record.get("rules") if _is_mapping(record) else None
-    if rules is not None:
-        profile = profile_from_rules(rules)
-        if profile.game == "pam":
-            from .pam import check_record  # the Pam module builds on this one
-            return check_record(record, profile)
-    parsed = _Record(record)
+    profile = LIMITED if rules is None else profile_from_rules(rules)
+    if profile.game == "pam":
+        from .pam import check_record  # the Pam module builds on this one
+        return check_record(record, profile)
+    parsed = _Record(record, profile)
     state = parsed.start
     for seat, call in parsed.announce:
         if seat != state._turn or call not in state.legal_announcements():

@@ -148,12 +148,13 @@ class Session:
             raise LooError("the current deal must be finished before the next is dealt")
         if self.is_over():
             raise LooError(f"the session's {self.deals} deals have all been played")
-        for seat in range(len(self.players)):
+        dealt = new_deal(self.players, self.dealer, self.carried, self.rng, self.profile)
+        for seat in range(len(self.players)):  # booked only once the deal exists
             stake = self.profile.ante if seat == self.dealer else self.profile.stake
             if stake:
                 self.ledger.pay_in(seat, stake)
-        self.current = new_deal(self.players, self.dealer, self.carried, self.rng, self.profile)
-        return self.current
+        self.current = dealt
+        return dealt
 
     def finish_deal(self, state: DealState) -> None:
         """Book a finished deal: payouts, loos and the carried balance (R-CARRY).

@@ -1001,10 +1001,15 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
     Raises:
         LooError: the deck is not the 52 distinct cards, or the seats are wrong.
     """
-    if len(deck) != 52 or len(set(deck)) != 52:
-        raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
+    check_pack(deck)
     carried = _check_seats(players, dealer, carried, profile)
     return _start_from_deck(players, dealer, carried, deck, profile)
+
+
+def check_pack(deck: Sequence[Card]) -> None:
+    """Raise :class:`~loo_tutor.errors.LooError` unless ``deck`` is one whole pack (R-PACK-CARDS)."""
+    if len(deck) != 52 or len(set(deck)) != 52:
+        raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
 
 
 def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
