@@ -37,13 +37,13 @@ what matters for the rest of the play (who holds the cards of each suit in
 rank order, with the three suits other than the indicator's interchangeable),
 so lines that differ only in which exact low card was thrown share their
 answers; two cards of one hand with nothing in play between them are tried
-as one; and in the second trick a player whose choice provably changes
-nothing is not asked to choose. Once nobody still to play in the second
-trick may beat the best card down, the players left only choose which card
-to keep for the last trick, and that small choice is worked out directly
-instead of trick by trick. A player who has found a line giving them every
-trick they can still win stops looking. See ``benchmarks/solver.py`` for the
-figures.
+as one. The last two tricks, where nearly all the work lies, are searched
+over plain integers instead of cards, with the duties written out for hands
+of two cards; once nobody still to play in the second trick may beat the
+best card down, the players left only choose which card to keep for the
+last trick, and that small choice is worked out directly. A player who has
+found a line giving them every trick they can still win stops looking. See
+``benchmarks/solver.py`` for the figures.
 """
 
 from __future__ import annotations
@@ -91,6 +91,58 @@ class Outcome:
         return self.settlement.net
 
 
+_TABLES: dict[int, tuple[list[int], list[list[int]]]] = {}
+
+
+def _tables(reveal: int) -> tuple[list[int], list[list[int]]]:
+    """Two tables for deals whose indicator is of suit ``reveal``, made once each.
+
+    For each card (by index), the mask of the cards that beat it in a trick
+    in which both are played: higher cards of its suit, and every card of
+    the trump suit when it is not a trump itself. And for each suit, the
+    worth of every card in a trick that suit is led to, judged with the
+    trump: trumps above the led suit, the led suit above the rest (worth 0),
+    higher ranks above lower ones.
+    """
+    tables = _TABLES.get(reveal)
+    if tables is None:
+        trumps = 0x1FFF << 13 * reveal
+        beaten_by = []
+        for index in range(52):
+            higher = (0x1FFF << 13 * (index // 13)) & ~((2 << index) - 1)
+            beaten_by.append(higher if index // 13 == reveal else higher | trumps)
+        worths = [[32 + index % 13 if index // 13 == reveal else
+                   16 + index % 13 if index // 13 == led else 0 for index in range(52)]
+                  for led in range(4)]
+        tables = _TABLES[reveal] = (beaten_by, worths)
+    return tables
+
+
+_SCORES: dict[tuple[int, int], dict[int, list[int]]] = {}
+
+
+def _scores(n: int, open_bits: int) -> dict[int, list[int]]:
+    """Each player's preference between results of the last two tricks, as numbers.
+
+    ``_scores(n, open_bits)[v][i]`` is larger the better result ``v`` is for
+    player ``i`` of ``n`` by rules 1 to 3 of the module doc (own tricks, then
+    the players looed, then the smaller number), so that comparing two
+    results costs one comparison of integers. ``open_bits`` marks (bit
+    ``2i``) the players who are looed if they win neither trick.
+    """
+    table = _SCORES.get((n, open_bits))
+    if table is None:
+        room = 1 << 2 * n
+        table = _SCORES[n, open_bits] = {}
+        for first in range(n):
+            for second in range(first, n):
+                value = (1 << 2 * first) + (1 << 2 * second)
+                looed = (open_bits & ~(value | value >> 1)).bit_count()
+                table[value] = [((value >> 2 * i & 3) * 16 + looed) * room + room - value
+                                for i in range(n)]
+    return table
+
+
 class _Search:
     """The game tree of the remaining tricks, over compact positions.
 
@@ -104,15 +156,26 @@ class _Search:
         "ace_duty",
         "beaten_by",
         "duty_card",
+        "hands2",
+        "holders",
         "indicator",
-        "last_memo",
+        "keepable",
+        "kept",
+        "led2",
+        "led_top",
+        "live2",
         "loo_bits",
         "masks",
         "memo",
         "n",
         "nodes",
+        "order",
+        "reach",
         "reveal",
+        "score2",
         "suit_lists",
+        "trump2",
+        "worths",
     )
 
     def __init__(self, indicator: Card, ace_duty: bool, defender: int,
@@ -124,14 +187,7 @@ class _Search:
         for index, player in sorted((c.index, p) for p, hand in enumerate(hands) for c in hand):
             self.suit_lists[index // 13].append((1 << index, player))
         self.reveal = reveal = indicator.suit
-        # For each card, the mask of the cards that beat it in a last trick
-        # in which both are played: higher cards of its suit, and every card
-        # of the trump suit when it is not a trump itself.
-        trumps = 0x1FFF << 13 * reveal
-        self.beaten_by = []
-        for index in range(52):
-            higher = (0x1FFF << 13 * (index // 13)) & ~((2 << index) - 1)
-            self.beaten_by.append(higher if index // 13 == reveal else higher | trumps)
+        self.beaten_by, self.worths = _tables(reveal)
         self.indicator = indicator
         self.ace_duty = ace_duty
         top = KING if indicator.rank == ACE else ACE
@@ -140,7 +196,20 @@ class _Search:
         # Even bit 2i set for every player who can be looed (not the defender).
         self.loo_bits = sum(1 << 2 * i for i in range(n) if i != defender)
         self.memo: dict[object, int] = {}
-        self.last_memo: dict[object, int] = {}
+        # For each suit, the players holding its live cards from low to high,
+        # by the mask of those cards (filled in as they are met).
+        self.holders: list[dict[int, tuple[int, ...]]] = [{}, {}, {}, {}]
+        # The state of a search of the last two tricks (see last_two).
+        self.order: list[int] = []
+        self.hands2: list[tuple[int, ...]] = []
+        self.kept: list[int] = []
+        self.trump2 = -1
+        self.score2: dict[int, list[int]] = {}
+        self.live2 = 0
+        self.led2 = -1
+        self.reach: list[int] = []
+        self.keepable: list[tuple[int, ...]] = [()] * n
+        self.led_top: list[int] = []
         # The cards each player holds as a mask, kept alongside the hands in the search.
         self.masks: list[int] = [0] * n
         self.nodes = 0
@@ -169,8 +238,14 @@ class _Search:
         three suits other than the indicator's are sorted, because they play
         alike. Which exact cards are held no longer matters, only their order.
         """
-        suits = [tuple([player for bit, player in cards if live & bit])
-                 for cards in self.suit_lists]
+        suits = []
+        for suit, known in enumerate(self.holders):
+            bits = live >> 13 * suit & 0x1FFF
+            holders = known.get(bits)
+            if holders is None:
+                holders = known[bits] = tuple([player for bit, player in self.suit_lists[suit]
+                                               if live & bit])
+            suits.append(holders)
         reveal = self.reveal
         special = suits[reveal]
         del suits[reveal]
@@ -181,32 +256,15 @@ class _Search:
 
     def start(self, hands: list[tuple[Card, ...]], leader: int, trump: Suit | None, left: int,
               have: int, live: int) -> int:
-        """The result of the remaining ``left`` tricks from a trick's start."""
-        if left == 1:
-            return self.last_trick(hands, leader, trump, live)
+        """The result of the remaining ``left`` tricks (two or three) from a trick's start."""
         key = self.key(live, leader, trump, have)
         value = self.memo.get(key)
         if value is None:
-            value = self.node(hands, leader, 0, [], trump, left, have, live, -1, 0)
+            if left == 2:
+                value = self.last_two(hands, leader, 0, [], trump, have, -1)
+            else:
+                value = self.node(hands, leader, 0, [], trump, left, have, live, -1, 0)
             self.memo[key] = value
-        return value
-
-    def last_trick(self, hands: list[tuple[Card, ...]], leader: int, trump: Suit | None,
-                   live: int) -> int:
-        """The last trick: one card each, so nothing is left to choose."""
-        key = (live, leader, trump)
-        value = self.last_memo.get(key)
-        if value is None:
-            n = self.n
-            cards = [hands[(leader + i) % n][0] for i in range(n)]
-            if trump is None:
-                led = cards[0].suit
-                for card in cards:
-                    if card.suit is not led:
-                        trump = self.reveal  # R-REVEAL
-                        break
-            value = 1 << 2 * ((leader + trick_winner_index(cards, trump)) % n)
-            self.last_memo[key] = value
         return value
 
     def distinct(self, legal: list[Card], live: int) -> list[Card]:
@@ -229,65 +287,14 @@ class _Search:
                 kept.append(card)
         return kept
 
-    def idle(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-             trump: Suit | None, legal: list[Card]) -> bool:
-        """Whether a choice between both cards of a hand in the second trick changes nothing.
-
-        A card that cannot win the trick when it is played never wins it
-        (later cards only add rivals); before the reveal it must lose both as
-        things stand and if the trick turns out to be judged with the hidden
-        trump (R-REVEAL). Such a card changes no later player's duties either
-        (R-HEAD and R-TRUMP-WIN look only at the best led-suit card and the
-        best trump), and two such cards of one hand are either both of the
-        led suit or both not, so the reveal comes or not alike. If neither
-        card can win, the choice only decides which card is kept for the last
-        trick, and it changes nothing if neither kept card can win there:
-
-        * a card not of the indicator's suit wins the last trick only if its
-          suit is led there with a lower card; the leader is whoever wins this
-          trick, that is the player winning it now or a later player holding
-          a card that beats it, keeping their other card;
-        * any card loses if another player keeps a card that beats it: an
-          earlier player's last card, or both cards of a later player.
-        """
-        reveal = self.reveal
-        n = self.n
-        led = trick[0].suit
-        for card in legal:
-            if card.suit is not led and card.suit is not reveal:
-                continue  # neither led suit nor trump: it cannot win (R-WIN)
-            trick.append(card)
-            winning = trick_winner_index(trick, trump) == pos or (
-                trump is None and trick_winner_index(trick, reveal) == pos)
-            trick.pop()
-            if winning:
-                return False
-        leads: list[Card] | None = None
-        for kept in legal:
-            beaten = self.beaten_by[kept.index]
-            for step in range(n):
-                if step == pos:
-                    continue
-                for card in hands[(leader + step) % n]:
-                    if not beaten >> card.index & 1:
-                        break  # this card would not beat the kept one
-                else:
-                    break  # every card this player may keep beats it
-            else:
-                if kept.suit is reveal:
-                    return False
-                if leads is None:
-                    leads = self.leads(hands, leader, pos, trick, trump)
-                if any(lead.suit is kept.suit and lead.rank < kept.rank for lead in leads):
-                    return False
-        return True
-
     def certain(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
                 trump: Suit | None, best: int) -> int:
         """``best``, the place in the trick of the best card so far, if it is sure to win; else -1.
 
-        It is sure when the players from ``pos`` on cannot beat it; see
-        :meth:`settled` for the conditions and what follows from them.
+        It is sure when the players from ``pos`` on cannot beat it: none may
+        play a card that beats it (R-FOLLOW limits a player holding the led
+        suit to that suit), and before the reveal none holds a card of the
+        led suit above the highest one down.
         """
         block = self.beaten_by[trick[best].index]
         led = trick[0].suit
@@ -305,107 +312,268 @@ class _Search:
                 return -1  # a card this player may play could beat the best one
         return best
 
-    def settled(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-                trump: Suit | None, have: int, top: int) -> int:
-        """The result from ``pos`` of the second trick if its winner is already certain, else -1.
+    # -- the last two tricks ---------------------------------------------------
 
-        The winner is certain when nobody still to play may play a card that beats
-        the best card down (judged with the hidden trump too: a trick is judged
-        with it as soon as anyone fails to follow, R-REVEAL). Before the
-        reveal, nobody still to play may hold a led-suit card above the highest
-        one down either, so that R-HEAD asks the same of every later player
-        whatever the earlier ones play. Then what each later player may play
-        does not depend on the others, and whether the trick reveals the trump
-        does not depend on any choice (a player without the led suit must throw
-        another suit). The players still to play then only choose which card
-        they keep for the last trick, which the winner leads with its one card
-        left; that trick goes to the highest trump kept, else the highest card
-        of the suit led (also before the reveal: a trick of one suit is judged
-        alike either way).
+    def last_two(self, hands: list[tuple[Card, ...]], leader: int, pos: int,
+                 trick: list[Card], trump: Suit | None, have: int, parent_best: int) -> int:
+        """The result of the last two tricks from place ``pos`` of the second trick.
+
+        The second trick is searched card by card over plain integers (card
+        indexes; a card's suit is ``index // 13``, its rank ``index % 13``),
+        each player choosing which of their two cards to play and so which
+        one to keep; the third trick is then decided by the cards kept, with
+        no choice left. The duties are those of :mod:`loo_tutor.legality`
+        written out for hands of two cards (``tests/test_solver.py`` checks
+        that they allow the same cards).
         """
-        best = self.certain(hands, leader, pos, trick, trump, top)
-        if best < 0:
-            return -1
+        n = self.n
+        order = [(leader + i) % n for i in range(n)]
+        self.order = order
+        self.hands2 = [tuple([card.index for card in hands[player]]) for player in order]
+        kept = self.kept = [-1] * n
+        for i in range(pos):
+            kept[i] = self.hands2[i][0]
+        live = 0
+        for cards in self.hands2:
+            for index in cards:
+                live |= 1 << index
+        self.trump2 = -1 if trump is None else int(trump)
+        self.score2 = _scores(n, self.loo_bits & ~have)
+        if pos == 0:
+            self.live2 = live
+            return self.lead2()
+        led = trick[0].suit
+        reveal = self.reveal
+        high_led = high_trump = best_worth = -1
+        best = 0
+        for i, card in enumerate(trick):
+            live |= 1 << card.index
+            if card.suit is led and card.rank > high_led:
+                high_led = card.rank
+            if card.suit is trump and card.rank > high_trump:
+                high_trump = card.rank
+            worth = 32 + card.rank if card.suit is reveal else (
+                16 + card.rank if card.suit is led else 0)
+            if worth > best_worth:
+                best_worth, best = worth, i
+        self.live2 = live
+        self.reach2(int(led), pos)
+        return self.follow2(pos, high_led, high_trump, best_worth, best, parent_best)
+
+    def lead2(self) -> int:
+        """The result chosen by the leader of the second trick."""
+        a, b = self.hands2[0]
+        trump = self.trump2
+        reveal = self.reveal
+        options = self.alike2(leads_of_two(a, b, trump, self.duty_card))
+        player = self.order[0]
+        shift = 2 * player
+        score = self.score2
+        found = mine = -1
+        for card in options:
+            self.kept[0] = b if card == a else a
+            suit, rank = card // 13, card % 13
+            self.reach2(suit, 1)
+            value = self.follow2(1, rank, rank if suit == trump else -1,
+                                 32 + rank if suit == reveal else 16 + rank, 0, mine)
+            if found < 0 or score[value][player] > score[found][player]:
+                found, mine = value, value >> shift & 3
+                if mine == 2:
+                    break  # both tricks: nothing can be better for this player
+        return found
+
+    def alike2(self, options: tuple[int, ...]) -> tuple[int, ...]:
+        """``options`` less a card that plays exactly like the other.
+
+        Two cards of a suit are alike when no card in play lies between
+        them: each compares with every other card the same way. (The lead
+        duty of R-LEAD-ACE no longer tells them apart: the last trick's lead
+        has no choice.)
+        """
+        if len(options) == 2:
+            a, b = options
+            if a // 13 == b // 13:
+                low, high = (a, b) if a < b else (b, a)
+                if not self.live2 & ((1 << high) - (2 << low)):
+                    return (a,)
+        return options
+
+    def reach2(self, led: int, first: int) -> None:
+        """What the players from place ``first`` of the second trick may do, ``led`` being led.
+
+        ``reach[i]`` is the most any player from place ``i`` on may play (the
+        worth of a card of the led suit if they hold one, R-FOLLOW, else of
+        a card of the hidden or known trump); ``led_top[i]`` is the highest
+        rank of the led suit they hold (-1 if none). ``keepable[i]`` lists the
+        cards the player at place ``i`` may keep for the last trick once the
+        winner of this one is certain: the card not of the led suit if they
+        hold exactly one of it (R-FOLLOW), else either card (then every card
+        of the led suit is allowed by R-HEAD, and none is bound by
+        R-TRUMP-WIN since no trump of theirs could win).
+        """
         n = self.n
         reveal = self.reveal
-        winner = (leader + best) % n
-        lead = hands[winner][0].suit
-        led = trick[0].suit
-        # What a card is worth in the last trick: trumps, then the suit led there.
-        worth = [0] * 4
-        worth[lead] = 16
-        worth[reveal] = 32
-        top = holder = -1
-        for step in range(pos):
-            player = (leader + step) % n
-            card = hands[player][0]
-            kept = worth[card.suit] and worth[card.suit] + card.rank
-            if kept > top:
-                top, holder = kept, player
-        keeps: list[tuple[int, list[int]]] = []
-        for step in range(pos, n):
-            player = (leader + step) % n
-            first, second = hands[player]
-            if (first.suit is led) is not (second.suit is led):
-                # R-FOLLOW: the card of the led suit is played, the other kept
-                first = second = second if first.suit is led else first
-            keeps.append((player, [worth[first.suit] and worth[first.suit] + first.rank,
-                                   worth[second.suit] and worth[second.suit] + second.rank]))
-        base = 1 << 2 * winner
-        return base + (1 << 2 * self.keep(keeps, 0, top, holder, base, have))
+        base = 32 if led == reveal else 16
+        reach = [0] * (n + 1)
+        led_top = [-1] * (n + 1)
+        hands2 = self.hands2
+        keepable = self.keepable
+        for i in range(n - 1, first - 1, -1):
+            a, b = hands2[i]
+            if (a // 13 == led) is not (b // 13 == led):
+                keepable[i] = (b,) if a // 13 == led else (a,)  # R-FOLLOW
+            else:
+                keepable[i] = (a, b)
+            most = top = -1
+            for card in hands2[i]:
+                if card // 13 == led and card % 13 > top:
+                    top = card % 13
+            if top >= 0:
+                most = base + top
+            else:
+                for card in hands2[i]:
+                    if card // 13 == reveal and 32 + card % 13 > most:
+                        most = 32 + card % 13
+            reach[i] = max(most, reach[i + 1])
+            led_top[i] = max(top, led_top[i + 1])
+        self.led2 = led
+        self.reach = reach
+        self.led_top = led_top
 
-    def keep(self, keeps: list[tuple[int, list[int]]], i: int, top: int, holder: int, base: int,
-             have: int) -> int:
-        """Who wins the last trick when the players of ``keeps[i:]`` choose in turn.
+    def follow2(self, i: int, high_led: int, high_trump: int, best_worth: int, best: int,
+                parent_best: int) -> int:
+        """The result from place ``i`` (not the lead) of the second trick.
 
-        Each is listed with the worth of the cards they may keep (see
-        :meth:`settled`); ``top`` is the best worth kept so far, by ``holder``.
+        ``high_led`` and ``high_trump`` are the highest ranks down of the led
+        suit and of known trumps (-1 if none); ``best_worth`` and ``best`` say
+        which card down wins the trick so far, judged with the hidden trump
+        too (see :meth:`trick_over`). ``parent_best`` is as for :meth:`node`.
+        Players with one card to play play it in this call.
         """
-        while i < len(keeps):
-            player, options = keeps[i]
-            if options[0] > top or options[1] > top:
+        n = self.n
+        trump = self.trump2
+        led = self.led2
+        worths = self.worths[led]
+        kept = self.kept
+        hands2 = self.hands2
+        while True:
+            if i == n:
+                return self.third(best)
+            # The winner is certain when nobody from here may beat the best card
+            # down and, before the reveal, nobody from here holds a card of the
+            # led suit above the highest one down, so that R-HEAD asks the same
+            # of each of them whatever the others play.
+            if best_worth > self.reach[i] and (trump >= 0 or self.led_top[i] <= high_led):
+                return self.settle2(i, best)
+            a, b = hands2[i]
+            options = follows_of_two(a, b, led, high_led, high_trump, trump)
+            if len(options) == 2:
+                options = self.alike2(options)
+                if len(options) == 2:
+                    break
+            card = options[0]
+            kept[i] = b if card == a else a
+            suit, rank = card // 13, card % 13
+            worth = worths[card]
+            if suit == led and rank > high_led:
+                high_led = rank
+            if suit == trump and rank > high_trump:
+                high_trump = rank
+            if worth > best_worth:
+                best_worth, best = worth, i
+            i += 1
+        player = self.order[i]
+        shift = 2 * player
+        score = self.score2
+        found = mine = -1
+        for card in options:
+            kept[i] = b if card == a else a
+            suit, rank = card // 13, card % 13
+            if worths[card] > best_worth:
+                value = self.follow2(
+                    i + 1, rank if suit == led and rank > high_led else high_led,
+                    rank if suit == trump and rank > high_trump else high_trump,
+                    worths[card], i, mine)
+            else:
+                value = self.follow2(
+                    i + 1, rank if suit == led and rank > high_led else high_led,
+                    rank if suit == trump and rank > high_trump else high_trump,
+                    best_worth, best, mine)
+            if found < 0 or score[value][player] > score[found][player]:
+                found, mine = value, value >> shift & 3
+                if mine == 2:
+                    break  # both tricks: nothing can be better for this player
+                if 2 - mine < parent_best:
+                    break  # the parent already has better than it could get here
+        return found
+
+    def third(self, best: int) -> int:
+        """The result once the second trick is down: its winner, and the last trick's.
+
+        The winner of the second trick (place ``best``) leads the card it
+        kept; the last trick goes to the highest trump kept if any (one
+        player off the led suit is enough to reveal the hidden trump,
+        R-REVEAL), else to the highest card kept of the suit led.
+        """
+        kept = self.kept
+        worth = self.worths[kept[best] // 13]
+        top = holder = -1
+        for i, card in enumerate(kept):
+            if worth[card] > top:
+                top, holder = worth[card], i
+        order = self.order
+        return (1 << 2 * order[best]) + (1 << 2 * order[holder])
+
+    def settle2(self, i: int, best: int) -> int:
+        """The result when the second trick's winner (place ``best``) is already certain.
+
+        Then what each later player may play does not depend on the others
+        (see :meth:`follow2`), and whether the trick reveals the trump does
+        not depend on any choice (a player without the led suit must throw
+        another suit). The players from place ``i`` only choose which card to
+        keep for the last trick (see :meth:`reach2`).
+        """
+        kept = self.kept
+        worth = self.worths[kept[best] // 13]
+        top = holder = -1
+        for step in range(i):
+            if worth[kept[step]] > top:
+                top, holder = worth[kept[step]], step
+        order = self.order
+        base = 1 << 2 * order[best]
+        won = self.keep(i, top, holder, worth, base)
+        return base + (1 << 2 * order[won])
+
+    def keep(self, i: int, top: int, holder: int, worth: list[int], base: int) -> int:
+        """Who wins the last trick (a place in the trick) when the players from place ``i`` keep a card in turn.
+
+        ``worth`` gives each card's worth in the last trick, ``top`` is the
+        best worth kept so far, at place ``holder``; ``base`` is the second
+        trick's result.
+        """
+        n = self.n
+        keepable = self.keepable
+        while i < n:
+            options = keepable[i]
+            if worth[options[0]] > top or worth[options[-1]] > top:
                 break
             i += 1  # this player cannot change the last trick
         else:
             return holder
+        order = self.order
+        player = order[i]
+        score = self.score2
         found = -1
-        for kept in options:
-            if kept > top:
-                won = self.keep(keeps, i + 1, kept, player, base, have)
+        for card in options:
+            if worth[card] > top:
+                won = self.keep(i + 1, worth[card], i, worth, base)
             else:
-                won = self.keep(keeps, i + 1, top, holder, base, have)
-            if won == player:
-                return player
-            if found < 0 or (won != found and self.prefers_tie(
-                    base + (1 << 2 * won), base + (1 << 2 * found), have)):
+                won = self.keep(i + 1, top, holder, worth, base)
+            if won == i:
+                return i  # the last trick: all this player can still win
+            if found < 0 or (won != found and score[base + (1 << 2 * order[won])][player]
+                             > score[base + (1 << 2 * order[found])][player]):
                 found = won
-        return found
-
-    def leads(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-              trump: Suit | None) -> list[Card]:
-        """The cards the last trick may be led with, seen from ``pos`` in the second trick.
-
-        The winner of this trick leads its other card: the player winning it
-        now (as things stand, or with the hidden trump if it is revealed), or
-        a later player with a card that beats the trick so far.
-        """
-        n = self.n
-        reveal = self.reveal
-        led = trick[0].suit
-        found = [hands[(leader + trick_winner_index(trick, trump)) % n][0]]
-        if trump is None:
-            found.append(hands[(leader + trick_winner_index(trick, reveal)) % n][0])
-        for step in range(pos + 1, n):
-            hand = hands[(leader + step) % n]
-            for i, card in enumerate(hand):
-                if card.suit is not led and card.suit is not reveal:
-                    continue  # cannot win (R-WIN)
-                trick.append(card)
-                beats = trick_winner_index(trick, trump) == pos or (
-                    trump is None and trick_winner_index(trick, reveal) == pos)
-                trick.pop()
-                if beats:
-                    found.extend(hand[:i] + hand[i + 1:])
         return found
 
     def trick_over(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
@@ -446,10 +614,6 @@ class _Search:
         :meth:`trick_over`).
         """
         self.nodes += 1
-        if left == 2 and pos:
-            value = self.settled(hands, leader, pos, trick, trump, have, top)
-            if value >= 0:
-                return value
         n = self.n
         player = (leader + pos) % n
         hand = hands[player]
@@ -459,15 +623,12 @@ class _Search:
             legal = legal_leads(hand, trump, self.ace_duty, self.indicator)
         if len(legal) > 1:
             legal = self.distinct(legal, live)
-            if left == 2 and pos and len(legal) == 2 \
-                    and self.idle(hands, leader, pos, trick, trump, legal):
-                legal = legal[:1]
         shift = 2 * player
         # The most this player can win: every trick left, or all but this one
         # when it is already certain to go to an earlier player; either way
         # only one result gives them that many.
         most = left
-        if pos and len(legal) > 1 and left == 3 \
+        if pos and len(legal) > 1 \
                 and self.certain(hands, leader, pos, trick, trump, top) >= 0:
             most = left - 1
         masks = self.masks
@@ -515,6 +676,8 @@ class _Search:
         hands[player] = hand[:i] + hand[i + 1:]
         trick.append(card)
         try:
+            if left == 2:
+                return self.last_two(hands, leader, pos + 1, trick, trump, have, -1)
             top = trick_winner_index(trick, self.reveal)
             if pos + 1 < n:
                 return self.node(hands, leader, pos + 1, trick, trump, left, have, live, -1, top)
@@ -522,6 +685,48 @@ class _Search:
         finally:
             trick.pop()
             hands[player] = hand
+
+
+def leads_of_two(a: int, b: int, trump: int, duty: int) -> tuple[int, ...]:
+    """The cards (by index) a leader holding ``a`` and ``b`` may lead.
+
+    :func:`loo_tutor.legality.legal_leads` for a hand of two cards, over
+    card indexes: ``trump`` is the trump suit's number (-1 while unknown),
+    ``duty`` the card carrying the R-LEAD-ACE duty (-1 if none).
+    """
+    sa, sb = a // 13, b // 13
+    if trump >= 0 and (sa == trump or sb == trump):
+        if a == duty or b == duty:
+            return (duty,)  # R-LEAD-ACE
+        if sa != sb:
+            return (a,) if sa == trump else (b,)  # R-LEAD-TRUMP
+    return (a, b)
+
+
+def follows_of_two(a: int, b: int, led: int, high_led: int, high_trump: int,
+                   trump: int) -> tuple[int, ...]:
+    """The cards (by index) a follower holding ``a`` and ``b`` may play.
+
+    :func:`loo_tutor.legality.legal_follows` for a hand of two cards, over
+    card indexes and a summary of the trick: the suit ``led``, the highest
+    rank down of the led suit (``high_led``) and of the known trump suit
+    (``high_trump``, -1 if none); ``trump`` is -1 while trumps are unknown.
+    """
+    sa, sb = a // 13, b // 13
+    if sa == led or sb == led:
+        if sa != sb:
+            return (a,) if sa == led else (b,)  # R-FOLLOW
+        if trump >= 0 and led != trump and high_trump >= 0:
+            return (a, b)  # trumped: no card of the led suit can win (R-HEAD)
+        # R-HEAD: a card that beats the highest of the led suit, if held
+        heads_a, heads_b = a % 13 > high_led, b % 13 > high_led
+        return (a, b) if heads_a == heads_b else ((a,) if heads_a else (b,))
+    if trump >= 0:
+        # R-TRUMP-WIN: a trump above every trump down, if held; else R-DISCARD
+        wins_a = sa == trump and a % 13 > high_trump
+        wins_b = sb == trump and b % 13 > high_trump
+        return (a, b) if wins_a == wins_b else ((a,) if wins_a else (b,))
+    return (a, b)  # R-DISCARD before the reveal
 
 
 def _check(state: DealState) -> None:

@@ -11,12 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import LooError, Play, new_deal
+from loo_tutor.cards import ACE, CARDS, KING, Card, Suit
 from loo_tutor.data import example
 from loo_tutor.hints import avoidable_loo, hint, review
+from loo_tutor.legality import legal_follows, legal_leads
 from loo_tutor.record import replay
 from loo_tutor.sim import play_out
-from loo_tutor.solver import Solver, best_card, solve
-from loo_tutor.state import Announce, DealState, Phase, Seat
+from loo_tutor.solver import Solver, best_card, follows_of_two, leads_of_two, solve
+from loo_tutor.state import Announce, DealState, Phase, Seat, deal_from_hands
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -149,6 +151,80 @@ def test_eight_players_in_the_first_trick_agree_with_brute_force(seed: int, carr
     state = eight_standing(seed, carried, cards)
     assert len(state.active) == 8 and not state.tricks
     agrees_with_brute_force(state)
+
+
+def throw_in(seed: int, count: int, double: bool) -> DealState:
+    """A deal whose first lead is sure to win and after which every other player may throw any card.
+
+    The first leader holds the ace of trumps and nobody else holds a trump. In
+    a double deal the leader must lead the ace (R-LEAD-ACE), and the others,
+    with no trump to win with, may play anything (R-DISCARD); in a simple deal
+    the leader may lead any card, the ace among them.
+    """
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    indicator = next(c for c in deck if c.rank < KING)
+    ace = CARDS[13 * indicator.suit + ACE]
+    rest = [c for c in deck if c.suit is not indicator.suit]
+    hands = [rest[3 * i:3 * i + 3] for i in range(count)]
+    hands[1] = [ace, *hands[1][:2]]  # seat 1 leads: the dealer is seat 0
+    miss = rest[3 * count:3 * count + 3] if double else None
+    state = deal_from_hands(names(count), 0, 6 if double else 0, hands, miss, indicator)
+    while state.phase is Phase.ANNOUNCE:
+        state = state.apply(Announce(state.current_player(), state.legal_announcements()[0]))  # type: ignore[arg-type]
+    return state
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds, st.integers(5, 6), st.booleans())
+def test_a_sure_lead_that_everyone_may_throw_to_agrees_with_brute_force(seed: int, count: int,
+                                                                       double: bool) -> None:
+    # The worst case for speed: every follower chooses which two cards to keep.
+    state = throw_in(seed, count, double)
+    assert state.phase is Phase.PLAY and len(state.active) == count
+    seat = state.current_player()
+    assert seat is not None
+    ace = next(c for c in state.held[seat] if c.rank == ACE and c.suit is state.indicator.suit)
+    state = state.apply(Play(seat, ace))
+    assert len(state.legal_cards()) == 3  # the next player may throw any card
+    agrees_with_brute_force(state)
+
+
+@st.composite
+def trick_and_hand(draw: st.DrawFn) -> tuple[list[Card], list[Card], Suit | None]:
+    """Distinct cards: a trick of one to seven cards, a hand of two, and the trump if known."""
+    cards = draw(st.permutations(CARDS))
+    size = draw(st.integers(1, 7))
+    trump = draw(st.sampled_from([None, *Suit]))
+    return list(cards[:size]), list(cards[size:size + 2]), trump
+
+
+@given(trick_and_hand())
+def test_the_solvers_follow_duties_for_two_cards_are_the_engines(
+        drawn: tuple[list[Card], list[Card], Suit | None]) -> None:
+    trick, hand, trump = drawn
+    led = trick[0].suit
+    high_led = max(c.rank for c in trick if c.suit is led)
+    high_trump = max((c.rank for c in trick if c.suit is trump), default=-1)
+    mine = follows_of_two(hand[0].index, hand[1].index, led, high_led, high_trump,
+                          -1 if trump is None else trump)
+    assert sorted(mine) == sorted(c.index for c in legal_follows(hand, trick, trump))
+
+
+@given(st.permutations(CARDS), st.booleans(), st.booleans())
+def test_the_solvers_lead_duties_for_two_cards_are_the_engines(cards: list[Card], known: bool,
+                                                               double: bool) -> None:
+    # The hand is often a trump and the ace or king that carries R-LEAD-ACE.
+    indicator, hand = cards[0], list(cards[1:3])
+    if cards[3].rank % 2:
+        hand[0] = CARDS[13 * indicator.suit + (KING if indicator.rank == ACE else ACE)]
+    if cards[4].rank % 2 and hand[0] != cards[5] and cards[5] != indicator:
+        hand[1] = cards[5] if cards[5].suit is indicator.suit else hand[1]
+    trump = indicator.suit if known or double else None
+    duty = 13 * indicator.suit + (KING if indicator.rank == ACE else ACE) if double else -1
+    mine = leads_of_two(hand[0].index, hand[1].index, -1 if trump is None else trump, duty)
+    assert sorted(mine) == sorted(c.index for c in legal_leads(hand, trump, double, indicator))
 
 
 @settings(max_examples=15, deadline=None)
