@@ -198,7 +198,7 @@ def parse_cards(value: object) -> tuple[Card, ...] | None:
             card = item
         else:
             try:
-                card = parse_card(item)  # type: ignore[arg-type]
+                card = parse_card(item)
             except NotationError:
                 raise AnswerError(f"cannot read {item!r} as a card: write {CARD_FORMS}") from None
         if card not in cards:

@@ -119,6 +119,9 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
+    def __hash__(self) -> int:  # equality is identity: each card is a single object
+        return self.index
+
     def _repr_html_(self) -> str:
         from .render import card_html
 
@@ -140,7 +143,7 @@ for _card in CARDS:
             _CARD_BY_TEXT[_rank + _suit] = _card
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Read a card: a rank then a suit letter or symbol.
 
     Ranks are ``A K Q J 10 9 … 2`` (``T`` for ten); suits ``S H D C`` or

@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Mapping, Sequence, Union, cast
+from typing import Any, Mapping, Sequence, Union
 
 from .cards import ACE, CARDS, Card, Suit, sort_hand
 from .errors import LooError, MalformedRecord
@@ -219,12 +219,13 @@ class PamState(DealMachine):
         civil: the 1-based numbers of the tricks led with "Pam, be civil".
     """
 
-    __slots__ = (
+    _FIELDS = (
         "profile", "players", "dealer", "order", "carried", "pool", "hands", "indicator",
         "trump", "pam", "stock", "stock_size", "announcements", "standers", "exchanges",
         "held", "collected_by", "flush", "tricks", "civil", "trick", "leader", "phase",
         "_turn",
     )
+    __slots__ = _FIELDS
     _LISTS = ("announcements", "exchanges", "held", "tricks", "civil", "trick")
 
     profile: Profile
@@ -738,7 +739,7 @@ def _start(players: Sequence[str], dealer: Seat, carried: Fraction,
            dealt: tuple[tuple[Card, ...], ...], indicator: Card, stock: tuple[Card, ...],
            profile: Profile) -> PamState:
     count = len(players)
-    state = object.__new__(PamState)
+    state = PamState.__new__(PamState)
     state.profile = profile
     state.players = tuple(players)
     state.dealer = dealer
@@ -993,7 +994,7 @@ def _steps(record: Mapping[str, Any], profile: Profile) -> PamReplay:
         if stop:
             return stop
     if parsed.tricks:  # a Pam state answers the questions this check asks of a deal
-        _check_trick_shape(cast(DealState, state), parsed.tricks)
+        _check_trick_shape(state, parsed.tricks)
     for t, trick in enumerate(parsed.tricks):
         for i, card in enumerate(trick):
             player: Seat = state.current_player()  # type: ignore[assignment]

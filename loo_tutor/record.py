@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 import yaml
 
@@ -522,7 +522,20 @@ def _check_stock(state: DealState, cards: tuple[Card, ...]) -> None:
         )
 
 
-def _check_trick_shape(state: DealState, tricks: list[tuple[Card, ...]]) -> None:
+class _Dealt(Protocol):
+    """What the trick-shape check reads of a deal, three-card or Pam."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def flush(self) -> object: ...
+    @property
+    def collected_by(self) -> int | None: ...
+    @property
+    def active(self) -> tuple[int, ...]: ...
+
+
+def _check_trick_shape(state: _Dealt, tricks: list[tuple[Card, ...]]) -> None:
     """Structural checks made once the announcements are known to be legal."""
     if state.phase is Phase.ANNOUNCE:
         raise MalformedRecord("tricks: cards are played before the announcements are finished")

@@ -188,13 +188,16 @@ _Machine = TypeVar("_Machine", bound="DealMachine")
 class DealMachine:
     """What every kind of deal shares: turns, judging an action, taking one.
 
-    A subclass lists its fields in ``__slots__``, names in ``_LISTS`` the
-    list fields a copy must not share, and supplies ``legal_actions``,
-    ``_refusal`` (the rule and sentence refusing an action, or ``None``),
-    ``_describe`` and ``_advance`` (take a checked action in place).
+    A subclass lists its fields in ``_FIELDS`` and makes them its
+    ``__slots__`` (a compiled build keeps no ``__slots__`` to read back),
+    names in ``_LISTS`` the list fields a copy must not share, and supplies
+    ``legal_actions``, ``_refusal`` (the rule and sentence refusing an action,
+    or ``None``), ``_describe`` and ``_advance`` (take a checked action in
+    place).
     """
 
     __slots__ = ()
+    _FIELDS: ClassVar[tuple[str, ...]] = ()
     _LISTS: ClassVar[tuple[str, ...]] = ()
     players: tuple[str, ...]
     _turn: Seat | None
@@ -238,9 +241,8 @@ class DealMachine:
     def copy(self: _Machine) -> _Machine:
         """An independent copy of this state."""
         kind = type(self)
-        other = object.__new__(kind)
-        fields: tuple[str, ...] = kind.__slots__
-        for name in fields:
+        other = kind.__new__(kind)
+        for name in kind._FIELDS:
             setattr(other, name, getattr(self, name))
         for name in self._LISTS:
             setattr(other, name, list(getattr(self, name)))
@@ -282,13 +284,14 @@ class DealState(DealMachine):
         flush: the seat whose flush took the pool (``three_card_flush``), if any.
     """
 
-    __slots__ = (
+    _FIELDS = (
         "profile", "players", "dealer", "order", "carried", "pool", "kind", "hands",
         "miss", "indicator", "stock", "ace_duty", "trump", "revealed_after", "announcements",
         "miss_taker", "defender", "collected_by", "flush", "exchanges", "held", "active",
-        "tricks", "trick", "leader", "phase", "_turn", "_next_active", "_trick_size",
+        "tricks", "trick", "leader", "phase", "_turn", "_rounds", "_round",
         "_variant_play",
     )
+    __slots__ = _FIELDS
     _LISTS = ("announcements", "held", "tricks", "trick", "exchanges")
 
     profile: Profile
@@ -318,8 +321,8 @@ class DealState(DealMachine):
     leader: Seat | None
     phase: Phase
     _turn: Seat | None
-    _next_active: dict[Seat, Seat]
-    _trick_size: int
+    _rounds: dict[Seat, tuple[Seat, ...]]
+    _round: tuple[Seat, ...]
     _variant_play: bool
 
     # -- queries ---------------------------------------------------------
@@ -378,6 +381,8 @@ class DealState(DealMachine):
         if self.phase is not _PLAY:
             return []
         hand = self.held[self._turn]  # type: ignore[index]
+        if len(hand) == 1:  # a last card is always playable, whatever the duties
+            return list(hand)
         if self._variant_play:
             return self._variant_cards(hand)
         if self.trick:
@@ -493,13 +498,7 @@ class DealState(DealMachine):
 
     def _plays(self) -> tuple[tuple[Seat, Card], ...]:
         """The trick in progress as (seat, card) pairs, clockwise from its leader."""
-        seat: Seat = self.leader  # type: ignore[assignment]
-        following = self._next_active
-        pairs = []
-        for card in self.trick:
-            pairs.append((seat, card))
-            seat = following[seat]
-        return tuple(pairs)
+        return tuple(zip(self._round, self.trick))
 
     # -- acting ----------------------------------------------------------
 
@@ -607,10 +606,10 @@ class DealState(DealMachine):
 
     def _start_play(self) -> None:
         active = self.active
-        self._next_active = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
-        self._trick_size = len(active)
+        self._rounds = rounds = _rounds(active)
         self.phase = _PLAY
         self.leader = self._turn = active[0]
+        self._round = rounds[active[0]]
 
     def _play(self, seat: Seat, card: Card) -> None:
         hand = self.held[seat]
@@ -621,8 +620,9 @@ class DealState(DealMachine):
         if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:
             self.trump = self.indicator.suit
             self.revealed_after = len(self.tricks) + 1
-        if len(cards) < self._trick_size:
-            self._turn = self._next_active[seat]
+        seats = self._round
+        if len(cards) < len(seats):
+            self._turn = seats[len(cards)]
             return
         if self.trump is None:
             led = cards[0].suit
@@ -631,9 +631,8 @@ class DealState(DealMachine):
                     self.trump = self.indicator.suit
                     self.revealed_after = len(self.tricks) + 1
                     break
-        plays = self._plays()
-        winner = plays[trick_winner_index(cards, self.trump)][0]
-        self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
+        winner = seats[trick_winner_index(cards, self.trump)]
+        self.tricks.append(Trick(self.leader, tuple(zip(seats, cards)), winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == 3:
             self.phase = _OVER
@@ -641,6 +640,7 @@ class DealState(DealMachine):
             self.leader = None
         else:
             self.leader = self._turn = winner
+            self._round = self._rounds[winner]
 
     # -- explanations ------------------------------------------------------
 
@@ -849,6 +849,22 @@ def seats_from_left(players: int, dealer: Seat) -> tuple[Seat, ...]:
 _ORDERS: dict[tuple[int, int], tuple[Seat, ...]] = {}
 
 
+def _rounds(active: tuple[Seat, ...]) -> dict[Seat, tuple[Seat, ...]]:
+    """For each player in, the seats of a trick they lead, in the order of play.
+
+    >>> _rounds((1, 3, 4))
+    {1: (1, 3, 4), 3: (3, 4, 1), 4: (4, 1, 3)}
+    """
+    rounds = _ROUNDS.get(active)
+    if rounds is None:
+        rounds = _ROUNDS[active] = {seat: active[i:] + active[:i]
+                                    for i, seat in enumerate(active)}
+    return rounds
+
+
+_ROUNDS: dict[tuple[Seat, ...], dict[Seat, tuple[Seat, ...]]] = {}
+
+
 def deal_kind(carried: Fraction, profile: Profile = LIMITED) -> DealKind:
     """Simple when nothing is carried, double otherwise (R-DEAL-KIND).
 
@@ -955,7 +971,7 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
     """
     count = len(players)
     kind = _SIMPLE if carried.numerator == 0 and not profile.irish else _DOUBLE
-    state = object.__new__(DealState)
+    state = DealState.__new__(DealState)
     state.profile = profile
     state.players = tuple(players)
     state.dealer = dealer
@@ -978,8 +994,8 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
     state.tricks = []
     state.trick = []
     state.leader = None
-    state._next_active = {}
-    state._trick_size = 0
+    state._rounds = {}
+    state._round = ()
     if kind is _SIMPLE and spare is None:
         state.trump = None
         state.held = list(dealt)
