@@ -10,23 +10,26 @@ each figure as a multiple of one ``random.Random.shuffle`` of 52 cards:
   uniformly random legal choices, settlement included.
 
 Targets (issue "Engine"): check ≤ 4× shuffle, random deal ≤ 5× shuffle.
+
+Both builds of the engine are measured, each in a process of its own: the
+pure-Python package of this checkout, and the same source compiled with mypyc
+(``scripts/build_compiled.py``, built first when missing or out of date).
+``--engine pure`` or ``--engine compiled`` measures one of them.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import subprocess
 import sys
 import time
 import timeit
 from typing import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from loo_tutor import check  # noqa: E402
-from loo_tutor.data import example  # noqa: E402
-from loo_tutor.sim import random_deal  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 
@@ -47,11 +50,19 @@ def best_times(operations: dict[str, Callable[[], object]], number: int,
     return best
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    args = parser.parse_args()
-    number, rounds = (200, 5) if args.quick else (1000, 25)
+def measure(engine: str, number: int, rounds: int) -> None:
+    """Measure one build in this process and print its rows."""
+    if engine == "compiled":
+        from scripts.build_compiled import build
+
+        sys.path.insert(0, str(build()))
+    from loo_tutor import check
+    from loo_tutor.data import example
+    from loo_tutor.sim import random_deal
+    import loo_tutor.state
+
+    if loo_tutor.state.__file__.endswith(".so") != (engine == "compiled"):
+        raise SystemExit(f"engine.py: expected the {engine} engine, got {loo_tutor.state.__file__}")
 
     rng = random.Random(2026)
     pack = list(range(52))
@@ -66,9 +77,26 @@ def main() -> None:
     }
     times = best_times(operations, number, rounds)
     shuffle = times["shuffle 52 cards (random.Random.shuffle)"]
-    print(f"{'operation':<42}{'µs':>9}{'× shuffle':>12}")
     for name, micros in times.items():
-        print(f"{name:<42}{micros:>9.1f}{micros / shuffle:>12.2f}")
+        print(f"{engine:<10}{name:<42}{micros:>9.1f}{micros / shuffle:>12.2f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--engine", choices=("pure", "compiled", "both"), default="both",
+                        help="which build to measure (default both)")
+    parser.add_argument("--rows-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    number, rounds = (200, 5) if args.quick else (1000, 25)
+    if not args.rows_only:
+        print(f"{'engine':<10}{'operation':<42}{'µs':>9}{'× shuffle':>12}", flush=True)
+    if args.engine != "both":
+        measure(args.engine, number, rounds)
+        return
+    for engine in ("pure", "compiled"):
+        command = [sys.executable, __file__, "--engine", engine, "--rows-only"]
+        subprocess.run(command + (["--quick"] if args.quick else []), check=True)
 
 
 if __name__ == "__main__":

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from loo_tutor import check, loads
+
+if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
+    import loo_tutor.state
+
+    if not loo_tutor.state.__file__.endswith(".so"):
+        raise pytest.UsageError(f"LOO_TUTOR_EXPECT_COMPILED is set, but the engine comes from "
+                                f"{loo_tutor.state.__file__}, not the compiled build")
 
 HERE = Path(__file__).parent
 OWN_EXAMPLES = HERE / "data" / "examples"
