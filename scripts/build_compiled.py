@@ -11,6 +11,9 @@ the compiled engine::
     python scripts/build_compiled.py          # prints the folder
     PYTHONPATH=_build/compiled/lib loo-tutor check record.yaml
 
+The wheel it was made from stays in ``_build/compiled/wheel``, for installing
+the compiled package (for this Python and machine) elsewhere.
+
 ``./dev test`` runs the engine's tests against this build as well, and
 ``benchmarks/engine.py`` measures both builds.
 """
@@ -29,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "_build" / "compiled"
 LIB = OUT / "lib"
+WHEELS = OUT / "wheel"
 STAMP = OUT / "source.sha256"
 
 
@@ -85,9 +89,10 @@ def build() -> Path:
             shutil.copy2(ROOT / name, src / name)
         env = dict(os.environ, LOO_TUTOR_COMPILE="1")
         pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+        shutil.rmtree(WHEELS, ignore_errors=True)
         subprocess.run([*pip, "wheel", "--no-build-isolation", "--no-deps",
-                        "--wheel-dir", str(work / "wheel"), "."], cwd=src, env=env, check=True)
-        (wheel,) = (work / "wheel").glob("loo_tutor-*.whl")
+                        "--wheel-dir", str(WHEELS), "."], cwd=src, env=env, check=True)
+        (wheel,) = WHEELS.glob("loo_tutor-*.whl")
         installed = work / "installed"
         subprocess.run([*pip, "install", "--no-deps", "--no-compile", "--target",
                         str(installed), str(wheel)], check=True)
