@@ -42,9 +42,10 @@ so lines that differ only in which exact low card was thrown share their
 answers; two cards of one hand with nothing in play between them are tried
 as one. The last two tricks, where nearly all the work lies, are searched
 over plain integers instead of cards, with the duties written out for hands
-of two cards; once nobody still to play in the second trick may beat the
-best card down, the players left only choose which card to keep for the
-last trick, and that small choice is worked out directly. A player who has
+of two cards. In the second trick, once none of the players left with a
+choice may win it or change what a later player may play, they only choose
+which card to keep for the last trick, and that small choice is worked out
+directly. A player who has
 found a line giving them every trick they can still win stops looking. See
 ``benchmarks/solver.py`` for the figures.
 """
@@ -162,10 +163,9 @@ class _Search:
         "hands2",
         "holders",
         "indicator",
-        "keepable",
+        "keeps2",
         "kept",
         "led2",
-        "led_top",
         "live2",
         "loo_bits",
         "masks",
@@ -173,7 +173,6 @@ class _Search:
         "n",
         "nodes",
         "order",
-        "reach",
         "reveal",
         "score2",
         "suit_lists",
@@ -210,9 +209,7 @@ class _Search:
         self.score2: dict[int, list[int]] = {}
         self.live2 = 0
         self.led2 = -1
-        self.reach: list[int] = []
-        self.keepable: list[tuple[int, ...]] = [()] * n
-        self.led_top: list[int] = []
+        self.keeps2: list[tuple[int, ...]] = [()] * n
         # The cards each player holds as a mask, kept alongside the hands in the search.
         self.masks: list[int] = [0] * n
         self.nodes = 0
@@ -360,7 +357,7 @@ class _Search:
             if worth > best_worth:
                 best_worth, best = worth, i
         self.live2 = live
-        self.reach2(int(led), pos)
+        self.led2 = int(led)
         return self.follow2(pos, high_led, high_trump, best_worth, best, parent_best)
 
     def lead2(self) -> int:
@@ -376,7 +373,7 @@ class _Search:
         for card in options:
             self.kept[0] = b if card == a else a
             suit, rank = card // 13, card % 13
-            self.reach2(suit, 1)
+            self.led2 = suit
             value = self.follow2(1, rank, rank if suit == trump else -1,
                                  32 + rank if suit == reveal else 16 + rank, 0, mine)
             if found < 0 or score[value][player] > score[found][player]:
@@ -401,48 +398,6 @@ class _Search:
                     return (a,)
         return options
 
-    def reach2(self, led: int, first: int) -> None:
-        """What the players from place ``first`` of the second trick may do, ``led`` being led.
-
-        ``reach[i]`` is the most any player from place ``i`` on may play (the
-        worth of a card of the led suit if they hold one, R-FOLLOW, else of
-        a card of the hidden or known trump); ``led_top[i]`` is the highest
-        rank of the led suit they hold (-1 if none). ``keepable[i]`` lists the
-        cards the player at place ``i`` may keep for the last trick once the
-        winner of this one is certain: the card not of the led suit if they
-        hold exactly one of it (R-FOLLOW), else either card (then every card
-        of the led suit is allowed by R-HEAD, and none is bound by
-        R-TRUMP-WIN since no trump of theirs could win).
-        """
-        n = self.n
-        reveal = self.reveal
-        base = 32 if led == reveal else 16
-        reach = [0] * (n + 1)
-        led_top = [-1] * (n + 1)
-        hands2 = self.hands2
-        keepable = self.keepable
-        for i in range(n - 1, first - 1, -1):
-            a, b = hands2[i]
-            if (a // 13 == led) is not (b // 13 == led):
-                keepable[i] = (b,) if a // 13 == led else (a,)  # R-FOLLOW
-            else:
-                keepable[i] = (a, b)
-            most = top = -1
-            for card in hands2[i]:
-                if card // 13 == led and card % 13 > top:
-                    top = card % 13
-            if top >= 0:
-                most = base + top
-            else:
-                for card in hands2[i]:
-                    if card // 13 == reveal and 32 + card % 13 > most:
-                        most = 32 + card % 13
-            reach[i] = max(most, reach[i + 1])
-            led_top[i] = max(top, led_top[i + 1])
-        self.led2 = led
-        self.reach = reach
-        self.led_top = led_top
-
     def follow2(self, i: int, high_led: int, high_trump: int, best_worth: int, best: int,
                 parent_best: int) -> int:
         """The result from place ``i`` (not the lead) of the second trick.
@@ -451,7 +406,9 @@ class _Search:
         suit and of known trumps (-1 if none); ``best_worth`` and ``best`` say
         which card down wins the trick so far, judged with the hidden trump
         too (see :meth:`trick_over`). ``parent_best`` is as for :meth:`node`.
-        Players with one card to play play it in this call.
+        Players with one card to play play it in this call; at the first
+        player with a choice, :meth:`ahead2` tries to settle the rest of the
+        trick without searching it.
         """
         n = self.n
         trump = self.trump2
@@ -462,17 +419,16 @@ class _Search:
         while True:
             if i == n:
                 return self.third(best)
-            # The winner is certain when nobody from here may beat the best card
-            # down and, before the reveal, nobody from here holds a card of the
-            # led suit above the highest one down, so that R-HEAD asks the same
-            # of each of them whatever the others play.
-            if best_worth > self.reach[i] and (trump >= 0 or self.led_top[i] <= high_led):
-                return self.settle2(i, best)
             a, b = hands2[i]
             options = follows_of_two(a, b, led, high_led, high_trump, trump)
             if len(options) == 2:
                 options = self.alike2(options)
                 if len(options) == 2:
+                    if worths[a] > best_worth or worths[b] > best_worth:
+                        break
+                    value = self.ahead2(i, high_led, high_trump, best_worth, best)
+                    if value >= 0:
+                        return value
                     break
             card = options[0]
             kept[i] = b if card == a else a
@@ -527,16 +483,58 @@ class _Search:
         order = self.order
         return (1 << 2 * order[best]) + (1 << 2 * order[holder])
 
-    def settle2(self, i: int, best: int) -> int:
-        """The result when the second trick's winner (place ``best``) is already certain.
+    def ahead2(self, i: int, high_led: int, high_trump: int, best_worth: int, best: int) -> int:
+        """The result from place ``i`` of the second trick if no choice left can change its winner; else -1.
 
-        Then what each later player may play does not depend on the others
-        (see :meth:`follow2`), and whether the trick reveals the trump does
-        not depend on any choice (a player without the led suit must throw
-        another suit). The players from place ``i`` only choose which card to
-        keep for the last trick (see :meth:`reach2`).
+        The players from place ``i`` are taken in turn, each with the trick
+        as it stands when they play. One with a single card to play (or two
+        that play alike, see :meth:`alike2`) plays it. One with two cards to
+        choose from, both worth less than the best card down, loses the
+        trick with either (later cards only add rivals) and changes nothing
+        for the players after them:
+
+        * R-HEAD looks at the best card of the led suit down. Once trumps
+          are known such a card does not beat it (it would be the best card
+          down), or the trick holds a trump and R-HEAD asks nothing; before
+          the reveal the cards must not beat it, which is checked;
+        * R-TRUMP-WIN looks at the best trump down, which such a card does
+          not beat (with no trump down, any trump would be the best card);
+        * both cards are of the led suit or neither is (R-FOLLOW), so they
+          reveal the hidden trump alike (R-REVEAL).
+
+        So whichever card they play, the trick goes on the same way, and
+        they only choose which card to keep. If every player with a choice is
+        of that kind, the trick goes to the best card once all have played,
+        and the last trick to whoever :meth:`keep` says. If a player with a
+        choice holds a card that could win the trick or change a later
+        player's duty, both cards must be searched, and -1 is returned.
         """
+        n = self.n
+        trump = self.trump2
+        led = self.led2
+        worths = self.worths[led]
+        hands2 = self.hands2
         kept = self.kept
+        choices = self.keeps2
+        for step in range(i, n):
+            a, b = hands2[step]
+            options = self.alike2(follows_of_two(a, b, led, high_led, high_trump, trump))
+            if len(options) == 2:
+                if worths[a] > best_worth or worths[b] > best_worth or (
+                        trump < 0 and a // 13 == led and max(a, b) % 13 > high_led):
+                    return -1
+                choices[step] = options
+                continue
+            card = options[0]
+            kept[step] = b if card == a else a
+            choices[step] = (kept[step],)
+            suit, rank = card // 13, card % 13
+            if suit == led and rank > high_led:
+                high_led = rank
+            if suit == trump and rank > high_trump:
+                high_trump = rank
+            if worths[card] > best_worth:
+                best_worth, best = worths[card], step
         worth = self.worths[kept[best] // 13]
         top = holder = -1
         for step in range(i):
@@ -544,18 +542,20 @@ class _Search:
                 top, holder = worth[kept[step]], step
         order = self.order
         base = 1 << 2 * order[best]
-        won = self.keep(i, top, holder, worth, base)
+        won = self.keep(i, top, holder, worth, base, choices)
         return base + (1 << 2 * order[won])
 
-    def keep(self, i: int, top: int, holder: int, worth: list[int], base: int) -> int:
+    def keep(self, i: int, top: int, holder: int, worth: list[int], base: int,
+             keepable: list[tuple[int, ...]]) -> int:
         """Who wins the last trick (a place in the trick) when the players from place ``i`` keep a card in turn.
 
-        ``worth`` gives each card's worth in the last trick, ``top`` is the
-        best worth kept so far, at place ``holder``; ``base`` is the second
-        trick's result.
+        ``keepable[j]`` lists the cards the player at place ``j`` may keep
+        (one if they have no choice), ``worth`` gives each card's worth in
+        the last trick, which the second trick's winner leads; ``top`` is
+        the best worth kept so far, at place ``holder``; ``base`` is the
+        second trick's result. The last trick goes to the best card kept.
         """
         n = self.n
-        keepable = self.keepable
         while i < n:
             options = keepable[i]
             if worth[options[0]] > top or worth[options[-1]] > top:
@@ -569,9 +569,9 @@ class _Search:
         found = -1
         for card in options:
             if worth[card] > top:
-                won = self.keep(i + 1, worth[card], i, worth, base)
+                won = self.keep(i + 1, worth[card], i, worth, base, keepable)
             else:
-                won = self.keep(i + 1, top, holder, worth, base)
+                won = self.keep(i + 1, top, holder, worth, base, keepable)
             if won == i:
                 return i  # the last trick: all this player can still win
             if found < 0 or (won != found and score[base + (1 << 2 * order[won])][player]

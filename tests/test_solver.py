@@ -191,6 +191,26 @@ def test_a_sure_lead_that_everyone_may_throw_to_agrees_with_brute_force(seed: in
     agrees_with_brute_force(state)
 
 
+@settings(max_examples=60, deadline=None)
+@given(seeds, st.integers(5, 6), st.integers(0, 5))
+def test_a_second_trick_with_the_trump_still_hidden_agrees_with_brute_force(
+        seed: int, count: int, cards: int) -> None:
+    # Everybody followed suit in the first trick of a simple deal, so the second is
+    # played under the no-trump duties and judged with the hidden trump if somebody
+    # cannot follow (R-REVEAL).
+    rng = random.Random(seed)
+    for _ in range(40):
+        state = position(rng.randrange(2**32), count, count, 0)
+        if state.phase is Phase.PLAY and state.trump is None and len(state.tricks) == 1:
+            break
+    else:
+        hypothesis.reject()
+    for _ in range(min(cards, count - 1)):
+        options = state.legal_actions()
+        state = state.apply(options[rng.randrange(len(options))])
+    agrees_with_brute_force(state)
+
+
 @st.composite
 def trick_and_hand(draw: st.DrawFn) -> tuple[list[Card], list[Card], Suit | None]:
     """Distinct cards: a trick of one to seven cards, a hand of two, and the trump if known."""
