@@ -19,13 +19,26 @@ then Reset). It prints
     python benchmarks/classroom_load.py                    # 30 sessions
     python benchmarks/classroom_load.py --sessions 3 --cull-after 10
 
+It also prints where the processor time went during the class (the server,
+its kernels, the browser) and the clicks split by what else was happening:
+made while another student's page was opening, in the few seconds after one
+went live (when Voila starts a kernel to refill its pool), or neither.
+
 The browser runs on the same machine as the server, so on a small machine
-the latencies include the browser's own work for every page.
+the latencies include the browser's own work for every page. Each student
+is a window of its own, and Chromium 156 starts a renderer for each new
+window's address-bar popup (its WebUI omnibox popup, about a second of
+processor time per window, on the server's cores) although a headless window
+never shows one; a student's own browser pays that on the student's
+computer. The script turns that popup off (``--disable-features``), which
+leaves the work of the page itself untouched; ``--browser-ui`` keeps it, for
+comparison with the figures measured before this was done.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -45,11 +58,34 @@ from classroom_server import (  # noqa: E402
 )
 
 NOTEBOOKS = len(list((ROOT / "notebooks").glob("*.ipynb")))
+NO_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
+REFILL_S = 3.0  # after a page goes live: Voila's 1 s delay, then a kernel starts and runs the notebook
 
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _split(clicks: list[float], at: list[float],
+           spans: list[tuple[float, float]]) -> dict[str, list[float]]:
+    """The clicks made while a page was opening, in the refill after one went live, or neither."""
+    groups: dict[str, list[float]] = {"opening": [], "refill": [], "quiet": []}
+    for ms, when in zip(clicks, at):
+        if any(start <= when <= live for start, live in spans):
+            groups["opening"].append(ms)
+        elif any(live < when <= live + REFILL_S for _, live in spans):
+            groups["refill"].append(ms)
+        else:
+            groups["quiet"].append(ms)
+    return groups
+
+
+def _figures(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (f"{len(values)} clicks, p50 {statistics.median(values):.0f} ms, "
+            f"p95 {percentile(values, 0.95):.0f} ms")
 
 
 def main() -> int:
@@ -62,6 +98,9 @@ def main() -> int:
                         help="seconds before an idle kernel is stopped (default 20)")
     parser.add_argument("--pool-size", type=int, default=1,
                         help="kernels kept ready per notebook (default 1, as the classroom)")
+    parser.add_argument("--browser-ui", action="store_true",
+                        help="keep Chromium's address-bar popup renderer for each window "
+                             "(off by default: see the docstring)")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         print(f"error: {CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
@@ -75,10 +114,11 @@ def main() -> int:
         wait_until_quiet(server, 180)
         print(f"classroom up with {ready} kernels ready in {time.monotonic() - t0:.1f} s; "
               f"{args.sessions} students open the forced-ace app, {args.stagger:g} s apart, "
-              "and stay", flush=True)
+              f"and stay; load average {os.getloadavg()[0]:.2f}", flush=True)
+        flags = FLAGS if args.browser_ui else [*FLAGS, NO_POPUP]
         load = class_at_work(server, args.sessions, args.rounds,
                              cull_wait=args.cull_after * 3 + 30, executable=str(CHROMIUM),
-                             flags=FLAGS, stagger=args.stagger)
+                             flags=flags, stagger=args.stagger)
     finally:
         code = stop(server)
     clicks = load.click_ms
@@ -91,6 +131,18 @@ def main() -> int:
         print(f"click to answer ({len(clicks)} clicks): p50 {statistics.median(clicks):.0f} ms, "
               f"p95 {percentile(clicks, 0.95):.0f} ms, max {max(clicks):.0f} ms; "
               f"unanswered within 20 s: {load.unanswered}")
+        groups = _split(clicks, load.click_at, load.open_spans)
+        print(f"  made while another page was opening: {_figures(groups['opening'])}")
+        print(f"  in the {REFILL_S:g} s after a page went live (pool refill): "
+              f"{_figures(groups['refill'])}")
+        print(f"  neither: {_figures(groups['quiet'])}")
+    if load.cpu_s:
+        cpu = load.cpu_s
+        per = max(1, load.sessions)
+        print(f"processor time during the class: browser {cpu['browser']:.0f} s, kernels "
+              f"{cpu['kernels']:.0f} s, server {cpu['server']:.0f} s (per student "
+              f"{cpu['browser'] / per:.1f}, {cpu['kernels'] / per:.1f} and "
+              f"{cpu['server'] / per:.1f} s)")
     if load.kernel_rss_mb:
         rss, uss = load.kernel_rss_mb, load.kernel_uss_mb
         print(f"memory per kernel with every page open ({len(rss)} kernels, the "

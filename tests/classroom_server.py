@@ -168,13 +168,20 @@ _CLICK = """(button) => new Promise((resolve) => {
 
 @dataclass
 class Load:
-    """What a class of simulated students did and what it cost."""
+    """What a class of simulated students did and what it cost.
+
+    ``click_at`` holds the moment (``time.monotonic``) of each click timed in
+    ``click_ms``, and ``open_spans`` when each page was opened and went live,
+    so that slow clicks can be matched with pages opening.
+    """
 
     sessions: int = 0
     live: int = 0
     finished: int = 0
     open_s: list[float] = field(default_factory=list)
     click_ms: list[float] = field(default_factory=list)
+    click_at: list[float] = field(default_factory=list)
+    open_spans: list[tuple[float, float]] = field(default_factory=list)
     unanswered: int = 0
     errors: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
@@ -187,6 +194,7 @@ class Load:
     before_total_mb: float = 0.0
     culled_s: float | None = None
     kernels_left: int = 0
+    cpu_s: dict[str, float] = field(default_factory=dict)
 
 
 def total_mb(server: Server) -> float:
@@ -219,23 +227,58 @@ def wait_until_quiet(server: Server, timeout: float) -> None:
 
 
 class Sampler:
-    """Samples the memory of the server and its kernels twice a second, keeping the peaks."""
+    """Samples the server, its kernels and the browser twice a second.
+
+    Keeps the memory peaks, and the processor time each group used while it
+    ran (``load.cpu_s``: "server", "kernels" and "browser", the last counting
+    Playwright's driver; a process's last half second before it ends can be
+    missed).
+    """
 
     def __init__(self, server: Server, load: Load) -> None:
         self.server, self.load = server, load
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
+        self._start_cpu: dict[int, float] = {}
+        self._cpu: dict[int, tuple[str, float]] = {}
 
     def __enter__(self) -> Sampler:
+        for group, process in self._groups():
+            self._start_cpu[process.pid] = _cpu_s(process)
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
+        self._note_cpu()
+        used: dict[str, float] = {"server": 0.0, "kernels": 0.0, "browser": 0.0}
+        for pid, (group, seconds) in self._cpu.items():
+            used[group] += max(0.0, seconds - self._start_cpu.get(pid, 0.0))
+        self.load.cpu_s = used
+
+    def _groups(self) -> list[tuple[str, psutil.Process]]:
+        """Every process sampled, with its group."""
+        try:
+            main = psutil.Process(self.server.process.pid)
+            server_tree = {main.pid, *(c.pid for c in main.children(recursive=True))}
+            found = [("server", main)] + [("kernels", k) for k in kernels(self.server)]
+        except psutil.NoSuchProcess:
+            return []
+        for child in psutil.Process().children(recursive=True):
+            if child.pid not in server_tree:
+                found.append(("browser", child))
+        return found
+
+    def _note_cpu(self) -> None:
+        for group, process in self._groups():
+            seconds = _cpu_s(process)
+            if seconds >= 0:
+                self._cpu[process.pid] = (group, seconds)
 
     def _run(self) -> None:
         while not self._stop.wait(0.5):
+            self._note_cpu()
             running = kernels(self.server)
             total = 0.0
             try:
@@ -251,6 +294,15 @@ class Sampler:
                 self.load.peak_kernel_mb = max(self.load.peak_kernel_mb, rss)
             self.load.peak_kernels = max(self.load.peak_kernels, len(running))
             self.load.peak_total_mb = max(self.load.peak_total_mb, total)
+
+
+def _cpu_s(process: psutil.Process) -> float:
+    """The processor time ``process`` has used so far, or -1 once it has ended."""
+    try:
+        times = process.cpu_times()
+    except psutil.NoSuchProcess:
+        return -1.0
+    return float(times.user + times.system)
 
 
 def measure_kernels(server: Server, load: Load) -> None:
@@ -290,14 +342,17 @@ async def student(browser: object, base: str, load: Load, rounds: int, arrive: f
     trainer = page.locator(".loo-widget").filter(has_text=TRAINER)
     await trainer.locator("button", has_text="7♥").wait_for(timeout=180_000)
     load.open_s.append(time.monotonic() - started)
+    load.open_spans.append((started, time.monotonic()))
     load.live += 1
 
     async def click(button: object) -> None:
+        clicked_at = time.monotonic()
         waited = await button.evaluate(_CLICK)  # type: ignore[attr-defined]
         if waited == -1:
             load.unanswered += 1
         elif waited >= 0:
             load.click_ms.append(waited)
+            load.click_at.append(clicked_at)
         await page.wait_for_timeout(THINK_MS)  # the rest of the answer arrives; a student reads
 
     await click(await trainer.locator("input[type=checkbox]").element_handle())  # outline legal
