@@ -22,7 +22,12 @@ class the server
   templates make to a CDN (the widgets' icon font comes with Voila itself);
 * serves the built book (``_build/html`` beside the notebooks, when it
   exists) under ``/voila/``, so the rule links in the widgets lead to the
-  rules pages as they do in the book.
+  rules pages as they do in the book;
+* sends the page's scripts and style sheets compressed (gzip, each file
+  compressed once and kept in memory: the 5.0 MB a page of the forced-ace
+  app loads go out as 1.4 MB) and lets the browser keep Voila's own files
+  for an hour, so a page opened again, or reloaded, asks the server again
+  only for itself and the widget extensions' three entry scripts.
 
 Voila is optional: without it the command says how to install it and
 exits with status 2.
@@ -31,6 +36,7 @@ exits with status 2.
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib
 import ipaddress
 import os
@@ -264,6 +270,63 @@ def _sent_at_once(route: Any) -> Any:
     return (route[0], prompt, *route[2:])
 
 
+CACHE_SECONDS = 3600
+"""How long a browser may keep Voila's own files without asking again."""
+_CACHED_ROUTES = ("/voila/static/", "/voila/templates/", "/voila/labextensions/")
+_COMPRESSED = (".js", ".css", ".svg", ".json", ".html", ".txt", ".ttf", ".eot", ".otf")
+_packed: dict[tuple[str, int], bytes] = {}
+
+
+def _gzipped(path: str) -> bytes:
+    """The file at ``path`` compressed with gzip, compressed once per version of the file."""
+    key = (path, os.stat(path).st_mtime_ns)
+    if key not in _packed:
+        with open(path, "rb") as source:
+            _packed[key] = gzip.compress(source.read(), compresslevel=6, mtime=0)
+    return _packed[key]
+
+
+def _packed_route(route: Any) -> Any:
+    """``route`` with its static files sent compressed, and Voila's own cached an hour.
+
+    Voila's files keep their names from one version of Voila to the next, so
+    the hour is a bound on how long a browser could mix files of two
+    versions after an upgrade. The widget extensions' files carry a hash of
+    their content and may be kept for good, as Voila would if it did not turn
+    caching off for them.
+    """
+    web = importlib.import_module("tornado.web")
+    if not (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
+            and issubclass(route[1], web.StaticFileHandler)):
+        return route
+    base: Any = route[1]
+    cached = any(part in str(route[0]) for part in _CACHED_ROUTES)
+
+    def get_cache_time(self: Any, path: str, modified: Any, mime_type: str) -> int:
+        seconds: int = base.get_cache_time(self, path, modified, mime_type)
+        return seconds or (CACHE_SECONDS if cached else 0)
+
+    def set_headers(self: Any) -> None:
+        base.set_headers(self)
+        path = str(self.absolute_path)
+        if (not path.endswith(_COMPRESSED) or self.request.headers.get("Range")
+                or "gzip" not in self.request.headers.get("Accept-Encoding", "")):
+            return
+        body = _gzipped(path)
+        self.set_header("Content-Encoding", "gzip")
+        self.set_header("Vary", "Accept-Encoding")
+        # Read by StaticFileHandler.get for this response only.
+        self.get_content_size = lambda: len(body)
+        self.get_content = lambda *_: body
+
+    handler = type(base.__name__, (base,), {"get_cache_time": get_cache_time,
+                                            "set_headers": set_headers})
+    extra = list(route[2:])
+    if extra and isinstance(extra[0], dict) and "no_cache_paths" in extra[0]:
+        extra[0] = {**extra[0], "no_cache_paths": []}
+    return (route[0], handler, *extra)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
@@ -304,12 +367,12 @@ def run(args: argparse.Namespace) -> int:
             notebooks, args.host, args.port, token, args.pool_size, args.cull_after))
 
         def handlers(self: Any) -> list[Any]:
-            found: list[Any] = [_sent_at_once(route)
+            found: list[Any] = [_packed_route(_sent_at_once(route))
                                 for route in voila_app.Voila.init_handlers(self)]
             if serve_book:
                 # Last, so Voila's own /voila/... routes win.
-                found.append((r"/voila/(.*)", web.StaticFileHandler,
-                              {"path": str(book), "default_filename": "index.html"}))
+                found.append(_packed_route((r"/voila/(.*)", web.StaticFileHandler,
+                                            {"path": str(book), "default_filename": "index.html"})))
             return found
 
         classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})

@@ -9,7 +9,9 @@ the server is stopped. A missing Chromium is a failure, never a skip.
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib
+import json
 import os
 import queue
 import re
@@ -258,6 +260,39 @@ def test_classroom_forced_ace_refuses_7h_and_plays_ah(server: Server) -> None:
         # The built book is served too, so the rule links lead somewhere.
         with urllib.request.urlopen(rule_link[0].split("#")[0]) as reply:
             assert reply.status == 200
+
+
+def _get(url: str, **headers: str) -> tuple[bytes, Any]:
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers)) as reply:
+        return reply.read(), reply.headers
+
+
+def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) -> None:
+    script = server.url + "voila/static/voila.js"
+    plain, headers = _get(script)
+    assert headers["Content-Encoding"] is None and plain.startswith(b"var _JUPYTERLAB")
+    packed, headers = _get(script, **{"Accept-Encoding": "gzip, deflate"})
+    assert headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]
+    assert gzip.decompress(packed) == plain and len(packed) < len(plain) / 2
+    assert int(headers["Content-Length"]) == len(packed)
+    assert headers["Cache-Control"] == f"max-age={classroom.CACHE_SECONDS}"
+    part, headers = _get(script, **{"Accept-Encoding": "gzip", "Range": "bytes=0-9"})
+    assert part == plain[:10] and headers["Content-Encoding"] is None
+    page, headers = _get(server.url + "voila/render/forced-ace.ipynb",
+                         **{"Accept-Encoding": "gzip"})
+    assert "no-store" in headers["Cache-Control"] and b"jupyter-config-data" in page
+    config = re.search(rb'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                       page, re.S)
+    assert config is not None
+    # The widget extensions' files are named by their content: kept for good.
+    extension = json.loads(config.group(1))["federated_extensions"][0]
+    entry, _ = _get(f"{server.url}voila/labextensions/{extension['name']}/{extension['load']}")
+    chunk = re.search(rb'[{,](\d+):"([0-9a-f]{16,})"', entry)
+    assert chunk is not None
+    url = (f"{server.url}voila/labextensions/{extension['name']}/static/"
+           f"{chunk.group(1).decode()}.{chunk.group(2).decode()}.js?v={chunk.group(2).decode()}")
+    _, headers = _get(url)
+    assert "max-age=315360000" in headers["Cache-Control"]
 
 
 def test_classroom_list_of_notebooks(server: Server) -> None:
