@@ -9,7 +9,7 @@ R-REVEAL says so, and every card the solver considers is one the engine's
 duties allow at that moment: in the first trick :mod:`loo_tutor.legality`
 decides, as it does for :class:`~loo_tutor.state.DealState`; for the last two
 tricks the same duties are written out for hands of two cards
-(:func:`leads_of_two`, :func:`follows_of_two`), and the tests check that they
+(``leads_of_two`` and ``follows_of_two``), and the tests check that they
 allow exactly the cards the engine's functions allow.
 
 What "best" means (the book states the same, see :doc:`/book/practice`):
