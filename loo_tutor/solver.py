@@ -173,6 +173,7 @@ class _Search:
         "n",
         "nodes",
         "order",
+        "orders",
         "reveal",
         "score2",
         "suit_lists",
@@ -203,6 +204,7 @@ class _Search:
         self.holders: list[dict[int, tuple[int, ...]]] = [{}, {}, {}, {}]
         # The state of a search of the last two tricks (see last_two).
         self.order: list[int] = []
+        self.orders = [[(leader + i) % n for i in range(n)] for leader in range(n)]
         self.hands2: list[tuple[int, ...]] = []
         self.kept: list[int] = []
         self.trump2 = -1
@@ -327,16 +329,15 @@ class _Search:
         that they allow the same cards).
         """
         n = self.n
-        order = [(leader + i) % n for i in range(n)]
-        self.order = order
-        self.hands2 = [tuple([card.index for card in hands[player]]) for player in order]
+        order = self.order = self.orders[leader]
+        hands2 = self.hands2 = [(hand[0].index, hand[1].index) if len(hand) == 2
+                                else (hand[0].index,) for hand in [hands[p] for p in order]]
         kept = self.kept = [-1] * n
         for i in range(pos):
-            kept[i] = self.hands2[i][0]
+            kept[i] = hands2[i][0]
         live = 0
-        for cards in self.hands2:
-            for index in cards:
-                live |= 1 << index
+        for mask in self.masks:
+            live |= mask
         self.trump2 = -1 if trump is None else int(trump)
         self.score2 = _scores(n, self.loo_bits & ~have)
         if pos == 0:
@@ -516,15 +517,19 @@ class _Search:
         hands2 = self.hands2
         kept = self.kept
         choices = self.keeps2
+        live = self.live2
         for step in range(i, n):
             a, b = hands2[step]
-            options = self.alike2(follows_of_two(a, b, led, high_led, high_trump, trump))
+            options = follows_of_two(a, b, led, high_led, high_trump, trump)
             if len(options) == 2:
-                if worths[a] > best_worth or worths[b] > best_worth or (
-                        trump < 0 and a // 13 == led and max(a, b) % 13 > high_led):
-                    return -1
-                choices[step] = options
-                continue
+                low, high = (a, b) if a < b else (b, a)
+                if a // 13 != b // 13 or live & ((1 << high) - (2 << low)):
+                    if worths[a] > best_worth or worths[b] > best_worth or (
+                            trump < 0 and a // 13 == led and high % 13 > high_led):
+                        return -1
+                    choices[step] = options
+                    continue
+                options = (a,)  # alike (see alike2)
             card = options[0]
             kept[step] = b if card == a else a
             choices[step] = (kept[step],)
