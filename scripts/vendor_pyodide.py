@@ -8,17 +8,21 @@ runs in the reader's browser is served by the site itself:
   installed ``jupyterlite-pyodide-kernel`` expects;
 * the pure-Python wheels that the kernel boots with (IPython, jedi and their
   dependencies) come from PyPI, in the versions Pyodide's lock file names;
-* the kernel's own wheels (piplite, pyodide-kernel and its ipykernel shim)
-  come from the installed kernel extension;
+* the kernel's own wheels (pyodide-kernel and its ipykernel shim) come from
+  the installed kernel extension; piplite and micropip, which an app page
+  never uses, are replaced by small stand-ins, and IPython imports its
+  terminal front end only when asked for it (see ``PATCHES``);
 * ipywidgets and comm come from PyPI in the versions installed here, PyYAML
   is built from its source release without the C extension, and loo-tutor is
   ``pip wheel``-ed from this checkout.
 
-Pyodide's lock file is then rewritten to list exactly these files with their
-own sha256 (Pyodide repacks its wheels, so PyPI's never match the original
-lock). Every package that ``lite/jupyter-lite.json`` lists under
-``loadPyodideOptions.packages`` is loaded while Pyodide starts, so the
-notebooks need no install cell: ``import loo_tutor`` just works.
+Everything but loo-tutor is compiled to bytecode and added to the standard
+library's zip, which Python imports from without unpacking it (see
+``bundle``). Pyodide's lock file is then rewritten to list the loo-tutor
+wheel and a metadata-only entry for each package the kernel asks for by
+name, with their own sha256. Every package that ``lite/jupyter-lite.json``
+lists under ``loadPyodideOptions.packages`` is loaded while Pyodide starts,
+so the notebooks need no install cell: ``import loo_tutor`` just works.
 
 ``jupyter lite build`` (run by jupyterlite-sphinx during the book build)
 copies ``lite/static/pyodide`` into the site. Everything here is generated
@@ -70,9 +74,49 @@ CORE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
 # ``import`` of them fails as IPython expects when they are absent:
 # sqlite3 is built for WebAssembly and on neither npm nor PyPI (IPython then
 # keeps no history), and jedi (1.7 MB with parso) only completes code.
+# micropip (with its copy of packaging, about 0.3 s to import in the
+# browser) is only imported by piplite, which is replaced below; and
+# prompt_toolkit with wcwidth (0.75 MB) only by IPython's terminal front end,
+# which the kernel never starts (see PATCHES).
 # Other WebAssembly-only dependencies (matplotlib for matplotlib-inline) are
 # dropped from the lock file.
-STUBS = {"sqlite3", "jedi"}
+STUBS = {"sqlite3", "jedi", "micropip", "prompt-toolkit", "wcwidth"}
+# The kernel imports piplite (the %pip shim over micropip) as it starts, only
+# to store two settings in it. An app page never installs anything, and with
+# PyPI switched off there would be nothing to install that is not already
+# loaded, so a stand-in that keeps the settings and refuses to install is
+# shipped instead.
+PIPLITE = "piplite"
+PIPLITE_STANDIN = {
+    "piplite/__init__.py": '''"""Stand-in for piplite on the loo-tutor site: every package is loaded at start."""
+
+from .piplite import install
+
+__all__ = ["install"]
+''',
+    "piplite/piplite.py": '''"""Stand-in for piplite: keeps the kernel's settings, installs nothing."""
+
+_PIPLITE_URLS: list[str] = []
+_PIPLITE_DISABLE_PYPI = True
+
+
+async def install(*args: object, **kwargs: object) -> None:
+    """Refuse: this site ships no package installer."""
+    raise RuntimeError("packages cannot be installed here: loo-tutor and everything it "
+                       "needs are already loaded")
+''',
+}
+# Source edits to third-party wheels, made before they are compiled.
+# IPython's package imports its terminal front end (prompt_toolkit and the
+# debugger, about half of the time the kernel takes to import) only to offer
+# IPython.embed(); the kernel never calls it, so it is imported on first use.
+LAZY_EMBED = '''def embed(*args, **kwargs):  # loo-tutor: the terminal front end is imported on first use
+    from .terminal.embed import embed as _embed
+    return _embed(*args, **kwargs)
+'''
+PATCHES = {
+    "ipython": [("IPython/__init__.py", "from .terminal.embed import embed\n", LAZY_EMBED)],
+}
 # loo-tutor and PyYAML: the package names used in the lock file.
 OWN = "loo-tutor"
 PYYAML = "pyyaml"
@@ -266,15 +310,15 @@ def build_own_wheel(folder: Path) -> Path:
     return wheel
 
 
-def stub_wheel(name: str, version: str, folder: Path) -> Path:
-    """An empty wheel (metadata only) standing in for a WebAssembly-only package."""
+def stub_wheel(name: str, version: str, folder: Path, modules: dict[str, str] | None = None) -> Path:
+    """A wheel standing in for a package: metadata only, or the given ``modules``."""
     path = folder / f"{name}-{version}-py3-none-any.whl"
-    if path.exists():
-        return path
     info = f"{name}-{version}.dist-info"
+    summary = "stand-in made by loo-tutor" if modules else "empty stand-in; this module is not available here"
     files = {
+        **(modules or {}),
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-                            "Summary: empty stand-in; this module is not available here\n",
+                            f"Summary: {summary}\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: loo-tutor\nRoot-Is-Purelib: true\n"
                          "Tag: py3-none-any\n",
     }
@@ -287,8 +331,35 @@ def stub_wheel(name: str, version: str, folder: Path) -> Path:
     files[f"{info}/RECORD"] = "\n".join(record) + "\n"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for file_name, text in files.items():
-            archive.writestr(zipfile.ZipInfo(file_name, (2020, 1, 1, 0, 0, 0)), text)
+            archive.writestr(zipfile.ZipInfo(file_name, (2020, 1, 1, 0, 0, 0)), text,
+                             zipfile.ZIP_DEFLATED)
     return path
+
+
+def patched_wheel(wheel: Path, edits: list[tuple[str, str, str]]) -> Path:
+    """A copy of ``wheel`` (same file name, in the cache) with each (file, old, new) edit made.
+
+    Stops if a file does not hold its ``old`` text exactly once, so a new
+    release of the package cannot silently go unpatched.
+    """
+    folder = CACHE / "patched"
+    folder.mkdir(exist_ok=True)
+    target = folder / wheel.name
+    by_file = {name: (old, new) for name, old, new in edits}
+    with zipfile.ZipFile(wheel) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename in by_file:
+                old, new = by_file.pop(info.filename)
+                text = data.decode("utf-8")
+                if text.count(old) != 1:
+                    raise SystemExit(f"vendor_pyodide: cannot patch {info.filename} in {wheel.name}: "
+                                     f"expected {old.strip()!r} once")
+                data = text.replace(old, new).encode("utf-8")
+            zout.writestr(info, data)
+    if by_file:
+        raise SystemExit(f"vendor_pyodide: {wheel.name} has no {', '.join(by_file)} to patch")
+    return target
 
 
 # -- compiling to bytecode ----------------------------------------------------------------
@@ -300,7 +371,8 @@ def stub_wheel(name: str, version: str, folder: Path) -> Path:
 # So the standard library and the boot wheels are compiled here once, by
 # Pyodide itself running in Node (the exact Python the browser runs), and
 # each .py is replaced by its .pyc. Test folders are left out. loo-tutor is
-# shipped as source: it changes often and imports in a few milliseconds.
+# compiled too (its engine modules took about 0.4 s to compile in the
+# browser on every visit); after an edit only its wheel is compiled again.
 
 _COMPILE_PY = """
 import importlib._bootstrap_external as external
@@ -348,7 +420,8 @@ const [core, work, code] = process.argv.slice(2);
 # (about a hundred while the kernel starts, doubling its start-up time). On
 # the drive, a folder is listed once, and again after
 # importlib.invalidate_caches(); a module it does not hold is passed over
-# without asking.
+# without asking. (The built site's app pages now start the kernel without
+# the drive, see SERVICE_WORKER_PLUGIN; this stays for a site that keeps it.)
 SITECUSTOMIZE = '''"""Start-up settings for loo-tutor's in-browser Python (see scripts/vendor_pyodide.py)."""
 
 import sys
@@ -399,6 +472,9 @@ def compile_zips(core: Path, sources: list[Path]) -> dict[Path, Path]:
     out = CACHE / "compiled"
     out.mkdir(exist_ok=True)
     targets = {src: out / f"{sha256_of(src)[:16]}-{src.name}" for src in sources}
+    for old in set(out.glob("*.zip")) | set(out.glob("*.whl")):  # earlier builds of the wheels
+        if old not in targets.values():
+            old.unlink()
     jobs = [(src, dst) for src, dst in targets.items() if not dst.exists()]
     if jobs:
         if shutil.which("node") is None:
@@ -467,7 +543,11 @@ def assemble(core: Path, wheels: Path, own: Path, pyyaml: Path, kernel: list[Pat
     files: dict[str, Path] = {}  # lock name -> the wheel to ship
     for name in names:
         entry = dict(known[name])
-        if name in source:
+        if name == PIPLITE:
+            stub = stub_wheel(name, entry["version"], wheels, PIPLITE_STANDIN)
+            entry.update(file_name=stub.name, sha256=sha256_of(stub))
+            files[name] = stub
+        elif name in source:
             files[name] = source[name]
         elif name in STUBS:
             stub = stub_wheel(name, entry["version"], wheels)
@@ -477,7 +557,7 @@ def assemble(core: Path, wheels: Path, own: Path, pyyaml: Path, kernel: list[Pat
             requirement = f"{entry['name']}=={entry['version']}"
             (wheel,) = [w for w in wheels.glob("*.whl") if _wheel_matches(w.name, requirement)]
             entry.update(file_name=wheel.name)
-            files[name] = wheel
+            files[name] = patched_wheel(wheel, PATCHES[name]) if name in PATCHES else wheel
         else:
             raise SystemExit(f"vendor_pyodide: {name} is built for WebAssembly and is not vendored")
         shipped[name] = entry
@@ -485,9 +565,26 @@ def assemble(core: Path, wheels: Path, own: Path, pyyaml: Path, kernel: list[Pat
         entry["depends"] = sorted({canonical(d) for d in entry["depends"]} & shipped.keys())
 
     stdlib = with_sitecustomize(core / "python_stdlib.zip")
-    to_compile = [stdlib] + [w for n, w in files.items() if n != OWN and n not in STUBS]
+    to_compile = [stdlib] + [w for n, w in files.items() if n not in STUBS]
     compiled = compile_zips(core, to_compile)
-    compiled[core / "python_stdlib.zip"] = compiled[stdlib]
+    bundled = sorted(n for n in files if n not in STUBS and n != OWN)
+    compiled[core / "python_stdlib.zip"] = bundle(compiled[stdlib], [compiled[files[n]] for n in bundled])
+    # What is bundled is imported from the standard library's zip; the lock
+    # keeps a metadata-only entry for the packages the kernel asks for by
+    # name, and nothing for the rest.
+    stubs = CACHE / "bundled"
+    stubs.mkdir(exist_ok=True)
+    wanted = {canonical(n) for n in preloaded()}
+    for name in bundled:
+        if name in wanted:
+            files[name] = stub_wheel(name, shipped[name]["version"], stubs)
+            shipped[name].update(file_name=files[name].name, imports=[], depends=[])
+        else:
+            del files[name], shipped[name]
+    for entry in shipped.values():
+        entry["depends"] = sorted(set(entry["depends"]) & shipped.keys() - set(bundled))
+    for name in set(shipped) - set(closure(shipped, wanted)):  # stand-ins only bundled code needed
+        del files[name], shipped[name]
 
     tmp = OUT.with_name(OUT.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -506,6 +603,40 @@ def assemble(core: Path, wheels: Path, own: Path, pyyaml: Path, kernel: list[Pat
     size = sum(p.stat().st_size for p in OUT.iterdir()) / 1e6
     say(f"wrote {OUT.relative_to(ROOT)}: Pyodide {pyodide_version()}, "
         f"{len(files)} wheels, {size:.1f} MB, compiled to bytecode")
+
+
+def bundle(stdlib: Path, wheels: list[Path]) -> Path:
+    """The standard library's zip with the contents of ``wheels`` added; cached by content.
+
+    Pyodide imports the standard library straight from its zip, while each
+    package it loads is first unpacked, file by file, into its file system:
+    for the 8 MB of compiled boot wheels that took about a second of every
+    start on a busy two-core machine. Python imports the bundled packages
+    from the zip, reading only the modules it needs.
+    """
+    key = hashlib.sha256(b"".join(sha256_of(p).encode() for p in [stdlib, *wheels])).hexdigest()[:16]
+    folder = CACHE / "bundle"
+    folder.mkdir(exist_ok=True)
+    target = folder / f"{key}-python_stdlib.zip"
+    if target.exists():
+        return target
+    for old in folder.iterdir():
+        old.unlink()
+    part = target.with_name(target.name + ".part")
+    seen: set[str] = set()
+    with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as zout:
+        for source in [stdlib, *wheels]:
+            with zipfile.ZipFile(source) as zin:
+                for info in zin.infolist():
+                    if info.filename in seen:
+                        if info.is_dir():
+                            continue
+                        raise SystemExit(f"vendor_pyodide: {info.filename} of {source.name} "
+                                         "is already in the standard library's zip")
+                    seen.add(info.filename)
+                    zout.writestr(info, zin.read(info))
+    part.rename(target)
+    return target
 
 
 def pinned_closure_requirements(core: Path) -> list[str]:
@@ -566,6 +697,17 @@ ICON_FONTS = ("_static/html-manager", "_static/vendor/fontawesome/webfonts")
 # The theme's interface translations: the book is written in English only.
 UNUSED_STATIC = ("_static/locales",)
 CDN_LINK = re.compile(r'<link[^>]*href="https?://[^"]*"[^>]*>\s*')
+# Voici's start-up code lists JupyterLite's service-worker manager among its
+# plugins. The service worker only lets the kernel reach the browser's file
+# storage (the Jupyter drive) and answer input(); app pages use neither. Yet
+# it costs every visit: each request of the app goes through it, it is
+# unregistered and registered again on the second visit, and the app waits
+# for it before it runs a cell. Without the plugin the kernel starts without
+# the drive (Voici asks for the manager as an optional service).
+SERVICE_WORKER_PLUGIN = re.compile(
+    r'[A-Za-z_$][\w$]*\(\d+\)\.default\.filter\(\([\w$]+=>"@jupyterlite/application-extension:'
+    r'service-worker-manager"===[\w$]+\.id\)\)')
+NO_SERVICE_WORKER = "[]/* loo-tutor: no service worker (scripts/vendor_pyodide.py) */"
 # Voici writes the JupyterLab theme (about 240 kB) into every app page; above
 # this size an inline stylesheet is moved to one shared file beside the pages.
 INLINE_STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.DOTALL)
@@ -589,9 +731,9 @@ def trim_site(html: Path) -> None:
     Removes every source map; the JupyterLite applications other than the
     Voici app pages, and the JupyterLab build only they use; the federated
     extensions Voici does not load; the legacy-format copies of the widget
-    manager's and the theme's icon fonts; the theme's translations; and the
+    manager's and the theme's icon fonts; the theme's translations; the
     stylesheet links to a CDN that Voila's templates hard-code (icon fonts
-    the app pages do not use).
+    the app pages do not use); and Voici's service worker.
     """
     for path in _files(html, "*.map"):
         path.unlink()
@@ -615,11 +757,29 @@ def trim_site(html: Path) -> None:
         for scope in list(extensions.iterdir()):
             if scope.is_dir() and not any(scope.iterdir()):
                 scope.rmdir()
+    _drop_service_worker(lite / "voici" / "build")
     for page in _files(lite / "voici", "*.html"):
         text = page.read_text(encoding="utf-8")
         cleaned = INLINE_STYLE.sub(partial(_shared_style, page.parent), CDN_LINK.sub("", text))
         if cleaned != text:
             page.write_text(cleaned, encoding="utf-8")
+
+
+def _drop_service_worker(build: Path) -> None:
+    """Take the service-worker manager out of Voici's plugin list (see ``SERVICE_WORKER_PLUGIN``)."""
+    found = done = 0
+    for script in _files(build, "*.js"):
+        text = script.read_text(encoding="utf-8")
+        if "service-worker-manager" not in text and NO_SERVICE_WORKER not in text:
+            continue
+        cleaned, count = SERVICE_WORKER_PLUGIN.subn(NO_SERVICE_WORKER, text)
+        if count:
+            script.write_text(cleaned, encoding="utf-8")
+        found += count
+        done += text.count(NO_SERVICE_WORKER)
+    if found + done != 1 and any(build.glob("*.js")):
+        raise SystemExit(f"vendor_pyodide: expected Voici to list the service-worker manager once "
+                         f"in {build}, found it {found + done} times; has Voici changed?")
 
 
 def _shared_style(folder: Path, match: re.Match[str]) -> str:
