@@ -10,18 +10,21 @@ extension
   loo-tutor wheel rebuilt when the package changed);
 * adds ``loo_live.js`` to the pages named by ``loo_live_pages``: the page
   shows its saved (static) widgets at once, starts the Voici app of the same
-  notebook in a hidden frame with a visible loading state, and swaps the
-  live app in when its widgets are ready;
+  notebook in a hidden frame (from ``loo_live_early.js``, written inline at
+  the top of the page) with a visible loading state, and swaps the live app
+  in when its widgets are ready;
 * removes the Google Fonts stylesheet that jupyterlite-sphinx adds to every
   page, so that no page loads anything from another host;
 * trims the built site after the JupyterLite build (source maps, the
   JupyterLite apps and extensions the app view never loads, CDN links in
-  Voila's templates), which keeps it under 40 MB.
+  Voila's templates), which keeps it under 40 MB, and takes out the
+  service worker that the app pages do not need.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import html
 import importlib
 import json
 import shutil
@@ -115,8 +118,13 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any]
     if url is None:
         return
     app.add_css_file("loo_live.css")
-    # Early in <head> and not deferred: the script starts the app before the
-    # rest of the page (and its widget manager) has loaded.
+    # The app starts from an inline script at the top of <head>, before the
+    # stylesheets that a script file would wait for (see loo_live_early.js).
+    early = (HERE / "loo_live_early.js").read_text(encoding="utf-8")
+    context["metatags"] = (context.get("metatags", "") +
+                           f'\n    <script data-app="{html.escape(url)}">\n{early}</script>')
+    # Early in <head> and not deferred: the script shows the loading state
+    # and swaps in the app, whatever the rest of the page is doing.
     attributes: dict[str, Any] = {"data-app": url}
     app.add_js_file("loo_live.js", priority=100, **attributes)
 

@@ -27,9 +27,6 @@
     return node;
   }
 
-  const canRun = location.protocol !== "file:" && typeof WebAssembly === "object" &&
-    typeof Worker === "function";
-
   function makeFrame() {
     const frame = el("iframe", "loo-live-frame loo-live-loading");
     frame.title = "Live version of this page";
@@ -39,18 +36,11 @@
     return frame;
   }
 
-  // Start the app while the rest of the page is still loading: the frame
-  // waits at the top of the document, invisible but in view (so the browser
-  // keeps running it), and moves into the article without reloading once the
-  // article exists. Browsers without Element.moveBefore start it from there.
-  let early = null;
-  if (appUrl && canRun && document.readyState === "loading" &&
-      typeof Element.prototype.moveBefore === "function") {
-    early = makeFrame();
-    early.style.cssText = "position:fixed;left:0;top:0;width:100%;height:100%;border:0;" +
-      "opacity:0;pointer-events:none;z-index:-1";
-    document.documentElement.appendChild(early);
-  }
+  // The app was started while the page began to load, by the inline script
+  // at the top of <head> (_ext/loo_live_early.js): its frame waits at the
+  // top of the document and moves into the article without reloading once
+  // the article exists. Browsers without Element.moveBefore start it here.
+  let early = document.querySelector("iframe.loo-live-frame[data-loo-early]");
 
   function start() {
     const article =
@@ -97,6 +87,7 @@
     if (frame) {
       article.moveBefore(frame, null);
       frame.style.cssText = "";
+      delete frame.dataset.looEarly;
     } else {
       frame = makeFrame();
       article.append(frame);
