@@ -59,7 +59,7 @@ from classroom_server import (  # noqa: E402
 
 NOTEBOOKS = len(list((ROOT / "notebooks").glob("*.ipynb")))
 NO_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
-REFILL_S = 3.0  # after a page goes live: Voila's 1 s delay, then a kernel starts and runs the notebook
+REFILL_S = 3.0  # after a page goes live: Voila's 1 s delay, then a kernel starts and runs it
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -282,7 +282,7 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
                          **{"Accept-Encoding": "gzip"})
     assert "no-store" in headers["Cache-Control"] and b"jupyter-config-data" in page
     config = re.search(rb'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
-                       page, re.S)
+                       page, re.DOTALL)
     assert config is not None
     # The widget extensions' files are named by their content: kept for good.
     extension = json.loads(config.group(1))["federated_extensions"][0]
