@@ -7,16 +7,20 @@ Playwright and prints:
 * in-browser (Pyodide): milliseconds from opening the forced-ace page to the
   live widget (the page swaps its saved widgets for the running app), with a
   fresh browser profile (cold) and with the profile of an earlier visit (warm
-  cache, the browser restarted in between);
+  cache, the browser restarted in between), and where the warm openings
+  spend their time (when the app page is requested, when it starts the
+  kernel, when Python is ready to run the first cell);
 * under Voila (``loo-tutor classroom``, started here on a free port, kernels
   preheated): milliseconds from opening the forced-ace app to its card
   buttons, with a fresh browser profile and with the profile of an earlier
-  visit (each opening gets a freshly preheated kernel). Chromium's renderer
-  for a new window's address-bar popup (WebUI omnibox popup, about a second
-  of processor time that a headless window never uses, run while the page
-  loads) is turned off for these openings, as a student's browser runs
-  its own windows on the student's computer; ``--browser-ui`` keeps it, as
-  in the figures measured before it was turned off;
+  visit (each opening gets a freshly preheated kernel).
+
+  For both, Chromium's renderer for a new window's address-bar popup (WebUI
+  omnibox popup, about a second of processor time that a headless window
+  never uses, run while the page loads) is turned off, as the browser is
+  started afresh for each opening while a reader's or student's browser is
+  already running; ``--browser-ui`` keeps it, as in the figures measured
+  before it was turned off;
 * click to verdict: the median of 20 clicks on A's 7♥, from the click to the
   refusal drawn on the page (the trainer is reset between clicks, unmeasured),
   in the browser and under Voila;
@@ -26,8 +30,12 @@ Targets (issue "Live in any browser"): ≤ 8 s cold and ≤ 3 s warm in-browser,
 ≤ 1.5 s under Voila; click ≤ 150 ms in-browser and ≤ 50 ms under Voila;
 site ≤ 40 MB with no source maps. The site is served from 127.0.0.1 with
 ``Cache-Control: max-age=600`` (what GitHub Pages sends), so times are
-processor time, not network time. This is a measurement, not a test: it
-exits 0 whatever the figures are, and 1 only if something could not be run.
+processor time, not network time, and a warm opening (within ten minutes of
+the first visit) takes every file from the browser's cache without asking
+the server; later, a host like GitHub Pages answers each request with "not
+modified", which adds a round trip per file. This is a measurement, not a
+test: it exits 0 whatever the figures are, and 1 only if something could
+not be run.
 """
 
 from __future__ import annotations
@@ -125,6 +133,44 @@ def _launch(playwright: Any, profile: str, flags: list[str] = FLAGS) -> Any:
         viewport={"width": 1280, "height": 1000})
 
 
+# Where a warm opening spends its time: the app's own progress line (Voici's
+# "Executing 1 of 4" and so on) is watched in its frame, and a few requests
+# mark where the start-up moves on; all in ms from the page's navigation start.
+PHASES_JS = """
+(() => {
+  const at = () => performance.timeOrigin + performance.now();
+  const watch = () => {
+    const line = document.getElementById('loading_text');
+    if (!line || window.top === window) return;
+    const steps = window.top.__looSteps = window.top.__looSteps || [];
+    const note = () => steps.push([at(), line.textContent.trim()]);
+    note();
+    new MutationObserver(note).observe(line, {childList: true, characterData: true, subtree: true});
+  };
+  document.addEventListener('DOMContentLoaded', watch);
+})();
+"""
+# Requests that mark a phase: (label, the end of the URL).
+PHASE_REQUESTS = (("app page requested", "lite/voici/render/" + PAGE),
+                  ("Pyodide requested (kernel starts)", "static/pyodide/pyodide.js"))
+
+
+def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
+    """The phases of one opening, in ms from navigation start (see ``PHASES_JS``)."""
+    origin = float(page.evaluate("performance.timeOrigin"))
+    phases: dict[str, float] = {}
+    for label, tail in PHASE_REQUESTS:
+        starts = [t for t, u in requests if u.split("?")[0].endswith(tail)]
+        if starts:
+            phases[label] = min(starts) - origin
+    steps = page.evaluate("window.__looSteps || []")
+    running = [at for at, text in steps if text.startswith("Executing")]
+    if running:
+        phases["Python ready (first cell runs)"] = running[0] - origin
+    phases["live (widgets drawn)"] = float(page.evaluate("Number(document.documentElement.dataset.looLiveMs)"))
+    return phases
+
+
 def _open_live(context: Any, url: str) -> tuple[Any, float]:
     """Open the live page; returns the page and ms from navigation start to live."""
     page = context.new_page()
@@ -138,17 +184,19 @@ def _open_live(context: Any, url: str) -> tuple[Any, float]:
     return page, float(page.evaluate("Number(document.documentElement.dataset.looLiveMs)"))
 
 
-def in_browser(runs: int, clicks: int) -> dict[str, Any]:
+def in_browser(runs: int, clicks: int, browser_ui: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
+    flags = FLAGS if browser_ui else [*FLAGS, NO_POPUP]
     cold: list[float] = []
     warm: list[float] = []
+    phases: list[dict[str, float]] = []
     click_times: list[float] = []
     with serve_site() as site, sync_playwright() as playwright:
         url = f"{site}/{PAGE}"
         for _ in range(runs):
             with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
-                context = _launch(playwright, profile)
+                context = _launch(playwright, profile, flags)
                 try:
                     page, ms = _open_live(context, url)
                     cold.append(ms)
@@ -158,18 +206,23 @@ def in_browser(runs: int, clicks: int) -> dict[str, Any]:
                 finally:
                     context.close()
         with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
-            context = _launch(playwright, profile)  # a first visit fills the cache
+            context = _launch(playwright, profile, flags)  # a first visit fills the cache
             try:
                 _open_live(context, url)
             finally:
                 context.close()
             for _ in range(runs):
-                context = _launch(playwright, profile)
+                context = _launch(playwright, profile, flags)
+                requests: list[tuple[float, str]] = []
+                context.add_init_script(PHASES_JS)
+                context.on("request", lambda r: requests.append((time.time() * 1000, r.url)))
                 try:
-                    warm.append(_open_live(context, url)[1])
+                    page, ms = _open_live(context, url)
+                    warm.append(ms)
+                    phases.append(_phases(page, requests))
                 finally:
                     context.close()
-    return {"cold": cold, "warm": warm, "click": click_times}
+    return {"cold": cold, "warm": warm, "click": click_times, "warm_phases": phases}
 
 
 def _free_port() -> int:
@@ -279,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-browser", action="store_true", help="skip the in-browser figures")
     parser.add_argument("--skip-voila", action="store_true", help="skip the Voila figures")
     parser.add_argument("--browser-ui", action="store_true",
-                        help="under Voila, keep Chromium's address-bar popup renderer per window")
+                        help="keep Chromium's address-bar popup renderer per window")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     args = parser.parse_args(argv)
     if not (HTML / PAGE).exists():
@@ -294,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, Any] = {"size_mb": round(size, 1), "source_maps": maps,
                                "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
     if not args.skip_browser:
-        figures["browser"] = in_browser(args.runs, args.clicks)
+        figures["browser"] = in_browser(args.runs, args.clicks, args.browser_ui)
     if not args.skip_voila:
         figures["voila"] = under_voila(args.runs, args.clicks, args.browser_ui)
     if args.json:
@@ -315,6 +368,11 @@ def main(argv: list[str] | None = None) -> int:
         value = statistics.median(browser["click"]) if browser["click"] else None
         print(f"click -> verdict, in-browser  {_median(browser['click'])}"
               f"{mark(value, TARGETS['click'])}")
+        if browser["warm_phases"]:
+            print("  warm opening, median ms from navigation start:")
+            for label in browser["warm_phases"][0]:
+                values = [p[label] for p in browser["warm_phases"] if label in p]
+                print(f"    {label:34}{statistics.median(values):7.0f}")
     voila = figures.get("voila")
     if voila:
         for key, label in (("cold", "Voila, cold"), ("warm", "Voila, warm cache")):
