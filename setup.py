@@ -18,6 +18,7 @@ COMPILED = [
     "loo_tutor/record.py",
     "loo_tutor/pam.py",
     "loo_tutor/sim.py",
+    "loo_tutor/solver.py",
 ]
 
 

@@ -14,7 +14,9 @@ Targets (issue "Engine"): check ≤ 4× shuffle, random deal ≤ 5× shuffle.
 Both builds of the engine are measured, each in a process of its own: the
 pure-Python package of this checkout, and the same source compiled with mypyc
 (``scripts/build_compiled.py``, built first when missing or out of date).
-``--engine pure`` or ``--engine compiled`` measures one of them.
+``--engine pure`` measures the checkout's engine alone, and
+``python scripts/build_compiled.py --run benchmarks/engine.py --engine compiled``
+the compiled one alone.
 """
 
 from __future__ import annotations
@@ -51,11 +53,7 @@ def best_times(operations: dict[str, Callable[[], object]], number: int,
 
 
 def measure(engine: str, number: int, rounds: int) -> None:
-    """Measure one build in this process and print its rows."""
-    if engine == "compiled":
-        from scripts.build_compiled import build
-
-        sys.path.insert(0, str(build()))
+    """Measure the engine this process imports, which must be ``engine``, and print its rows."""
     from loo_tutor import check
     from loo_tutor.data import example
     from loo_tutor.sim import random_deal
@@ -94,8 +92,9 @@ def main() -> None:
     if args.engine != "both":
         measure(args.engine, number, rounds)
         return
-    for engine in ("pure", "compiled"):
-        command = [sys.executable, __file__, "--engine", engine, "--rows-only"]
+    runner = [sys.executable, str(ROOT / "scripts" / "build_compiled.py"), "--run"]
+    for engine, start in (("pure", [sys.executable]), ("compiled", runner)):
+        command = [*start, __file__, "--engine", engine, "--rows-only"]
         subprocess.run(command + (["--quick"] if args.quick else []), check=True)
 
 

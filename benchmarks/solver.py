@@ -13,6 +13,9 @@ median, worst and mean in milliseconds for two sets of positions:
 Target (issue "Analysis and practice"): at most 5 ms per position, median and
 worst over 1,000 random positions. ``--worst 5`` also lists the five slowest
 positions of each set (deal kind, trick, cards down), to profile them.
+
+``python scripts/build_compiled.py --run benchmarks/solver.py`` measures the
+solver compiled with mypyc from the same source (see ``setup.py``).
 """
 
 from __future__ import annotations

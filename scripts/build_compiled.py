@@ -10,6 +10,7 @@ the compiled engine::
 
     python scripts/build_compiled.py          # prints the folder
     PYTHONPATH=_build/compiled/lib loo-tutor check record.yaml
+    python scripts/build_compiled.py --run benchmarks/solver.py   # any script
 
 The wheel it was made from stays in ``_build/compiled/wheel``, for installing
 the compiled package (for this Python and machine) elsewhere.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -109,7 +111,24 @@ def build() -> Path:
     return LIB
 
 
+def run_compiled(script: str, args: list[str]) -> None:
+    """Run a Python script with the compiled engine first on ``sys.path``."""
+    sys.path.insert(0, str(build()))
+    import loo_tutor.state
+
+    if not loo_tutor.state.__file__.endswith(".so"):
+        raise SystemExit(f"build_compiled: {loo_tutor.state.__file__} is not the compiled engine")
+    sys.argv = [script, *args]
+    runpy.run_path(script, run_name="__main__")
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--run"] and len(sys.argv) > 2:
+        run_compiled(sys.argv[2], sys.argv[3:])
+        return 0
+    if sys.argv[1:]:
+        print("usage: build_compiled.py [--run SCRIPT [ARGS...]]", file=sys.stderr)
+        return 2
     try:
         print(build().relative_to(ROOT))
     except subprocess.CalledProcessError as exc:
