@@ -56,7 +56,9 @@ TEMPLATE = "loo-classroom"
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
 # The project's Voila template. Its notebook page is Voila's "lab" page
-# without the lines of its stylesheet block that link to another host. Its
+# without the lines of its stylesheet block that link to another host, and
+# with a loading sign that does not turn (five waiting pages turning theirs
+# kept a quarter of a core busy, in Chromium without a GPU). Its
 # page.html (error pages) and tree pages (the list of notebooks) are the
 # project's own: Voila's put a CDN stylesheet link outside any block, and its
 # list page starts the whole JupyterLab front end just to show links.
@@ -67,7 +69,12 @@ _INDEX = """{%- extends 'lab/index.html.j2' -%}
 {%- if not (('<link' in line or '<script' in line) and '://' in line) %}
 {{ line }}
 {%- endif -%}
-{%- endfor -%}
+{%- endfor %}
+<style>
+  /* The loading sign stands still: a turning one is drawn again every frame,
+     processor time a page spends for as long as it waits. */
+  #loading .spinner { animation: none; }
+</style>
 {%- endblock notebook_css -%}
 """
 _PAGE = """<!DOCTYPE html>

@@ -250,6 +250,11 @@ def test_classroom_forced_ace_refuses_7h_and_plays_ah(server: Server) -> None:
 
             assert page.locator(".jp-InputArea-editor, .jp-InputPrompt").count() == 0, \
                 "notebook sources should not be shown"
+            # The loading sign (gone once the app is live) stands still.
+            page.evaluate("""document.body.insertAdjacentHTML('beforeend',
+                '<div id="loading"><svg class="spinner"></svg></div>')""")
+            assert page.locator("#loading .spinner").evaluate(
+                "sign => getComputedStyle(sign).animationName") == "none"
         finally:
             context.close()
 
