@@ -312,8 +312,9 @@ def build_own_wheel(folder: Path) -> Path:
 
 def stub_wheel(name: str, version: str, folder: Path, modules: dict[str, str] | None = None) -> Path:
     """A wheel standing in for a package: metadata only, or the given ``modules``."""
-    path = folder / f"{name}-{version}-py3-none-any.whl"
-    info = f"{name}-{version}.dist-info"
+    dist = canonical(name).replace("-", "_")  # as wheel and .dist-info names spell it
+    path = folder / f"{dist}-{version}-py3-none-any.whl"
+    info = f"{dist}-{version}.dist-info"
     summary = "stand-in made by loo-tutor" if modules else "empty stand-in; this module is not available here"
     files = {
         **(modules or {}),
