@@ -46,8 +46,14 @@ of two cards. In the second trick, once none of the players left with a
 choice may win it or change what a later player may play, they only choose
 which card to keep for the last trick, and that small choice is worked out
 directly. A player who has
-found a line giving them every trick they can still win stops looking. See
-``benchmarks/solver.py`` for the figures.
+found a line giving them every trick they can still win stops looking.
+
+The module is also compiled with mypyc (``setup.py``), so its hot code keeps
+to what compiles well: plain ``int`` locals and lists of them, no tuples made
+in the inner loops (a follower's duty is one number, the card allowed or -1;
+the cards a player may keep are two lists), results compared by a function
+rather than looked up, and positions remembered under a flat tuple of
+numbers. See ``benchmarks/solver.py`` for the figures of both builds.
 """
 
 from __future__ import annotations
@@ -122,29 +128,38 @@ def _tables(reveal: int) -> tuple[list[int], list[list[int]]]:
     return tables
 
 
-_SCORES: dict[tuple[int, int], dict[int, list[int]]] = {}
+# How many bits are set in each byte (for counting the players looed).
+_BITS = [byte.bit_count() for byte in range(256)]
 
 
-def _scores(n: int, open_bits: int) -> dict[int, list[int]]:
-    """Each player's preference between results of the last two tricks, as numbers.
+def _count(mask: int) -> int:
+    """How many bits of ``mask`` are set."""
+    count = 0
+    while mask:
+        count += _BITS[mask & 255]
+        mask >>= 8
+    return count
 
-    ``_scores(n, open_bits)[v][i]`` is larger the better result ``v`` is for
-    player ``i`` of ``n`` by rules 1 to 3 of the module doc (own tricks, then
-    the players looed, then the smaller number), so that comparing two
-    results costs one comparison of integers. ``open_bits`` marks (bit
-    ``2i``) the players who are looed if they win neither trick.
+
+def _better2(new: int, old: int, shift: int, open_bits: int) -> bool:
+    """Whether result ``new`` of the last two tricks is better than ``old`` for a player.
+
+    The player's tricks are at bit ``shift`` of a result; rules 1 to 3 of
+    the module doc decide (own tricks, then the players looed, then the
+    smaller number). ``open_bits`` marks (bit ``2i``) the players who are
+    looed if they win neither trick.
     """
-    table = _SCORES.get((n, open_bits))
-    if table is None:
-        room = 1 << 2 * n
-        table = _SCORES[n, open_bits] = {}
-        for first in range(n):
-            for second in range(first, n):
-                value = (1 << 2 * first) + (1 << 2 * second)
-                looed = (open_bits & ~(value | value >> 1)).bit_count()
-                table[value] = [((value >> 2 * i & 3) * 16 + looed) * room + room - value
-                                for i in range(n)]
-    return table
+    mine_new = new >> shift & 3
+    mine_old = old >> shift & 3
+    if mine_new != mine_old:
+        return mine_new > mine_old
+    looed_new = open_bits & ~(new | new >> 1)
+    looed_old = open_bits & ~(old | old >> 1)
+    if looed_new != looed_old:
+        count_new, count_old = _count(looed_new), _count(looed_old)
+        if count_new != count_old:
+            return count_new > count_old
+    return new < old
 
 
 class _Search:
@@ -160,10 +175,12 @@ class _Search:
         "ace_duty",
         "beaten_by",
         "duty_card",
-        "hands2",
+        "hand_a",
+        "hand_b",
         "holders",
         "indicator",
-        "keeps2",
+        "keep_a",
+        "keep_b",
         "kept",
         "led2",
         "live2",
@@ -172,10 +189,10 @@ class _Search:
         "memo",
         "n",
         "nodes",
+        "open2",
         "order",
         "orders",
         "reveal",
-        "score2",
         "suit_lists",
         "trump2",
         "worths",
@@ -198,20 +215,26 @@ class _Search:
         self.duty_card = 13 * indicator.suit + top if ace_duty else -1
         # Even bit 2i set for every player who can be looed (not the defender).
         self.loo_bits = sum(1 << 2 * i for i in range(n) if i != defender)
-        self.memo: dict[object, int] = {}
-        # For each suit, the players holding its live cards from low to high,
-        # by the mask of those cards (filled in as they are met).
-        self.holders: list[dict[int, tuple[int, ...]]] = [{}, {}, {}, {}]
+        self.memo: dict[tuple[int, int, int, int, int, int, int, int], int] = {}
+        # For each suit, the players holding its live cards from low to high
+        # as one number (see key), by the mask of those cards (filled in as
+        # they are met).
+        self.holders: list[dict[int, int]] = [{}, {}, {}, {}]
         # The state of a search of the last two tricks (see last_two).
         self.order: list[int] = []
         self.orders = [[(leader + i) % n for i in range(n)] for leader in range(n)]
-        self.hands2: list[tuple[int, ...]] = []
-        self.kept: list[int] = []
+        # The hands by place in the second trick, as card indexes (the second
+        # one -1 for a player who has played to it already).
+        self.hand_a: list[int] = [-1] * n
+        self.hand_b: list[int] = [-1] * n
+        self.kept: list[int] = [-1] * n
         self.trump2 = -1
-        self.score2: dict[int, list[int]] = {}
+        self.open2 = 0
         self.live2 = 0
         self.led2 = -1
-        self.keeps2: list[tuple[int, ...]] = [()] * n
+        # The cards each place in the second trick may keep (see keep).
+        self.keep_a: list[int] = [-1] * n
+        self.keep_b: list[int] = [-1] * n
         # The cards each player holds as a mask, kept alongside the hands in the search.
         self.masks: list[int] = [0] * n
         self.nodes = 0
@@ -225,36 +248,51 @@ class _Search:
         current one; the others are looed if they win nothing more.
         """
         open_bits = self.loo_bits & ~have
-        looed_new = (open_bits & ~(new | new >> 1)).bit_count()
-        looed_old = (open_bits & ~(old | old >> 1)).bit_count()
+        looed_new = _count(open_bits & ~(new | new >> 1))
+        looed_old = _count(open_bits & ~(old | old >> 1))
         if looed_new != looed_old:
             return looed_new > looed_old
         return new < old
 
     # -- positions -------------------------------------------------------------
 
-    def key(self, live: int, leader: int, trump: Suit | None, have: int) -> object:
+    def key(self, live: int, leader: int, trump: Suit | None,
+            have: int) -> tuple[int, int, int, int, int, int, int, int]:
         """What a trick's start is remembered by; ``live`` masks the cards still held.
 
-        For each suit, the players holding its cards from low to high; the
-        three suits other than the indicator's are sorted, because they play
-        alike. Which exact cards are held no longer matters, only their order.
+        For each suit, the players holding its cards from low to high, as
+        one number (a digit per card, base ``n + 1``); the three suits other
+        than the indicator's are sorted, because they play alike. Which
+        exact cards are held no longer matters, only their order.
         """
-        suits = []
-        for suit, known in enumerate(self.holders):
-            bits = live >> 13 * suit & 0x1FFF
-            holders = known.get(bits)
-            if holders is None:
-                holders = known[bits] = tuple([player for bit, player in self.suit_lists[suit]
-                                               if live & bit])
-            suits.append(holders)
         reveal = self.reveal
-        special = suits[reveal]
-        del suits[reveal]
-        suits.sort()
+        special = self.code(reveal, live)
+        x = self.code((reveal + 1) % 4, live)
+        y = self.code((reveal + 2) % 4, live)
+        z = self.code((reveal + 3) % 4, live)
+        if x > y:
+            x, y = y, x
+        if y > z:
+            y, z = z, y
+            if x > y:
+                x, y = y, x
         duty = self.duty_card
-        held_duty = duty >= 0 and live >> duty & 1
-        return special, tuple(suits), leader, trump is None, have, held_duty
+        held_duty = live >> duty & 1 if duty >= 0 else 0
+        return special, x, y, z, leader, int(trump is None), have, held_duty
+
+    def code(self, suit: int, live: int) -> int:
+        """Who holds the live cards of ``suit`` from low to high, as one number (see :meth:`key`)."""
+        bits = live >> 13 * suit & 0x1FFF
+        known = self.holders[suit]
+        code = known.get(bits, -1)
+        if code < 0:
+            code = 0
+            base = self.n + 1
+            for bit, player in self.suit_lists[suit]:
+                if live & bit:
+                    code = code * base + player + 1
+            known[bits] = code
+        return code
 
     def start(self, hands: list[tuple[Card, ...]], leader: int, trump: Suit | None, left: int,
               have: int, live: int) -> int:
@@ -299,13 +337,16 @@ class _Search:
         led suit above the highest one down.
         """
         block = self.beaten_by[trick[best].index]
-        led = trick[0].suit
+        led = trick[0].index // 13
+        suit = 0x1FFF << 13 * led
         if trump is None:
-            high = max(card.index for card in trick if card.suit is led)
-            block |= (0x1FFF << 13 * led) & ~((2 << high) - 1)
+            high = -1
+            for card in trick:
+                if card.index // 13 == led and card.index > high:
+                    high = card.index
+            block |= suit & ~((2 << high) - 1)
         n = self.n
         masks = self.masks
-        suit = 0x1FFF << 13 * led
         for step in range(pos, n):
             held = masks[(leader + step) % n]
             if held & suit:
@@ -330,16 +371,19 @@ class _Search:
         """
         n = self.n
         order = self.order = self.orders[leader]
-        hands2 = self.hands2 = [(hand[0].index, hand[1].index) if len(hand) == 2
-                                else (hand[0].index,) for hand in [hands[p] for p in order]]
-        kept = self.kept = [-1] * n
+        hand_a, hand_b = self.hand_a, self.hand_b
+        for i in range(n):
+            hand = hands[order[i]]
+            hand_a[i] = hand[0].index
+            hand_b[i] = hand[1].index if len(hand) == 2 else -1
+        kept = self.kept
         for i in range(pos):
-            kept[i] = hands2[i][0]
+            kept[i] = hand_a[i]
         live = 0
         for mask in self.masks:
             live |= mask
         self.trump2 = -1 if trump is None else int(trump)
-        self.score2 = _scores(n, self.loo_bits & ~have)
+        self.open2 = self.loo_bits & ~have
         if pos == 0:
             self.live2 = live
             return self.lead2()
@@ -363,13 +407,12 @@ class _Search:
 
     def lead2(self) -> int:
         """The result chosen by the leader of the second trick."""
-        a, b = self.hands2[0]
+        a, b = self.hand_a[0], self.hand_b[0]
         trump = self.trump2
         reveal = self.reveal
         options = self.alike2(leads_of_two(a, b, trump, self.duty_card))
-        player = self.order[0]
-        shift = 2 * player
-        score = self.score2
+        shift = 2 * self.order[0]
+        open_bits = self.open2
         found = mine = -1
         for card in options:
             self.kept[0] = b if card == a else a
@@ -377,7 +420,7 @@ class _Search:
             self.led2 = suit
             value = self.follow2(1, rank, rank if suit == trump else -1,
                                  32 + rank if suit == reveal else 16 + rank, 0, mine)
-            if found < 0 or score[value][player] > score[found][player]:
+            if found < 0 or _better2(value, found, shift, open_bits):
                 found, mine = value, value >> shift & 3
                 if mine == 2:
                     break  # both tricks: nothing can be better for this player
@@ -416,22 +459,24 @@ class _Search:
         led = self.led2
         worths = self.worths[led]
         kept = self.kept
-        hands2 = self.hands2
+        hand_a, hand_b = self.hand_a, self.hand_b
+        live = self.live2
         while True:
             if i == n:
                 return self.third(best)
-            a, b = hands2[i]
-            options = follows_of_two(a, b, led, high_led, high_trump, trump)
-            if len(options) == 2:
-                options = self.alike2(options)
-                if len(options) == 2:
+            a, b = hand_a[i], hand_b[i]
+            only = _follows2(a, b, led, high_led, high_trump, trump)
+            if only < 0:
+                low, high = (a, b) if a < b else (b, a)
+                if a // 13 != b // 13 or live & ((1 << high) - (2 << low)):
                     if worths[a] > best_worth or worths[b] > best_worth:
                         break
                     value = self.ahead2(i, high_led, high_trump, best_worth, best)
                     if value >= 0:
                         return value
                     break
-            card = options[0]
+                only = a  # alike (see alike2)
+            card = only
             kept[i] = b if card == a else a
             suit, rank = card // 13, card % 13
             worth = worths[card]
@@ -442,11 +487,11 @@ class _Search:
             if worth > best_worth:
                 best_worth, best = worth, i
             i += 1
-        player = self.order[i]
-        shift = 2 * player
-        score = self.score2
+        shift = 2 * self.order[i]
+        open_bits = self.open2
         found = mine = -1
-        for card in options:
+        for k in range(2):
+            card = a if k == 0 else b
             kept[i] = b if card == a else a
             suit, rank = card // 13, card % 13
             if worths[card] > best_worth:
@@ -459,7 +504,7 @@ class _Search:
                     i + 1, rank if suit == led and rank > high_led else high_led,
                     rank if suit == trump and rank > high_trump else high_trump,
                     best_worth, best, mine)
-            if found < 0 or score[value][player] > score[found][player]:
+            if found < 0 or _better2(value, found, shift, open_bits):
                 found, mine = value, value >> shift & 3
                 if mine == 2:
                     break  # both tricks: nothing can be better for this player
@@ -514,25 +559,24 @@ class _Search:
         trump = self.trump2
         led = self.led2
         worths = self.worths[led]
-        hands2 = self.hands2
+        hand_a, hand_b = self.hand_a, self.hand_b
         kept = self.kept
-        choices = self.keeps2
+        keep_a, keep_b = self.keep_a, self.keep_b
         live = self.live2
         for step in range(i, n):
-            a, b = hands2[step]
-            options = follows_of_two(a, b, led, high_led, high_trump, trump)
-            if len(options) == 2:
+            a, b = hand_a[step], hand_b[step]
+            card = _follows2(a, b, led, high_led, high_trump, trump)
+            if card < 0:
                 low, high = (a, b) if a < b else (b, a)
                 if a // 13 != b // 13 or live & ((1 << high) - (2 << low)):
                     if worths[a] > best_worth or worths[b] > best_worth or (
                             trump < 0 and a // 13 == led and high % 13 > high_led):
                         return -1
-                    choices[step] = options
+                    keep_a[step], keep_b[step] = a, b
                     continue
-                options = (a,)  # alike (see alike2)
-            card = options[0]
-            kept[step] = b if card == a else a
-            choices[step] = (kept[step],)
+                card = a  # alike (see alike2)
+            kept[step] = keep_a[step] = b if card == a else a
+            keep_b[step] = -1
             suit, rank = card // 13, card % 13
             if suit == led and rank > high_led:
                 high_led = rank
@@ -547,40 +591,46 @@ class _Search:
                 top, holder = worth[kept[step]], step
         order = self.order
         base = 1 << 2 * order[best]
-        won = self.keep(i, top, holder, worth, base, choices)
+        won = self.keep(i, top, holder, worth, base)
         return base + (1 << 2 * order[won])
 
-    def keep(self, i: int, top: int, holder: int, worth: list[int], base: int,
-             keepable: list[tuple[int, ...]]) -> int:
+    def keep(self, i: int, top: int, holder: int, worth: list[int], base: int) -> int:
         """Who wins the last trick (a place in the trick) when the players from place ``i`` keep a card in turn.
 
-        ``keepable[j]`` lists the cards the player at place ``j`` may keep
-        (one if they have no choice), ``worth`` gives each card's worth in
-        the last trick, which the second trick's winner leads; ``top`` is
-        the best worth kept so far, at place ``holder``; ``base`` is the
-        second trick's result. The last trick goes to the best card kept.
+        ``keep_a[j]`` and ``keep_b[j]`` are the cards the player at place
+        ``j`` may keep (``keep_b[j]`` is -1 if they have no choice);
+        ``worth`` gives each card's worth in the last trick, which the second
+        trick's winner leads; ``top`` is the best worth kept so far, at place
+        ``holder``; ``base`` is the second trick's result. The last trick
+        goes to the best card kept.
         """
         n = self.n
+        keep_a, keep_b = self.keep_a, self.keep_b
+        a = b = -1
         while i < n:
-            options = keepable[i]
-            if worth[options[0]] > top or worth[options[-1]] > top:
+            a, b = keep_a[i], keep_b[i]
+            if worth[a] > top or b >= 0 and worth[b] > top:
                 break
             i += 1  # this player cannot change the last trick
         else:
             return holder
         order = self.order
-        player = order[i]
-        score = self.score2
+        shift = 2 * order[i]
+        open_bits = self.open2
         found = -1
-        for card in options:
+        for k in range(2):  # (a loop over numbers: no tuple is made)
+            card = a if k == 0 else b
+            if card < 0:
+                break
             if worth[card] > top:
-                won = self.keep(i + 1, worth[card], i, worth, base, keepable)
+                won = self.keep(i + 1, worth[card], i, worth, base)
             else:
-                won = self.keep(i + 1, top, holder, worth, base, keepable)
+                won = self.keep(i + 1, top, holder, worth, base)
             if won == i:
                 return i  # the last trick: all this player can still win
-            if found < 0 or (won != found and score[base + (1 << 2 * order[won])][player]
-                             > score[base + (1 << 2 * order[found])][player]):
+            if found < 0 or (won != found and _better2(base + (1 << 2 * order[won]),
+                                                       base + (1 << 2 * order[found]),
+                                                       shift, open_bits)):
                 found = won
         return found
 
@@ -645,8 +695,7 @@ class _Search:
         best = best_mine = -1
         ends = pos + 1 == n
         for card in legal:
-            i = hand.index(card)
-            hands[player] = hand[:i] + hand[i + 1:]
+            hands[player] = tuple([other for other in hand if other is not card])
             masks[player] = held ^ 1 << card.index
             trick.append(card)
             now = pos if pos and beaten_by[trick[top].index] >> card.index & 1 else top
@@ -720,21 +769,27 @@ def follows_of_two(a: int, b: int, led: int, high_led: int, high_trump: int,
     rank down of the led suit (``high_led``) and of the known trump suit
     (``high_trump``, -1 if none); ``trump`` is -1 while trumps are unknown.
     """
+    only = _follows2(a, b, led, high_led, high_trump, trump)
+    return (a, b) if only < 0 else (only,)
+
+
+def _follows2(a: int, b: int, led: int, high_led: int, high_trump: int, trump: int) -> int:
+    """:func:`follows_of_two` as one number: the one card allowed, or -1 if both are."""
     sa, sb = a // 13, b // 13
     if sa == led or sb == led:
         if sa != sb:
-            return (a,) if sa == led else (b,)  # R-FOLLOW
+            return a if sa == led else b  # R-FOLLOW
         if trump >= 0 and led != trump and high_trump >= 0:
-            return (a, b)  # trumped: no card of the led suit can win (R-HEAD)
+            return -1  # trumped: no card of the led suit can win (R-HEAD)
         # R-HEAD: a card that beats the highest of the led suit, if held
         heads_a, heads_b = a % 13 > high_led, b % 13 > high_led
-        return (a, b) if heads_a == heads_b else ((a,) if heads_a else (b,))
+        return -1 if heads_a == heads_b else (a if heads_a else b)
     if trump >= 0:
         # R-TRUMP-WIN: a trump above every trump down, if held; else R-DISCARD
         wins_a = sa == trump and a % 13 > high_trump
         wins_b = sb == trump and b % 13 > high_trump
-        return (a, b) if wins_a == wins_b else ((a,) if wins_a else (b,))
-    return (a, b)  # R-DISCARD before the reveal
+        return -1 if wins_a == wins_b else (a if wins_a else b)
+    return -1  # R-DISCARD before the reveal
 
 
 def _check(state: DealState) -> None:

@@ -17,7 +17,14 @@ from loo_tutor.hints import avoidable_loo, hint, review
 from loo_tutor.legality import legal_follows, legal_leads
 from loo_tutor.record import replay
 from loo_tutor.sim import play_out
-from loo_tutor.solver import Solver, best_card, follows_of_two, leads_of_two, solve
+from loo_tutor.solver import (
+    Solver,
+    _better2,
+    best_card,
+    follows_of_two,
+    leads_of_two,
+    solve,
+)
 from loo_tutor.state import Announce, DealState, Phase, Seat, deal_from_hands
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -327,6 +334,25 @@ def test_review_and_loo_check_over_a_finished_deal(seed: int, count: int) -> Non
 def replay_states(end: DealState) -> list[DealState]:
     from loo_tutor.record import record_from_state
     return replay(record_from_state(end)).states
+
+
+@given(st.integers(2, 8).flatmap(lambda n: st.tuples(
+    st.just(n), st.integers(0, n - 1), st.sets(st.integers(0, n - 1)),
+    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=2, max_size=2))))
+def test_the_last_two_tricks_compare_results_by_the_stated_order(
+        case: tuple[int, int, set[int], list[tuple[int, int]]]) -> None:
+    # Results of the last two tricks (two bits of tricks per player) compared
+    # for one player: own tricks, then more players looed, then the smaller number.
+    n, player, open_players, winners = case
+    open_bits = sum(1 << 2 * i for i in open_players)
+    new, old = ((1 << 2 * a) + (1 << 2 * b) for a, b in winners)
+
+    def order(value: int) -> tuple[int, int, int]:
+        tricks = [value >> 2 * i & 3 for i in range(n)]
+        looed = sum(1 for i in open_players if tricks[i] == 0)
+        return tricks[player], looed, -value
+
+    assert _better2(new, old, 2 * player, open_bits) == (order(new) > order(old))
 
 
 def test_forced_ace_deal_best_play() -> None:
