@@ -305,8 +305,12 @@ def build_own_wheel(folder: Path) -> Path:
             target = src / path.relative_to(ROOT)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, target)
+        # Without setup.py in the copy the build is pure Python even when
+        # LOO_TUTOR_COMPILE is set: the browser cannot load compiled modules.
         pip("wheel", "--no-deps", ".", "--wheel-dir", str(folder), cwd=src)
     (wheel,) = folder.glob("loo_tutor-*.whl")
+    if not is_pure(wheel.name):
+        raise SystemExit(f"vendor_pyodide: expected a pure-Python loo-tutor wheel, got {wheel.name}")
     return wheel
 
 
