@@ -13,8 +13,8 @@ median, worst and mean in milliseconds for two sets of positions:
 Target (issue "Analysis and practice"): at most 5 ms per position, median and
 worst over 1,000 random positions. ``--worst 5`` also lists the five slowest
 positions of each set (deal kind, trick, cards down), to profile them.
-``--repeat 3`` solves each position three times (each from cold) and keeps
-its fastest time, which takes out most of the noise of other work on a
+``--repeat 5`` solves each position five times (each from cold) and keeps
+its fastest time, which takes out some of the noise of other work on a
 busy machine.
 
 ``python scripts/build_compiled.py --run benchmarks/solver.py`` measures the

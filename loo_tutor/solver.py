@@ -177,6 +177,7 @@ class _Search:
         "duty_card",
         "hand_a",
         "hand_b",
+        "holder_of",
         "holders",
         "indicator",
         "keep_a",
@@ -193,7 +194,7 @@ class _Search:
         "order",
         "orders",
         "reveal",
-        "suit_lists",
+        "reveal_suit",
         "trump2",
         "worths",
     )
@@ -201,12 +202,13 @@ class _Search:
     def __init__(self, indicator: Card, ace_duty: bool, defender: int,
                  hands: Sequence[Sequence[Card]]) -> None:
         n = self.n = len(hands)
-        # For each suit, the cards of the deal's active hands from low to high,
-        # as (bit of the card's index, player holding it).
-        self.suit_lists: list[list[tuple[int, int]]] = [[], [], [], []]
-        for index, player in sorted((c.index, p) for p, hand in enumerate(hands) for c in hand):
-            self.suit_lists[index // 13].append((1 << index, player))
+        # The player holding each card (by index) of the deal's active hands.
+        self.holder_of = [-1] * 52
+        for player, hand in enumerate(hands):
+            for card in hand:
+                self.holder_of[card.index] = player
         self.reveal = reveal = indicator.suit
+        self.reveal_suit = int(reveal)  # the same as a plain number, for the hot code
         self.beaten_by, self.worths = _tables(reveal)
         self.indicator = indicator
         self.ace_duty = ace_duty
@@ -215,7 +217,7 @@ class _Search:
         self.duty_card = 13 * indicator.suit + top if ace_duty else -1
         # Even bit 2i set for every player who can be looed (not the defender).
         self.loo_bits = sum(1 << 2 * i for i in range(n) if i != defender)
-        self.memo: dict[tuple[int, int, int, int, int, int, int, int], int] = {}
+        self.memo: dict[tuple[int, int, int, int, int], int] = {}
         # For each suit, the players holding its live cards from low to high
         # as one number (see key), by the mask of those cards (filled in as
         # they are met).
@@ -257,15 +259,17 @@ class _Search:
     # -- positions -------------------------------------------------------------
 
     def key(self, live: int, leader: int, trump: Suit | None,
-            have: int) -> tuple[int, int, int, int, int, int, int, int]:
+            have: int) -> tuple[int, int, int, int, int]:
         """What a trick's start is remembered by; ``live`` masks the cards still held.
 
         For each suit, the players holding its cards from low to high, as
         one number (a digit per card, base ``n + 1``); the three suits other
         than the indicator's are sorted, because they play alike. Which
-        exact cards are held no longer matters, only their order.
+        exact cards are held no longer matters, only their order. The last
+        number holds the rest: the leader, whether trumps are still hidden,
+        whether the R-LEAD-ACE card is still held and who has won a trick.
         """
-        reveal = self.reveal
+        reveal = self.reveal_suit
         special = self.code(reveal, live)
         x = self.code((reveal + 1) % 4, live)
         y = self.code((reveal + 2) % 4, live)
@@ -278,7 +282,8 @@ class _Search:
                 x, y = y, x
         duty = self.duty_card
         held_duty = live >> duty & 1 if duty >= 0 else 0
-        return special, x, y, z, leader, int(trump is None), have, held_duty
+        rest = ((have * 2 + held_duty) * 2 + int(trump is None)) * 32 + leader  # leader < 32
+        return special, x, y, z, rest
 
     def code(self, suit: int, live: int) -> int:
         """Who holds the live cards of ``suit`` from low to high, as one number (see :meth:`key`)."""
@@ -288,9 +293,14 @@ class _Search:
         if code < 0:
             code = 0
             base = self.n + 1
-            for bit, player in self.suit_lists[suit]:
-                if live & bit:
-                    code = code * base + player + 1
+            holder_of = self.holder_of
+            index = 13 * suit
+            rest = bits
+            while rest:  # the live cards of the suit from low to high
+                if rest & 1:
+                    code = code * base + holder_of[index] + 1
+                rest >>= 1
+                index += 1
             known[bits] = code
         return code
 
@@ -382,7 +392,7 @@ class _Search:
         live = 0
         for mask in self.masks:
             live |= mask
-        self.trump2 = -1 if trump is None else int(trump)
+        self.trump2 = -1 if trump is None else self.reveal_suit  # trumps are the indicator's
         self.open2 = self.loo_bits & ~have
         if pos == 0:
             self.live2 = live
@@ -402,14 +412,14 @@ class _Search:
             if worth > best_worth:
                 best_worth, best = worth, i
         self.live2 = live
-        self.led2 = int(led)
+        self.led2 = trick[0].index // 13
         return self.follow2(pos, high_led, high_trump, best_worth, best, parent_best)
 
     def lead2(self) -> int:
         """The result chosen by the leader of the second trick."""
         a, b = self.hand_a[0], self.hand_b[0]
         trump = self.trump2
-        reveal = self.reveal
+        reveal = self.reveal_suit
         options = self.alike2(leads_of_two(a, b, trump, self.duty_card))
         shift = 2 * self.order[0]
         open_bits = self.open2
