@@ -134,6 +134,8 @@ _BITS = [byte.bit_count() for byte in range(256)]
 
 def _count(mask: int) -> int:
     """How many bits of ``mask`` are set."""
+    if mask < 0x10000:  # up to eight players: two bytes
+        return _BITS[mask & 255] + _BITS[mask >> 8]
     count = 0
     while mask:
         count += _BITS[mask & 255]
@@ -250,10 +252,12 @@ class _Search:
         current one; the others are looed if they win nothing more.
         """
         open_bits = self.loo_bits & ~have
-        looed_new = _count(open_bits & ~(new | new >> 1))
-        looed_old = _count(open_bits & ~(old | old >> 1))
+        looed_new = open_bits & ~(new | new >> 1)
+        looed_old = open_bits & ~(old | old >> 1)
         if looed_new != looed_old:
-            return looed_new > looed_old
+            count_new, count_old = _count(looed_new), _count(looed_old)
+            if count_new != count_old:
+                return count_new > count_old
         return new < old
 
     # -- positions -------------------------------------------------------------
