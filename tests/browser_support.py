@@ -10,9 +10,17 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+"""Where ./dev builds the site."""
+LIVE_PAGE = "notebooks/forced-ace.html"
+LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
+"""URL schemes that never leave the browser."""
+LIVE_TIMEOUT_MS = 120_000
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium; the tests never download a browser of their own."""
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -81,3 +89,62 @@ def in_browser(work: Callable[[Any], None]) -> None:
     thread.join()
     if failure:
         raise failure[0]
+
+
+@contextmanager
+def built_site() -> Iterator[str]:
+    """The built site, served on a free port of 127.0.0.1; fails when it has not been built."""
+    app = HTML / "lite" / "voici" / "render" / "notebooks" / "forced-ace.html"
+    for needed in (HTML / LIVE_PAGE, app, HTML / "lite" / "static" / "pyodide" / "pyodide.js"):
+        if not needed.exists():
+            pytest.fail(f"{needed.relative_to(ROOT)} is missing: build the site first "
+                        "(./dev build, or ./dev test, which builds it before running pytest)")
+    with serve_directory(HTML) as url:
+        yield url
+
+
+def outside_site(urls: list[str], site: str) -> list[str]:
+    """The URLs that leave ``site`` (any other host or port)."""
+    here = urlsplit(site).netloc
+    return [u for u in urls
+            if urlsplit(u).scheme not in LOCAL_SCHEMES and urlsplit(u).netloc != here]
+
+
+@contextmanager
+def new_page(browser: Any, requests: list[str], errors: list[str]) -> Iterator[Any]:
+    """A page of a fresh browser context, noting every request and every error logged."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def open_live(page: Any, site: str, path: str, widget_text: str, button_text: str) -> Any:
+    """Open ``path`` of the site, wait until it is live and return the live app's frame.
+
+    Until Python is ready the page shows its saved widgets (the one showing
+    ``widget_text`` draws its ``button_text`` button) and a status line saying
+    so; once live, the saved copy gives way to the app.
+    """
+    page.goto(f"{site}/{path}", wait_until="domcontentloaded")
+
+    status = page.locator(".loo-live-status")
+    status.wait_for(timeout=30_000)
+    assert "Starting Python in your browser" in status.inner_text()
+    saved = page.locator("article .loo-widget").filter(has_text=widget_text)
+    saved.locator("button", has_text=button_text).first.wait_for(timeout=30_000)
+    assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
+
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+        timeout=LIVE_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
+        status.inner_text()
+    assert "Live" in status.inner_text()
+    assert not saved.first.is_visible(), "the saved copy should give way to the live app"
+    return page.frame_locator("iframe.loo-live-frame")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import built_site
 
 from loo_tutor import check, loads
 
@@ -62,3 +64,10 @@ trump: 4H
 @pytest.fixture
 def forced_ace() -> str:
     return FORCED_ACE
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """The built site, served on a free port of 127.0.0.1 for a module's browser tests."""
+    with built_site() as url:
+        yield url

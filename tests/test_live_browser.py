@@ -19,48 +19,26 @@ A missing Chromium is a failure, never a skip: ``./dev test`` installs it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from browser_support import in_browser, serve_directory
+from browser_support import (
+    HTML,
+    LIVE_PAGE,
+    ROOT,
+    in_browser,
+    new_page,
+    open_live,
+    outside_site,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-HTML = ROOT / "_build" / "html"
-LIVE_PAGE = "notebooks/forced-ace.html"
 EXERCISES_PAGE = "notebooks/exercises.html"
 EXERCISES_SEED = 2024  # the seed of the notebook's cell ExerciseWidget(1, seed=2024, ...)
-LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
-LIVE_TIMEOUT_MS = 120_000
 # A tag that makes the browser fetch something: script, stylesheet, image, frame...
 _FETCHING_TAG = re.compile(
     r"<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc\s*=\s*[\"']?(?P<src>[^\"'\s>]+)"
     r"|<link\b(?=[^>]*\brel\s*=\s*[\"']?(?:stylesheet|icon|preload|modulepreload|manifest))"
     r"[^>]*\bhref\s*=\s*[\"']?(?P<href>[^\"'\s>]+)", re.IGNORECASE)
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """The built site, served on a free port of 127.0.0.1 for these tests."""
-    app = HTML / "lite" / "voici" / "render" / "notebooks" / "forced-ace.html"
-    for needed in (HTML / LIVE_PAGE, app, HTML / "lite" / "static" / "pyodide" / "pyodide.js"):
-        if not needed.exists():
-            pytest.fail(f"{needed.relative_to(ROOT)} is missing: build the site first "
-                        "(./dev build, or ./dev test, which builds it before running pytest)")
-    with serve_directory(HTML) as url:
-        yield url
-
-
-
-
-def _outside(urls: list[str], site: str) -> list[str]:
-    """The URLs that leave ``site`` (any other host or port)."""
-    here = urlsplit(site).netloc
-    return [u for u in urls
-            if urlsplit(u).scheme not in LOCAL_SCHEMES and urlsplit(u).netloc != here]
 
 
 def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> None:
@@ -71,53 +49,13 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     wheels = [u for u in requests if u.endswith(".whl")]
     assert any("/lite/static/pyodide/loo_tutor-" in u for u in wheels), wheels
     assert any(u.endswith("/pyodide.asm.wasm") for u in requests)
-    assert not _outside(requests, site), f"requests left the site: {_outside(requests, site)}"
+    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
-@contextmanager
-def _new_page(browser: Any, requests: list[str], errors: list[str]) -> Iterator[Any]:
-    """A page of a fresh browser context, noting every request and every error logged."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.on("request", lambda request: requests.append(request.url))
-    page = context.new_page()
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    try:
-        yield page
-    finally:
-        context.close()
-
-
-def _open_live(page: Any, site: str, path: str, widget_text: str, button_text: str) -> Any:
-    """Open ``path`` of the site, wait until it is live and return the live app's frame.
-
-    Until Python is ready the page shows its saved widgets (the one showing
-    ``widget_text`` draws its ``button_text`` button) and a status line saying
-    so; once live, the saved copy gives way to the app.
-    """
-    page.goto(f"{site}/{path}", wait_until="domcontentloaded")
-
-    status = page.locator(".loo-live-status")
-    status.wait_for(timeout=30_000)
-    assert "Starting Python in your browser" in status.inner_text()
-    saved = page.locator("article .loo-widget").filter(has_text=widget_text)
-    saved.locator("button", has_text=button_text).first.wait_for(timeout=30_000)
-    assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
-
-    page.wait_for_function(
-        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
-        timeout=LIVE_TIMEOUT_MS)
-    assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
-        status.inner_text()
-    assert "Live" in status.inner_text()
-    assert not saved.first.is_visible(), "the saved copy should give way to the live app"
-    return page.frame_locator("iframe.loo-live-frame")
-
-
 def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[str]) -> None:
-    with _new_page(browser, requests, errors) as page:
-        app = _open_live(page, site, LIVE_PAGE, "You are A.", "7♥")
+    with new_page(browser, requests, errors) as page:
+        app = open_live(page, site, LIVE_PAGE, "You are A.", "7♥")
         trainer = app.locator(".loo-widget").filter(has_text="You are A.")
         trainer.locator("button", has_text="7♥").click()
         refused = trainer.locator(".loo-refused")
@@ -154,7 +92,7 @@ def test_exercises_page_goes_live_and_the_engine_grades_answers(site: str) -> No
     in_browser(lambda browser: _answer_exercise(browser, site, exercise, wrong, verdict.rule,
                                                 requests, errors))
 
-    assert not _outside(requests, site), f"requests left the site: {_outside(requests, site)}"
+    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
@@ -165,8 +103,8 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
     from loo_tutor.narrate import card_text
 
     title = f"Exercise 1: {exercise.title}"
-    with _new_page(browser, requests, errors) as page:
-        app = _open_live(page, site, EXERCISES_PAGE, title, "Check")
+    with new_page(browser, requests, errors) as page:
+        app = open_live(page, site, EXERCISES_PAGE, title, "Check")
         widget = app.locator(".loo-exercise").filter(has_text=title)
         expect(widget.locator(".loo-question")).to_have_text(exercise.question)
         score = app.locator(".loo-score-line")
@@ -244,6 +182,6 @@ def test_every_page_loads_without_leaving_the_site(site: str) -> None:
             context.close()
 
     in_browser(visit)
-    leaving = {p: _outside(urls, site) for p, urls in requests.items() if _outside(urls, site)}
+    leaving = {p: outside_site(urls, site) for p, urls in requests.items() if outside_site(urls, site)}
     assert not leaving, f"pages whose requests left the site: {leaving}"
     assert all(requests.get(p) for p in pages), "some page made no request at all"

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import in_browser
-from test_live_browser import _new_page, _open_live, _outside, site  # noqa: F401
+from browser_support import in_browser, new_page, open_live, outside_site
 
 from loo_tutor.narrate import card_text
 from loo_tutor.widgets import PracticeSession
@@ -22,7 +21,7 @@ SETTINGS: dict[str, Any] = {"players": ["Anna", "Ben", "Carla", "Dan", "Emil"], 
                             "deals": 5, "seed": 7}
 
 
-def test_practice_page_goes_live_and_gives_a_hint(site: str) -> None:  # noqa: F811
+def test_practice_page_goes_live_and_gives_a_hint(site: str) -> None:
     here = PracticeSession(**SETTINGS)
     here.ask_hint()
     expected = here.hint_text
@@ -31,14 +30,14 @@ def test_practice_page_goes_live_and_gives_a_hint(site: str) -> None:  # noqa: F
     requests: list[str] = []
     errors: list[str] = []
     in_browser(lambda browser: _hint_and_play(browser, site, expected, card, requests, errors))
-    assert not _outside(requests, site), f"requests left the site: {_outside(requests, site)}"
+    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
 def _hint_and_play(browser: Any, url: str, expected: str, card: str, requests: list[str],
                    errors: list[str]) -> None:
-    with _new_page(browser, requests, errors) as page:
-        app = _open_live(page, url, PRACTICE_PAGE, "You are Anna.", "Best card and why")
+    with new_page(browser, requests, errors) as page:
+        app = open_live(page, url, PRACTICE_PAGE, "You are Anna.", "Best card and why")
         widget = app.locator(".loo-widget").filter(has_text="You are Anna.")
         widget.locator("button", has_text="Best card and why").click()
         hint = widget.locator(".loo-hint")

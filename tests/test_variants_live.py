@@ -10,23 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import in_browser
-from test_live_browser import _new_page, _open_live, _outside, site  # noqa: F401
+from browser_support import in_browser, new_page, open_live, outside_site
 
 VARIANTS_PAGE = "notebooks/variants.html"
 
 
-def test_variants_page_goes_live_and_steps_both_deals(site: str) -> None:  # noqa: F811
+def test_variants_page_goes_live_and_steps_both_deals(site: str) -> None:
     requests: list[str] = []
     errors: list[str] = []
     in_browser(lambda browser: _step_club_law(browser, site, requests, errors))
-    assert not _outside(requests, site), f"requests left the site: {_outside(requests, site)}"
+    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
 def _step_club_law(browser: Any, url: str, requests: list[str], errors: list[str]) -> None:
-    with _new_page(browser, requests, errors) as page:
-        app = _open_live(page, url, VARIANTS_PAGE, "Right: limited + club_law", "Back")
+    with new_page(browser, requests, errors) as page:
+        app = open_live(page, url, VARIANTS_PAGE, "Right: limited + club_law", "Back")
         widget = app.locator(".loo-widget").filter(has_text="Right: limited + club_law")
         now = widget.locator(".loo-compare-now")
         assert "Both deals are over" in now.inner_text()
