@@ -155,6 +155,15 @@ def _better2(new: int, old: int, shift: int, open_bits: int) -> bool:
     mine_old = old >> shift & 3
     if mine_new != mine_old:
         return mine_new > mine_old
+    return _tie_better(new, old, open_bits)
+
+
+def _tie_better(new: int, old: int, open_bits: int) -> bool:
+    """Rules 2 and 3 of the module doc between results equally good for the chooser.
+
+    ``open_bits`` marks (bit ``2i``) the players who are looed if they win
+    nothing more: more of them looed is better, then the smaller number.
+    """
     looed_new = open_bits & ~(new | new >> 1)
     looed_old = open_bits & ~(old | old >> 1)
     if looed_new != looed_old:
@@ -251,14 +260,7 @@ class _Search:
         ``have`` marks the players who had already won a trick before the
         current one; the others are looed if they win nothing more.
         """
-        open_bits = self.loo_bits & ~have
-        looed_new = open_bits & ~(new | new >> 1)
-        looed_old = open_bits & ~(old | old >> 1)
-        if looed_new != looed_old:
-            count_new, count_old = _count(looed_new), _count(looed_old)
-            if count_new != count_old:
-                return count_new > count_old
-        return new < old
+        return _tie_better(new, old, self.loo_bits & ~have)
 
     # -- positions -------------------------------------------------------------
 

@@ -124,6 +124,9 @@ def run_compiled(script: str, args: list[str]) -> None:
 
 def main() -> int:
     if sys.argv[1:2] == ["--run"] and len(sys.argv) > 2:
+        if not Path(sys.argv[2]).is_file():
+            print(f"build_compiled: no script {sys.argv[2]!r} to run", file=sys.stderr)
+            return 2
         run_compiled(sys.argv[2], sys.argv[3:])
         return 0
     if sys.argv[1:]:
