@@ -13,7 +13,10 @@ Playwright and prints:
 * under Voila (``loo-tutor classroom``, started here on a free port, kernels
   preheated): milliseconds from opening the forced-ace app to its card
   buttons, with a fresh browser profile and with the profile of an earlier
-  visit (each opening gets a freshly preheated kernel).
+  visit (each opening gets a freshly preheated kernel). The pages are the
+  classroom's light page (its own small script draws the widgets);
+  ``--voila-page voila`` measures Voila's own JupyterLab front end instead,
+  and ``--skip-browser`` runs the Voila half alone.
 
   For both, Chromium's renderer for a new window's address-bar popup (WebUI
   omnibox popup, about a second of processor time that a headless window
@@ -232,7 +235,8 @@ def _free_port() -> int:
         return port
 
 
-def under_voila(runs: int, clicks: int, browser_ui: bool = False) -> dict[str, Any]:
+def under_voila(runs: int, clicks: int, browser_ui: bool = False,
+                page: str = "light") -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     flags = FLAGS if browser_ui else [*FLAGS, NO_POPUP]
@@ -241,7 +245,8 @@ def under_voila(runs: int, clicks: int, browser_ui: bool = False) -> dict[str, A
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "loo_tutor", "classroom", "notebooks", "--port", str(port)],
+        [sys.executable, "-m", "loo_tutor", "classroom", "notebooks", "--port", str(port),
+         "--page", page],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: queue.Queue[str] = queue.Queue()
 
@@ -333,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-voila", action="store_true", help="skip the Voila figures")
     parser.add_argument("--browser-ui", action="store_true",
                         help="keep Chromium's address-bar popup renderer per window")
+    parser.add_argument("--voila-page", choices=("light", "voila"), default="light",
+                        help="the classroom's pages measured: its light page (default) or "
+                             "Voila's own front end")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     args = parser.parse_args(argv)
     if not (HTML / PAGE).exists():
@@ -349,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_browser:
         figures["browser"] = in_browser(args.runs, args.clicks, args.browser_ui)
     if not args.skip_voila:
-        figures["voila"] = under_voila(args.runs, args.clicks, args.browser_ui)
+        figures["voila"] = under_voila(args.runs, args.clicks, args.browser_ui, args.voila_page)
+        figures["voila_page"] = args.voila_page
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
@@ -375,6 +384,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    {label:34}{statistics.median(values):7.0f}")
     voila = figures.get("voila")
     if voila:
+        print(f"  Voila: the classroom's {args.voila_page} page")
         for key, label in (("cold", "Voila, cold"), ("warm", "Voila, warm cache")):
             value = statistics.median(voila[key]) if voila[key] else None
             print(f"open -> live  {label:16}{_summary(voila[key])}{mark(value, TARGETS['voila'])}")

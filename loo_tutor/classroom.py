@@ -8,7 +8,7 @@ class the server
   whenever it listens on another address (one is generated unless
   ``--token`` gives it); the address printed includes it;
 * keeps one kernel per notebook started and run ahead (Voila's preheated
-  kernels), so a page is live about a second after it is opened;
+  kernels), so a page is live well within a second after it is opened;
 * stops kernels left idle (``--cull-after``: 20 minutes by default, or
   seconds written ``30s``) once no page is connected to them;
 * runs no code the browser sends: the notebooks run on the server when a
@@ -17,17 +17,26 @@ class the server
   request to execute code, inspect or complete names is dropped, whoever
   sends it; Voila's route for running cells sent by the page (progressive
   rendering) stays off;
+* serves each notebook as a light page of the project's own: the server
+  draws the whole notebook (text, and output other than widgets) into the
+  page, and one script of 0.56 MB (0.16 MB compressed), bundled by ./dev
+  from npm's widget packages (classroom_page/), connects to the page's
+  kernel and draws the widgets. Voila's own JupyterLab front end (5 MB)
+  took about 1.8 s to start in a browser that had not seen it before. When
+  the script has not been built, the page is Voila's own, as before;
 * shows no notebook source, and its pages load nothing from another host:
-  the project's Voila template drops the stylesheet links that Voila's
-  templates make to a CDN (the widgets' icon font comes with Voila itself);
+  the light page's script, style sheet and icon font come from this
+  server, and Voila's page drops the stylesheet links that Voila's
+  templates make to a CDN (its icon font comes with Voila itself);
 * serves the built book (``_build/html`` beside the notebooks, when it
   exists) under ``/voila/``, so the rule links in the widgets lead to the
   rules pages as they do in the book;
 * sends the page's scripts and style sheets compressed (gzip, each file
-  compressed once and kept in memory: the 5.0 MB a page of the forced-ace
-  app loads go out as 1.4 MB) and lets the browser keep Voila's own files
-  for an hour, so a page opened again, or reloaded, asks the server again
-  only for itself and the widget extensions' three entry scripts.
+  compressed once and kept in memory: the 1.1 MB the light forced-ace page
+  loads go out as 0.3 MB, Voila's own page's 5.0 MB as 1.4 MB) and lets the
+  browser keep them, and Voila's own files, for an hour (their addresses
+  change with their content), so a page opened again, or reloaded, asks
+  the server again only for itself.
 
 Voila is optional: without it the command says how to install it and
 exits with status 2.
@@ -41,6 +50,7 @@ import importlib
 import ipaddress
 import os
 import secrets
+import shutil
 import socket
 import sys
 import tempfile
@@ -55,15 +65,87 @@ DEFAULT_PORT = 8866
 TEMPLATE = "loo-classroom"
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
-# The project's Voila template. Its notebook page is Voila's "lab" page
-# without the lines of its stylesheet block that link to another host, and
-# with a loading sign that does not turn (five waiting pages turning theirs
-# kept a quarter of a core busy, in Chromium without a GPU). Its
+# The project's Voila templates. The light page (used when ./dev has built
+# its script, see classroom_page/) has the server draw the whole notebook, as
+# nbconvert's lab page does, except each widget, which is left as an empty
+# place named by its model; the page's one script (about 0.16 MB compressed,
+# in place of the 1.4 MB of Voila's JupyterLab front end) connects to the
+# page's kernel, loads the widgets' state and draws them in their places. The
+# loading sign stays until then; it does not turn (five waiting pages turning
+# theirs kept a quarter of a core busy, in Chromium without a GPU). The
+# kernel is started, and the cells run, by Voila's own calls in the body, as
+# in Voila's templates.
+_LIGHT_INDEX = """{%- extends 'nbconvert/templates/lab/index.html.j2' -%}
+{% import "spinner.macro.html.j2" as spinner %}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block notebook_css -%}
+{{ super() }}
+<link rel="stylesheet" type="text/css" href="{{ resources.include_url('static/classroom.css') }}">
+<script defer src="{{ resources.include_url('static/classroom.js') }}"></script>
+{{ spinner.css() }}
+<style>
+  #loading .spinner { animation: none; }
+  .jp-mod-noOutputs.jp-mod-noInput { display: none; }
+</style>
+{%- endblock notebook_css -%}
+{%- block body_header -%}
+<link rel="icon" href="data:,">
+<body class="jp-Notebook theme-light" data-base-url="{{ resources.base_url }}voila/" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light" data-voila="voila">
+<noscript><p>The Loo Tutor classroom needs JavaScript.</p></noscript>
+<div id="loading" role="status">
+  <div class="spinner-container">
+    <svg class="spinner" viewBox="0 0 500 500" xmlns="http://www.w3.org/2000/svg" aria-hidden="true"><path class="voila-spinner-color1" d="m250 405c-85.47 0-155-69.53-155-155s69.53-155 155-155 155 69.53 155 155-69.53 155-155 155zm0-275.5a120.5 120.5 0 1 0 120.5 120.5 120.6 120.6 0 0 0-120.5-120.5z"/><path class="voila-spinner-color2" d="m250 405c-85.47 0-155-69.53-155-155a17.26 17.26 0 1 1 34.51 0 120.6 120.6 0 0 0 120.5 120.5 17.26 17.26 0 1 1 0 34.51z"/></svg>
+  </div>
+  <h2 id="loading_text">Starting the page...</h2>
+</div>
+<script>
+  window.voila_process = function (index, count) {
+    var line = document.getElementById('loading_text');
+    if (line) { line.textContent = 'Running ' + index + ' of ' + count; }
+  };
+</script>
+<div id="rendered_cells" style="display: none">
+  <div>
+{%- endblock body_header -%}
+{%- block body_loop -%}
+  {% set page_config_full = page_config.copy() %}
+  {%- with kernel_id = kernel_start(nb) -%}
+    {% set _ = page_config_full.update(baseUrl=resources.base_url, kernelId=kernel_id) %}
+    <script id="jupyter-config-data" type="application/json">
+      {{ page_config_full | tojson }}
+    </script>
+    {% set cell_count = nb.cells|length %}
+    {%- for cell in cell_generator(nb, kernel_id) -%}
+      {% set cellloop = loop %}
+      {%- block any_cell scoped -%}
+        <div cell-index="{{ cellloop.index }}">
+          <script>voila_process({{ cellloop.index }}, {{ cell_count }})</script>
+          {{ super() }}
+        </div>
+      {%- endblock any_cell -%}
+    {%- endfor -%}
+  {% endwith %}
+{%- endblock body_loop -%}
+{%- block data_widget_view scoped -%}
+<div class="jupyter-widgets jp-OutputArea-output" data-loo-model-id="{{ output.data['application/vnd.jupyter.widget-view+json'].model_id }}"></div>
+{%- endblock data_widget_view -%}
+{%- block body_footer -%}
+  </div>
+</div>
+</body>
+{%- endblock body_footer -%}
+"""
+# Without the light page's script, the notebook page is Voila's "lab" page
+# (its JupyterLab front end) without the lines of its stylesheet block that
+# link to another host, and with the same still loading sign. Its
 # page.html (error pages) and tree pages (the list of notebooks) are the
 # project's own: Voila's put a CDN stylesheet link outside any block, and its
 # list page starts the whole JupyterLab front end just to show links.
 _CONF_JSON = '{"base_template": "lab"}\n'
-_INDEX = """{%- extends 'lab/index.html.j2' -%}
+_VOILA_INDEX = """{%- extends 'lab/index.html.j2' -%}
 {%- block notebook_css -%}
 {%- for line in super().split('\\n') -%}
 {%- if not (('<link' in line or '<script' in line) and '://' in line) %}
@@ -145,6 +227,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--book", default=None, metavar="DIR",
                         help="built book to serve for the rule links "
                              "(default: _build/html beside NOTEBOOKS, when it exists)")
+    parser.add_argument("--page", choices=("light", "voila"), default="light",
+                        help="the notebook pages: 'light', the project's own page, which "
+                             "draws the widgets of ipywidgets (default; Voila's page when "
+                             "./dev has not built it), or 'voila', Voila's JupyterLab front "
+                             "end, which also draws other widget libraries installed for it")
 
 
 def _port(text: str) -> int:
@@ -219,15 +306,35 @@ def address(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
-def write_template(root: Path) -> Path:
-    """Write the project's Voila template under ``root``; returns the data folder for JUPYTER_PATH."""
+PAGE_SCRIPT = Path(__file__).resolve().parent.parent / "_vendor_js" / "classroom"
+"""Where ``./dev`` builds the light page's script and style sheet (from classroom_page/)."""
+_PAGE_FILES = ("classroom.js", "classroom.css")
+
+
+def light_page_ready(script: Path = PAGE_SCRIPT) -> bool:
+    """Whether the light page's script and style sheet are built in ``script``."""
+    return all((script / name).is_file() for name in _PAGE_FILES)
+
+
+def write_template(root: Path, script: Path | None = PAGE_SCRIPT) -> Path:
+    """Write the project's Voila template under ``root``; returns the data folder for JUPYTER_PATH.
+
+    The notebook page is the light page when ``script`` holds its built
+    files (they are copied beside the template, which Voila serves), else
+    Voila's own lab page.
+    """
     folder = root / "voila" / "templates" / TEMPLATE
     folder.mkdir(parents=True, exist_ok=True)
+    light = script is not None and light_page_ready(script)
     (folder / "conf.json").write_text(_CONF_JSON, encoding="utf-8")
-    (folder / "index.html.j2").write_text(_INDEX, encoding="utf-8")
+    (folder / "index.html.j2").write_text(_LIGHT_INDEX if light else _VOILA_INDEX,
+                                          encoding="utf-8")
     (folder / "page.html").write_text(_PAGE, encoding="utf-8")
     for name in ("tree.html", "tree-lab.html"):
         (folder / name).write_text(_TREE, encoding="utf-8")
+    if light and script is not None:
+        shutil.copytree(script, folder / "static", dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(".*"))
     return root
 
 
@@ -367,7 +474,8 @@ def run(args: argparse.Namespace) -> int:
     serve_book = (book / "index.html").exists()
 
     with tempfile.TemporaryDirectory(prefix="loo-classroom-") as tmp:
-        data = write_template(Path(tmp))
+        light = args.page == "light" and light_page_ready()
+        data = write_template(Path(tmp), PAGE_SCRIPT if light else None)
         os.environ["JUPYTER_PATH"] = os.pathsep.join(
             p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
         config = traitlets_config.Config(voila_config(
@@ -393,6 +501,9 @@ def run(args: argparse.Namespace) -> int:
                   + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
                      else "")
                   + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
+            if args.page == "light" and not light:
+                print("note: the light page's script is not built (./dev builds it into "
+                      f"{PAGE_SCRIPT}); the pages use Voila's own front end", flush=True)
             print(f"Open {address(args.host, args.port, token)} in a browser "
                   "(Ctrl-C stops the server).", flush=True)
 

@@ -50,7 +50,7 @@ def free_port() -> int:
         return port
 
 
-def start(*args: str) -> Server:
+def start(*args: str, notebooks: Path = NOTEBOOKS) -> Server:
     """Start the classroom (``args`` after the notebooks folder); returns once it is listening.
 
     Raises:
@@ -59,7 +59,7 @@ def start(*args: str) -> Server:
     """
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    process = subprocess.Popen([sys.executable, "-m", "loo_tutor", "classroom", str(NOTEBOOKS),
+    process = subprocess.Popen([sys.executable, "-m", "loo_tutor", "classroom", str(notebooks),
                                 *args], cwd=ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)

@@ -1,0 +1,122 @@
+// The classroom page's front end: it connects to the kernel Voila started
+// for the page, asks it for every widget's state, and draws each widget
+// where the notebook's output names it. Everything else on the page (the
+// text cells, other output) was drawn by the server.
+import '@jupyter-widgets/controls/css/widgets-base.css';
+import 'font-awesome/css/font-awesome.css';
+import './page.css';
+import * as base from '@jupyter-widgets/base';
+import { ManagerBase } from '@jupyter-widgets/base-manager';
+import * as controls from '@jupyter-widgets/controls';
+import { Widget as LuminoWidget } from '@lumino/widgets';
+import { Kernel } from './kernel.js';
+import { OutputModel, OutputView } from './output.js';
+
+const MODULES = {
+  '@jupyter-widgets/base': base,
+  '@jupyter-widgets/controls': controls,
+  '@jupyter-widgets/output': { OutputModel, OutputView },
+};
+
+export class ClassroomManager extends ManagerBase {
+  constructor(kernel) {
+    super();
+    this.kernel = kernel;
+    kernel.onCommOpen = (comm, msg) => (comm.target_name === this.comm_target_name
+      ? this.handle_comm_open(comm, msg) : undefined);
+  }
+
+  async loadClass(className, moduleName, moduleVersion) {
+    const found = (MODULES[moduleName] || {})[className];
+    if (!found) {
+      throw new Error(`the widget ${className} of ${moduleName} ${moduleVersion} is not part of the classroom page`);
+    }
+    return found;
+  }
+
+  async _create_comm(targetName, modelId, data, metadata, buffers) {
+    const comm = this.kernel.createComm(targetName, modelId);
+    if (data || metadata) comm.open(data, undefined, metadata, buffers);
+    return comm;
+  }
+
+  async _get_comm_info() {
+    const reply = await this.kernel.request('comm_info_request', { target_name: this.comm_target_name });
+    return reply.content.status === 'ok' ? reply.content.comms : {};
+  }
+
+  // Loads every widget the kernel holds (protected in ManagerBase).
+  load() {
+    return this._loadFromKernel();
+  }
+}
+
+function say(message) {
+  const line = document.getElementById('loading_text');
+  if (line) line.textContent = message;
+}
+
+function reveal() {
+  const sign = document.getElementById('loading');
+  if (sign) sign.remove();
+  const cells = document.getElementById('rendered_cells');
+  if (cells) cells.style.display = '';
+}
+
+// Tells Voila the page is gone, so that its kernel stops at once instead of
+// when culled (as Voila's own front end does).
+function stopKernelOnLeaving(baseUrl, kernel) {
+  window.addEventListener('beforeunload', () => {
+    const form = new FormData();
+    const xsrf = document.cookie.match('\\b_xsrf=([^;]*)\\b');
+    form.append('_xsrf', xsrf ? xsrf[1] : '');
+    navigator.sendBeacon(`${baseUrl}voila/api/shutdown/${kernel.id}`, form);
+  });
+}
+
+// Marks on the page's performance timeline (ms from navigation start), which
+// the browser benchmark reads to say where an opening spends its time.
+function mark(name) {
+  performance.mark(`loo-classroom:${name}`);
+}
+
+export async function start() {
+  mark('script run');
+  const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
+  const token = new URLSearchParams(location.search).get('token');
+  const kernel = new Kernel({ baseUrl: config.baseUrl, kernelId: config.kernelId, token });
+  try {
+    await kernel.connect();
+  } catch (error) {
+    say(`This page could not reach its kernel: ${error.message}. Reload the page to try again.`);
+    throw error;
+  }
+  mark('kernel connected');
+  stopKernelOnLeaving(config.baseUrl, kernel);
+  const manager = new ClassroomManager(kernel);
+  await manager.load();
+  mark('widget state loaded');
+  const places = [...document.querySelectorAll('[data-loo-model-id]')];
+  const views = await Promise.all(places.map(async (place) => {
+    try {
+      const model = await manager.get_model(place.dataset.looModelId);
+      return await manager.create_view(model);
+    } catch (error) {
+      console.warn('a widget could not be drawn:', error);
+      return null;
+    }
+  }));
+  mark('views made');
+  reveal();
+  places.forEach((place, i) => {
+    if (views[i]) LuminoWidget.attach(views[i].luminoWidget, place);
+  });
+  mark('live');
+  document.documentElement.dataset.looClassroom = 'live';
+  window.looClassroom = { kernel, manager };
+}
+
+start().catch((error) => {
+  document.documentElement.dataset.looClassroom = 'failed';
+  console.error('the classroom page did not start:', error);
+});

@@ -1,0 +1,225 @@
+"""The classroom's light page: the project's own front end for Voila's notebook pages.
+
+``loo-tutor classroom`` serves each notebook as a page the server draws
+whole, except the widgets, which the page's one script (built by ./dev from
+classroom_page/) draws once it has their state from the page's kernel. These
+tests check the template with and without that script, and then, in
+Debian's Chromium against a running classroom, what the script must do that
+the project's notebooks do not all exercise: an Output widget that captures
+a matplotlib figure and the text a button's handler prints, a widget whose
+value travels as a binary buffer, a description written in HTML cleaned of
+what could run code, the loading sign until the widgets are live, and no
+request to any other host.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import nbformat
+import pytest
+from browser_support import in_browser, new_page, outside_site
+from classroom_server import Server, free_port, start, stop
+
+from loo_tutor import classroom
+
+NEEDS_SCRIPT = pytest.mark.skipif(
+    not classroom.light_page_ready(),
+    reason="the light page's script is not built (./dev builds it)")
+
+
+# -- the template, without a server ----------------------------------------------------
+
+def _fake_script(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "classroom.js").write_text("/* script */", encoding="utf-8")
+    (folder / "classroom.css").write_text("/* style */", encoding="utf-8")
+    (folder / "icons.woff2").write_bytes(b"font")
+    return folder
+
+
+def test_with_the_script_the_page_is_the_light_one(tmp_path: Path) -> None:
+    script = _fake_script(tmp_path / "script")
+    folder = classroom.write_template(tmp_path / "data", script) / "voila" / "templates"
+    template = folder / classroom.TEMPLATE
+    index = (template / "index.html.j2").read_text(encoding="utf-8")
+    assert "static/classroom.js" in index and "data-loo-model-id" in index
+    assert "kernel_start(nb)" in index and "cell_generator(nb, kernel_id)" in index
+    assert "#loading .spinner { animation: none; }" in index
+    # The script and what it loads are served from beside the template.
+    assert sorted(p.name for p in (template / "static").iterdir()) == [
+        "classroom.css", "classroom.js", "icons.woff2"]
+
+
+def test_without_the_script_the_page_is_voilas_own(tmp_path: Path) -> None:
+    empty = tmp_path / "not-built"
+    empty.mkdir()
+    assert not classroom.light_page_ready(empty)
+    template = classroom.write_template(tmp_path / "data", empty) / "voila" / "templates"
+    index = (template / classroom.TEMPLATE / "index.html.j2").read_text(encoding="utf-8")
+    assert "lab/index.html.j2" in index and "classroom.js" not in index
+    assert not (template / classroom.TEMPLATE / "static").exists()
+
+
+def test_neither_page_links_to_another_host(tmp_path: Path) -> None:
+    script = _fake_script(tmp_path / "script")
+    for root, given in ((tmp_path / "light", script), (tmp_path / "voila", None)):
+        folder = classroom.write_template(root, given) / "voila" / "templates" / classroom.TEMPLATE
+        for page in folder.glob("*.*"):
+            assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
+
+
+@NEEDS_SCRIPT
+def test_the_built_style_sheet_loads_nothing_from_another_host() -> None:
+    css = (classroom.PAGE_SCRIPT / "classroom.css").read_text(encoding="utf-8")
+    urls = re.findall(r"url\(([^)]*)\)", css)
+    assert any("woff2" in url for url in urls)  # the icon font comes with the page
+    assert not [u for u in urls if re.match(r"['\"]?(https?:)?//", u)]
+    assert "@import" not in css
+
+
+# -- a notebook with what the project's notebooks do not all have ----------------------
+
+_CELLS = [
+    nbformat.v4.new_markdown_cell("# Output widgets\n\nA figure and a button's output."),
+    nbformat.v4.new_code_cell(
+        "import ipywidgets as widgets\n"
+        "import matplotlib\n"
+        "import matplotlib.pyplot as plt\n"
+        "out = widgets.Output()\n"
+        "with out:\n"
+        "    fig, ax = plt.subplots(figsize=(2, 2))\n"
+        "    ax.plot([0, 1, 2], [2, 0, 1])\n"
+        "    plt.show()\n"
+        "button = widgets.Button(description='Say hello')\n"
+        "def greet(_):\n"
+        "    with out:\n"
+        "        print('hello from the kernel')\n"
+        "button.on_click(greet)\n"
+        "widgets.VBox([button, out])"),
+    nbformat.v4.new_code_cell(
+        "import base64\n"
+        "PIXEL = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQ"
+        "DwAEhQGAhKmMIQAAAABJRU5ErkJggg==')\n"
+        "widgets.Image(value=PIXEL, format='png', width=8, height=8)"),
+    nbformat.v4.new_code_cell(
+        "widgets.Checkbox(description='<b>bold</b><i onclick=\"window.hacked=1\">it</i>"
+        "<img src=\"javascript:window.hacked=2\"><script>window.hacked=3</script>',"
+        " description_allow_html=True)"),
+    nbformat.v4.new_code_cell("print('printed by a cell')"),
+]
+
+
+@pytest.fixture(scope="module")
+def notebooks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the one notebook ``output.ipynb``."""
+    folder = tmp_path_factory.mktemp("notebooks")
+    notebook = nbformat.v4.new_notebook(cells=_CELLS)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    nbformat.write(notebook, folder / "output.ipynb")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def output_server(notebooks: Path) -> Iterator[Server]:
+    server = start("--port", str(free_port()), notebooks=notebooks)
+    try:
+        deadline = time.monotonic() + 90
+        while not any("Kernel pool of output.ipynb is filled" in line for line in server.log):
+            if time.monotonic() > deadline or server.process.poll() is not None:
+                pytest.fail("the kernel was never ready:\n" + "".join(server.log[-30:]))
+            time.sleep(0.2)
+        yield server
+    finally:
+        stop(server)
+
+
+@NEEDS_SCRIPT
+def test_output_widgets_buffers_and_html_descriptions(output_server: Server) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+
+    def look(browser: Any) -> None:
+        with new_page(browser, requests, errors) as page:
+            page.goto(output_server.url + "voila/render/output.ipynb", wait_until="commit")
+            # The loading sign is up until the widgets are drawn, then gone.
+            page.locator("#loading").wait_for(state="attached", timeout=30_000)
+            page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+                                   timeout=30_000)
+            assert page.locator("#loading").count() == 0
+            assert page.locator("#rendered_cells").is_visible()
+            assert "A figure and a button's output." in page.inner_text("#rendered_cells")
+            assert "printed by a cell" in page.inner_text("#rendered_cells")  # drawn by the server
+            assert page.locator(".jp-InputArea-editor, .jp-InputPrompt").count() == 0
+
+            # The figure the kernel showed inside the Output widget as it ran the cell.
+            area = page.locator(".jupyter-widgets-output-area")
+            figure = area.locator("img")
+            figure.wait_for(timeout=10_000)
+            assert figure.get_attribute("src").startswith("data:image/png;base64,")
+            assert "Figure" in (figure.get_attribute("alt") or "")
+
+            # A click runs the handler in the kernel; what it prints lands in the widget.
+            page.locator("button", has_text="Say hello").click()
+            area.locator("pre", has_text="hello from the kernel").wait_for(timeout=10_000)
+            assert area.locator("img").count() == 1
+
+            # The image's bytes came over the websocket as a binary buffer.
+            image = page.locator("img.widget-image")
+            assert image.get_attribute("src").startswith("blob:")
+            assert image.evaluate("img => img.complete && img.naturalWidth") == 1
+
+            # The HTML description keeps its bold text but nothing that runs code.
+            bold = page.locator(".widget-checkbox b", has_text="bold")
+            html = bold.evaluate("b => b.parentElement.innerHTML")
+            assert "<b>bold</b>" in html
+            assert "<i>it</i>" in html and "<img>" in html
+            assert "onclick" not in html and "javascript:" not in html and "<script" not in html
+            assert page.evaluate("window.hacked === undefined")
+
+            # The checkbox works with the keyboard.
+            box = page.locator(".widget-checkbox input[type=checkbox]")
+            box.focus()
+            page.keyboard.press("Space")
+            assert box.is_checked()
+
+    in_browser(look)
+    assert not outside_site(requests, output_server.url), outside_site(requests, output_server.url)
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+@NEEDS_SCRIPT
+def test_the_page_script_is_sent_compressed_and_cacheable(output_server: Server) -> None:
+    with urllib.request.urlopen(output_server.url + "voila/render/output.ipynb") as reply:
+        page = reply.read().decode("utf-8")
+    found = re.search(r'<script defer src="([^"]+/classroom\.js\?v=[0-9a-f]+)"', page)
+    assert found, "the page does not load its script"
+    request = urllib.request.Request(urljoin(output_server.url, found.group(1)),
+                                     headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as reply:
+        packed = reply.read()
+        assert reply.headers["Content-Encoding"] == "gzip"
+        assert "max-age=" in reply.headers["Cache-Control"]
+    script = gzip.decompress(packed)
+    assert script == (classroom.PAGE_SCRIPT / "classroom.js").read_bytes()
+    assert len(packed) < len(script) / 3
+
+
+def test_voilas_own_page_on_request(notebooks: Path) -> None:
+    server = start("--port", str(free_port()), "--pool-size", "0", "--page", "voila",
+                   notebooks=notebooks)
+    try:
+        with urllib.request.urlopen(server.url + "voila/render/output.ipynb") as reply:
+            page = reply.read().decode("utf-8")
+    finally:
+        stop(server)
+    assert "/voila/static/voila.js" in page and "classroom.js" not in page
+    assert "printed by a cell" in page
