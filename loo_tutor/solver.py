@@ -6,11 +6,11 @@ the tricks each active player ends with, the payouts, who is looed and every
 seat's net change for the deal. The hidden trump of a simple deal counts as
 known to the solver ("all hands known"), but it still only turns face up when
 R-REVEAL says so, and every card the solver considers is one the engine's
-duties allow at that moment: in the first trick :mod:`loo_tutor.legality`
-decides, as it does for :class:`~loo_tutor.state.DealState`; for the last two
-tricks the same duties are written out for hands of two cards
-(``leads_of_two`` and ``follows_of_two``), and the tests check that they
-allow exactly the cards the engine's functions allow.
+duties allow at that moment. The solver works on card numbers and masks of
+them, so it has the duties of :mod:`loo_tutor.legality` written out for
+those (:func:`leads_mask` and :func:`follows_mask`, and for hands of two
+cards ``leads_of_two`` and ``_follows2``); the tests check that they allow
+exactly the cards the engine's functions allow.
 
 What "best" means (the book states the same, see :doc:`/book/practice`):
 
@@ -40,20 +40,22 @@ what matters for the rest of the play (who holds the cards of each suit in
 rank order, with the three suits other than the indicator's interchangeable),
 so lines that differ only in which exact low card was thrown share their
 answers; two cards of one hand with nothing in play between them are tried
-as one. The last two tricks, where nearly all the work lies, are searched
-over plain integers instead of cards, with the duties written out for hands
-of two cards. In the second trick, once none of the players left with a
-choice may win it or change what a later player may play, they only choose
-which card to keep for the last trick, and that small choice is worked out
-directly. A player who has
-found a line giving them every trick they can still win stops looking.
+as one. The search runs over card numbers and masks of them, never over
+card objects; a player's hand is the mask of their dealt cards still in
+play. In the second trick, once none of the players left with a choice may
+win it or change what a later player may play, they only choose which card
+to keep for the last trick, and that small choice is worked out directly. A
+player who has found a line giving them every trick they can still win
+stops looking.
 
 The module is also compiled with mypyc (``setup.py``), so its hot code keeps
 to what compiles well: plain ``int`` locals and lists of them, no tuples made
 in the inner loops (a follower's duty is one number, the card allowed or -1;
 the cards a player may keep are two lists), results compared by a function
-rather than looked up, and positions remembered under a flat tuple of
-numbers. See ``benchmarks/solver.py`` for the figures of both builds.
+rather than looked up, no products of numbers above 2**30 (mypyc hands those
+to the slow general multiplication), and positions remembered under a tuple
+of four numbers in one table per leader. See ``benchmarks/solver.py`` for the
+figures of both builds.
 """
 
 from __future__ import annotations
@@ -61,10 +63,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
-from .cards import ACE, KING, Card, Suit
+from .cards import ACE, KING, Card
 from .errors import LooError
-from .legality import legal_follows, legal_leads, trick_winner_index
 from .rules import LIMITED
 from .state import DealKind, DealState, Phase, Seat, Settlement, Trick
 
@@ -129,7 +131,7 @@ def _tables(reveal: int) -> tuple[list[int], list[list[int]]]:
 
 
 # How many bits are set in each byte (for counting the players looed).
-_BITS = [byte.bit_count() for byte in range(256)]
+_BITS: Final = [byte.bit_count() for byte in range(256)]
 
 
 def _count(mask: int) -> int:
@@ -177,35 +179,37 @@ class _Search:
     """The game tree of the remaining tricks, over compact positions.
 
     Players are numbered by their place among the active seats (0 is the
-    first active seat from the dealer's left). A result is one integer with
-    two bits of tricks per player: player ``i``'s tricks from the current
-    trick on are ``(value >> 2 * i) & 3``.
+    first active seat from the dealer's left), and ``hands`` holds the cards
+    each was dealt, sorted. A result is one integer with two bits of tricks
+    per player: player ``i``'s tricks from the current trick on are
+    ``(value >> 2 * i) & 3``.
     """
 
     __slots__ = (
-        "ace_duty",
         "beaten_by",
+        "dealt",
+        "dealt_mask",
         "duty_card",
+        "halves",
         "hand_a",
         "hand_b",
         "holder_of",
-        "holders",
-        "indicator",
         "keep_a",
         "keep_b",
         "kept",
         "led2",
         "live2",
         "loo_bits",
-        "masks",
         "memo",
         "n",
         "nodes",
         "open2",
         "order",
         "orders",
-        "reveal",
+        "others",
+        "powers",
         "reveal_suit",
+        "trick",
         "trump2",
         "worths",
     )
@@ -213,26 +217,37 @@ class _Search:
     def __init__(self, indicator: Card, ace_duty: bool, defender: int,
                  hands: Sequence[Sequence[Card]]) -> None:
         n = self.n = len(hands)
-        # The player holding each card (by index) of the deal's active hands.
+        # The player holding each card (by index) of the deal's active hands,
+        # and each player's cards by index from low to high.
         self.holder_of = [-1] * 52
+        self.dealt: list[list[int]] = []
+        self.dealt_mask: list[int] = []
         for player, hand in enumerate(hands):
-            for card in hand:
-                self.holder_of[card.index] = player
-        self.reveal = reveal = indicator.suit
-        self.reveal_suit = int(reveal)  # the same as a plain number, for the hot code
-        self.beaten_by, self.worths = _tables(reveal)
-        self.indicator = indicator
-        self.ace_duty = ace_duty
+            cards = [card.index for card in hand]  # the hands come sorted
+            for index in cards:
+                self.holder_of[index] = player
+            self.dealt.append(cards)
+            self.dealt_mask.append(sum([1 << index for index in cards]))
+        self.reveal_suit = int(indicator.suit)
+        self.others = [(self.reveal_suit + k) % 4 for k in (1, 2, 3)]
+        self.beaten_by, self.worths = _tables(self.reveal_suit)
         top = KING if indicator.rank == ACE else ACE
         # The one card whose holder has a lead duty of its own (R-LEAD-ACE).
         self.duty_card = 13 * indicator.suit + top if ace_duty else -1
         # Even bit 2i set for every player who can be looed (not the defender).
         self.loo_bits = sum(1 << 2 * i for i in range(n) if i != defender)
-        self.memo: dict[tuple[int, int, int, int, int], int] = {}
-        # For each suit, the players holding its live cards from low to high
-        # as one number (see key), by the mask of those cards (filled in as
+        # The results of the last two tricks by the second trick's leader,
+        # whether the R-LEAD-ACE card is still held and whether trumps are
+        # still hidden, then by key; made by the first start().
+        self.memo: list[dict[tuple[int, int, int, int], int]] = []
+        # For each suit, :meth:`half_code` of its seven lowest cards and of
+        # its six highest, by the mask of those that are live (filled in as
         # they are met).
-        self.holders: list[dict[int, int]] = [{}, {}, {}, {}]
+        self.halves: list[list[int]] = []
+        # The powers of the base of a suit's code (see code).
+        self.powers: list[int] = []
+        # The cards of the trick being searched, by index.
+        self.trick: list[int] = []
         # The state of a search of the last two tricks (see last_two).
         self.order: list[int] = []
         self.orders = [[(leader + i) % n for i in range(n)] for leader in range(n)]
@@ -248,8 +263,6 @@ class _Search:
         # The cards each place in the second trick may keep (see keep).
         self.keep_a: list[int] = [-1] * n
         self.keep_b: list[int] = [-1] * n
-        # The cards each player holds as a mask, kept alongside the hands in the search.
-        self.masks: list[int] = [0] * n
         self.nodes = 0
 
     # -- comparing results ---------------------------------------------------
@@ -264,107 +277,118 @@ class _Search:
 
     # -- positions -------------------------------------------------------------
 
-    def key(self, live: int, leader: int, trump: Suit | None,
-            have: int) -> tuple[int, int, int, int, int]:
-        """What a trick's start is remembered by; ``live`` masks the cards still held.
+    def key(self, live: int) -> tuple[int, int, int, int]:
+        """The cards still held at a trick's start, as :attr:`memo` remembers them.
 
-        For each suit, the players holding its cards from low to high, as
-        one number (a digit per card, base ``n + 1``); the three suits other
+        ``live`` masks those cards. For each suit, the players holding its
+        cards from low to high (see :meth:`code`); the three suits other
         than the indicator's are sorted, because they play alike. Which
-        exact cards are held no longer matters, only their order. The last
-        number holds the rest: the leader, whether trumps are still hidden,
-        whether the R-LEAD-ACE card is still held and who has won a trick.
+        exact cards are held no longer matters, only their order.
         """
-        reveal = self.reveal_suit
-        special = self.code(reveal, live)
-        x = self.code((reveal + 1) % 4, live)
-        y = self.code((reveal + 2) % 4, live)
-        z = self.code((reveal + 3) % 4, live)
+        special = self.code(self.reveal_suit, live)
+        x = self.code(self.others[0], live)
+        y = self.code(self.others[1], live)
+        z = self.code(self.others[2], live)
         if x > y:
             x, y = y, x
         if y > z:
             y, z = z, y
             if x > y:
                 x, y = y, x
-        duty = self.duty_card
-        held_duty = live >> duty & 1 if duty >= 0 else 0
-        rest = ((have * 2 + held_duty) * 2 + int(trump is None)) * 32 + leader  # leader < 32
-        return special, x, y, z, rest
+        return special, x, y, z
 
     def code(self, suit: int, live: int) -> int:
-        """Who holds the live cards of ``suit`` from low to high, as one number (see :meth:`key`)."""
+        """Who holds the live cards of ``suit`` from low to high, as one number (see :meth:`key`).
+
+        A digit in base ``n + 1`` per card (its holder's number plus one),
+        times 16, plus the number of digits. It is put together from the
+        codes of the suit's seven lowest cards and of its six highest.
+        """
         bits = live >> 13 * suit & 0x1FFF
-        known = self.holders[suit]
-        code = known.get(bits, -1)
+        low = self.half_code(suit, bits & 0x7F, 0)
+        high = self.half_code(suit, bits >> 7, 7)
+        # (shifts rather than products: mypyc multiplies large numbers slowly)
+        return ((low >> 4) * self.powers[high & 15] << 4) + high + (low & 15)
+
+    def half_code(self, suit: int, bits: int, first: int) -> int:
+        """:meth:`code` for the cards of ``suit`` from rank ``first`` on that ``bits`` marks."""
+        table = self.halves[2 * suit + (first > 0)]
+        code = table[bits]
         if code < 0:
-            code = 0
+            code = count = 0
             base = self.n + 1
-            holder_of = self.holder_of
-            index = 13 * suit
+            index = 13 * suit + first
             rest = bits
-            while rest:  # the live cards of the suit from low to high
+            while rest:  # the cards from low to high
                 if rest & 1:
-                    code = code * base + holder_of[index] + 1
+                    code = code * base + self.holder_of[index] + 1
+                    count += 1
                 rest >>= 1
                 index += 1
-            known[bits] = code
+            code = table[bits] = (code << 4) + count
         return code
 
-    def start(self, hands: list[tuple[Card, ...]], leader: int, trump: Suit | None, left: int,
-              have: int, live: int) -> int:
-        """The result of the remaining ``left`` tricks (two or three) from a trick's start."""
-        key = self.key(live, leader, trump, have)
-        value = self.memo.get(key)
-        if value is None:
-            if left == 2:
-                value = self.last_two(hands, leader, 0, [], trump, have, -1)
-            else:
-                value = self.node(hands, leader, 0, [], trump, left, have, live, -1, 0)
-            self.memo[key] = value
+    def start(self, leader: int, trump: int, live: int) -> int:
+        """The result of the last two tricks from the start of the second.
+
+        ``leader`` won the first trick, the only trick won so far.
+        """
+        if not self.memo:
+            n = self.n
+            self.memo = [{} for _ in range(4 * n)]
+            self.halves = [[-1] * (128 >> (k & 1)) for k in range(8)]
+            self.powers = [(n + 1) ** k for k in range(7)]
+        duty = self.duty_card
+        held_duty = live >> duty & 1 if duty >= 0 else 0
+        known = self.memo[(leader * 2 + held_duty) * 2 + int(trump < 0)]
+        key = self.key(live)
+        value = known.get(key, -1)
+        if value < 0:
+            value = known[key] = self.last_two(leader, 0, trump, 1 << 2 * leader, -1, live)
         return value
 
-    def distinct(self, legal: list[Card], live: int) -> list[Card]:
-        """The legal cards less those that play exactly like a card kept.
+    def distinct(self, legal: int, player: int, live: int) -> list[int]:
+        """The cards of ``legal`` (a mask) less those that play exactly like a card kept.
 
         Two cards of a suit in one hand are alike when no card in play lies
-        between them (and neither carries the R-LEAD-ACE duty).
+        between them (and neither carries the R-LEAD-ACE duty). The cards
+        are the player's, by index from low to high.
         """
-        kept: list[Card] = []
+        kept: list[int] = []
         duty = self.duty_card
-        for card in legal:
-            index = card.index
-            for other in kept:
-                if other.suit is not card.suit or index == duty or other.index == duty:
-                    continue
-                low, high = (other.index, index) if other.index < index else (index, other.index)
-                if not live & ((1 << high) - (2 << low)):
+        for card in self.dealt[player]:
+            if not legal >> card & 1:
+                continue
+            alike = False
+            for other in kept:  # each lower than card
+                if other // 13 == card // 13 and card != duty and other != duty \
+                        and not live & ((1 << card) - (2 << other)):
+                    alike = True
                     break
-            else:
+            if not alike:
                 kept.append(card)
         return kept
 
-    def certain(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-                trump: Suit | None, best: int) -> int:
+    def certain(self, leader: int, pos: int, trump: int, best: int, high_led: int,
+                live: int) -> int:
         """``best``, the place in the trick of the best card so far, if it is sure to win; else -1.
 
         It is sure when the players from ``pos`` on cannot beat it: none may
         play a card that beats it (R-FOLLOW limits a player holding the led
         suit to that suit), and before the reveal none holds a card of the
-        led suit above the highest one down.
+        led suit above the highest one down (of rank ``high_led``). ``live``
+        holds the cards in play.
         """
-        block = self.beaten_by[trick[best].index]
-        led = trick[0].index // 13
+        trick = self.trick
+        block = self.beaten_by[trick[best]]
+        led = trick[0] // 13
         suit = 0x1FFF << 13 * led
-        if trump is None:
-            high = -1
-            for card in trick:
-                if card.index // 13 == led and card.index > high:
-                    high = card.index
-            block |= suit & ~((2 << high) - 1)
+        if trump < 0:
+            block |= suit & -(2 << 13 * led + high_led)
         n = self.n
-        masks = self.masks
+        dealt_mask = self.dealt_mask
         for step in range(pos, n):
-            held = masks[(leader + step) % n]
+            held = live & dealt_mask[(leader + step) % n]
             if held & suit:
                 held &= suit  # R-FOLLOW: only a card of the led suit may be played
             if held & block:
@@ -373,8 +397,8 @@ class _Search:
 
     # -- the last two tricks ---------------------------------------------------
 
-    def last_two(self, hands: list[tuple[Card, ...]], leader: int, pos: int,
-                 trick: list[Card], trump: Suit | None, have: int, parent_best: int) -> int:
+    def last_two(self, leader: int, pos: int, trump: int, have: int, parent_best: int,
+                 held: int) -> int:
         """The result of the last two tricks from place ``pos`` of the second trick.
 
         The second trick is searched card by card over plain integers (card
@@ -382,43 +406,38 @@ class _Search:
         each player choosing which of their two cards to play and so which
         one to keep; the third trick is then decided by the cards kept, with
         no choice left. The duties are those of :mod:`loo_tutor.legality`
-        written out for hands of two cards (``tests/test_solver.py`` checks
-        that they allow the same cards).
+        for hands of two cards (``tests/test_solver.py`` checks that they
+        allow the same cards). ``held`` masks the cards in the players'
+        hands; the cards of the trick so far are in :attr:`trick`.
         """
         n = self.n
         order = self.order = self.orders[leader]
         hand_a, hand_b = self.hand_a, self.hand_b
+        dealt = self.dealt
+        live = held
         for i in range(n):
-            hand = hands[order[i]]
-            hand_a[i] = hand[0].index
-            hand_b[i] = hand[1].index if len(hand) == 2 else -1
+            a = b = -1
+            for card in dealt[order[i]]:
+                if held >> card & 1:
+                    if a < 0:
+                        a = card
+                    else:
+                        b = card
+            hand_a[i], hand_b[i] = a, b
         kept = self.kept
         for i in range(pos):
             kept[i] = hand_a[i]
-        live = 0
-        for mask in self.masks:
-            live |= mask
-        self.trump2 = -1 if trump is None else self.reveal_suit  # trumps are the indicator's
+        self.trump2 = trump
         self.open2 = self.loo_bits & ~have
         if pos == 0:
             self.live2 = live
             return self.lead2()
-        led = trick[0].suit
-        reveal = self.reveal
-        high_led = high_trump = best_worth = -1
-        best = 0
-        for i, card in enumerate(trick):
-            live |= 1 << card.index
-            if card.suit is led and card.rank > high_led:
-                high_led = card.rank
-            if card.suit is trump and card.rank > high_trump:
-                high_trump = card.rank
-            worth = 32 + card.rank if card.suit is reveal else (
-                16 + card.rank if card.suit is led else 0)
-            if worth > best_worth:
-                best_worth, best = worth, i
+        trick = self.trick
+        for card in trick:
+            live |= 1 << card
         self.live2 = live
-        self.led2 = trick[0].index // 13
+        self.led2 = led = trick[0] // 13
+        high_led, high_trump, best_worth, best = _summary(trick, trump, self.worths[led])
         return self.follow2(pos, high_led, high_trump, best_worth, best, parent_best)
 
     def lead2(self) -> int:
@@ -650,34 +669,33 @@ class _Search:
                 found = won
         return found
 
-    def trick_over(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
-                   trump: Suit | None, left: int, have: int, live: int, top: int) -> int:
+    def trick_over(self, leader: int, trump: int, left: int, live: int, top: int) -> int:
         """The result once the last card of a trick is down: its winner, then the rest.
 
         ``top`` is the place in the trick of its best card judged with the
         hidden trump, which is the winner even before the reveal (a trick of
         one suit is judged alike either way).
         """
-        if trump is None:
-            led = trick[0].suit
-            for other in trick:
-                if other.suit is not led:
-                    trump = self.reveal  # R-REVEAL: this trick is judged with it
+        trick = self.trick
+        if trump < 0:
+            led = trick[0] // 13
+            for card in trick:
+                if card // 13 != led:
+                    trump = self.reveal_suit  # R-REVEAL: this trick is judged with it
                     break
         winner = (leader + top) % self.n
         value = 1 << 2 * winner
-        if left > 1:
+        if left == 3:
             for card in trick:
-                live ^= 1 << card.index
-            value += self.start(hands, winner, trump, left - 1, have | value, live)
+                live ^= 1 << card
+            value += self.start(winner, trump, live)
         return value
 
-    def node(self, hands: list[tuple[Card, ...]], leader: int, pos: int, trick: list[Card],
-             trump: Suit | None, left: int, have: int, live: int, parent_best: int,
-             top: int) -> int:
+    def node(self, leader: int, pos: int, trump: int, left: int, have: int, live: int,
+             parent_best: int, top: int, high_led: int, high_trump: int) -> int:
         """The result chosen by the player at ``pos`` of the trick.
 
-        ``hands`` and ``trick`` are changed while searching and restored.
+        ``trick`` is changed while searching and restored.
         ``live`` holds the cards in play (hands and trick). ``parent_best`` is
         what the player who played just before in this trick can already get
         for themselves elsewhere (-1 if nothing): once this player is sure of
@@ -685,41 +703,44 @@ class _Search:
         choose this line and the search stops early (all players together
         take exactly ``left`` tricks from here). ``top`` is the place in the
         trick of its best card so far, judged with the hidden trump (see
-        :meth:`trick_over`).
+        :meth:`trick_over`); ``high_led`` and ``high_trump`` are the highest
+        ranks down of the led suit and of known trumps (-1 if none).
         """
         self.nodes += 1
         n = self.n
         player = (leader + pos) % n
-        hand = hands[player]
+        held = live & self.dealt_mask[player]  # none of it is in the trick yet
+        trick = self.trick
+        led = trick[0] // 13 if pos else -1
         if pos:
-            legal = legal_follows(hand, trick, trump)
+            legal = follows_mask(held, led, high_led, high_trump, trump)
         else:
-            legal = legal_leads(hand, trump, self.ace_duty, self.indicator)
-        if len(legal) > 1:
-            legal = self.distinct(legal, live)
+            legal = leads_mask(held, trump, self.duty_card)
+        cards = self.distinct(legal, player, live)
         shift = 2 * player
         # The most this player can win: every trick left, or all but this one
         # when it is already certain to go to an earlier player; either way
         # only one result gives them that many.
         most = left
-        if pos and len(legal) > 1 \
-                and self.certain(hands, leader, pos, trick, trump, top) >= 0:
+        if pos and len(cards) > 1 and self.certain(leader, pos, trump, top, high_led, live) >= 0:
             most = left - 1
-        masks = self.masks
-        held = masks[player]
         beaten_by = self.beaten_by
         best = best_mine = -1
         ends = pos + 1 == n
-        for card in legal:
-            hands[player] = tuple([other for other in hand if other is not card])
-            masks[player] = held ^ 1 << card.index
-            trick.append(card)
-            now = pos if pos and beaten_by[trick[top].index] >> card.index & 1 else top
-            if ends:
-                value = self.trick_over(hands, leader, trick, trump, left, have, live, now)
+        for card in cards:
+            suit, rank = card // 13, card % 13
+            if pos:
+                now = pos if beaten_by[trick[top]] >> card & 1 else top
+                led_now = rank if suit == led and rank > high_led else high_led
             else:
-                value = self.node(hands, leader, pos + 1, trick, trump, left, have, live,
-                                  best_mine, now)
+                now, led_now = 0, rank
+            trump_now = rank if suit == trump and rank > high_trump else high_trump
+            trick.append(card)
+            if ends:
+                value = self.trick_over(leader, trump, left, live, now)
+            else:
+                value = self.node(leader, pos + 1, trump, left, have, live, best_mine, now,
+                                  led_now, trump_now)
             trick.pop()
             mine = (value >> shift) & 3
             if mine > best_mine or (mine == best_mine and self.prefers_tie(value, best, have)):
@@ -728,44 +749,90 @@ class _Search:
                     break  # nothing can be better for this player
                 if left - mine < parent_best:
                     break  # the parent already has better than it could get here
-        hands[player] = hand
-        masks[player] = held
         return best
 
-    def after(self, hands: list[tuple[Card, ...]], leader: int, trick: list[Card],
-              trump: Suit | None, left: int, have: int, card: Card) -> int:
+    def after(self, hands: Sequence[Sequence[Card]], leader: int, played: Sequence[Card],
+              trump: int, left: int, have: int, card: Card) -> int:
         """The exact result of playing ``card`` now (the root of a question)."""
         n = self.n
-        pos = len(trick)
-        player = (leader + pos) % n
-        live = 0
-        for cards in (*hands, trick):
-            for other in cards:
-                live |= 1 << other.index
-        self.masks = [sum(1 << other.index for other in cards) for cards in hands]
-        self.masks[player] ^= 1 << card.index
-        hand = hands[player]
-        i = hand.index(card)
-        hands[player] = hand[:i] + hand[i + 1:]
-        trick.append(card)
-        try:
-            if left == 2:
-                return self.last_two(hands, leader, pos + 1, trick, trump, have, -1)
-            top = trick_winner_index(trick, self.reveal)
-            if pos + 1 < n:
-                return self.node(hands, leader, pos + 1, trick, trump, left, have, live, -1, top)
-            return self.trick_over(hands, leader, trick, trump, left, have, live, top)
-        finally:
-            trick.pop()
-            hands[player] = hand
+        pos = len(played)
+        held = sum([1 << other.index for cards in hands for other in cards]) ^ 1 << card.index
+        trick = self.trick = [other.index for other in played]
+        trick.append(card.index)
+        live = held + sum([1 << index for index in trick])
+        if left == 2:
+            return self.last_two(leader, pos + 1, trump, have, -1, held)
+        high_led, high_trump, _, top = _summary(trick, trump, self.worths[trick[0] // 13])
+        if pos + 1 < n:
+            return self.node(leader, pos + 1, trump, left, have, live, -1, top, high_led,
+                             high_trump)
+        return self.trick_over(leader, trump, left, live, top)
+
+
+
+def _summary(trick: list[int], trump: int, worths: list[int]) -> tuple[int, int, int, int]:
+    """What the cards of ``trick`` (by index) leave for the players after them.
+
+    The highest ranks down of the led suit and of the known ``trump`` (-1
+    if none), and the worth and place of the best card (``worths`` judges
+    the cards as the search does, with the hidden trump).
+    """
+    led = trick[0] // 13
+    high_led = high_trump = best_worth = -1
+    best = 0
+    for place, card in enumerate(trick):
+        suit, rank = card // 13, card % 13
+        if suit == led and rank > high_led:
+            high_led = rank
+        if suit == trump and rank > high_trump:
+            high_trump = rank
+        if worths[card] > best_worth:
+            best_worth, best = worths[card], place
+    return high_led, high_trump, best_worth, best
+
+
+def leads_mask(held: int, trump: int, duty: int) -> int:
+    """The cards a leader holding ``held`` (a mask of card indexes) may lead, as a mask.
+
+    :func:`loo_tutor.legality.legal_leads` over masks: ``trump`` is the trump
+    suit's number (-1 while unknown), ``duty`` the card carrying the
+    R-LEAD-ACE duty (-1 if none).
+    """
+    if trump >= 0:
+        trumps = held & 0x1FFF << 13 * trump
+        if trumps:
+            if duty >= 0 and trumps >> duty & 1:
+                return 1 << duty  # R-LEAD-ACE
+            return trumps  # R-LEAD-TRUMP
+    return held
+
+
+def follows_mask(held: int, led: int, high_led: int, high_trump: int, trump: int) -> int:
+    """The cards a follower holding ``held`` (a mask of card indexes) may play, as a mask.
+
+    :func:`loo_tutor.legality.legal_follows` over masks and a summary of the
+    trick: the suit ``led``, the highest rank down of the led suit
+    (``high_led``) and of the known trump suit (``high_trump``, -1 if none);
+    ``trump`` is -1 while trumps are unknown.
+    """
+    same = held & 0x1FFF << 13 * led
+    if same:  # R-FOLLOW
+        if trump >= 0 and led != trump and high_trump >= 0:
+            return same  # trumped: no card of the led suit can win (R-HEAD)
+        heads = same & -(2 << 13 * led + high_led)  # R-HEAD, if any card can
+        return heads if heads else same
+    if trump >= 0:
+        # R-TRUMP-WIN: a trump above every trump down, if held; else R-DISCARD
+        trumps = held & 0x1FFF << 13 * trump
+        wins = trumps & -(2 << 13 * trump + high_trump) if high_trump >= 0 else trumps
+        return wins if wins else held
+    return held  # R-DISCARD before the reveal
 
 
 def leads_of_two(a: int, b: int, trump: int, duty: int) -> tuple[int, ...]:
     """The cards (by index) a leader holding ``a`` and ``b`` may lead.
 
-    :func:`loo_tutor.legality.legal_leads` for a hand of two cards, over
-    card indexes: ``trump`` is the trump suit's number (-1 while unknown),
-    ``duty`` the card carrying the R-LEAD-ACE duty (-1 if none).
+    :func:`leads_mask` for a hand of two cards, written out for the hot code.
     """
     sa, sb = a // 13, b // 13
     if trump >= 0 and (sa == trump or sb == trump):
@@ -776,21 +843,11 @@ def leads_of_two(a: int, b: int, trump: int, duty: int) -> tuple[int, ...]:
     return (a, b)
 
 
-def follows_of_two(a: int, b: int, led: int, high_led: int, high_trump: int,
-                   trump: int) -> tuple[int, ...]:
-    """The cards (by index) a follower holding ``a`` and ``b`` may play.
-
-    :func:`loo_tutor.legality.legal_follows` for a hand of two cards, over
-    card indexes and a summary of the trick: the suit ``led``, the highest
-    rank down of the led suit (``high_led``) and of the known trump suit
-    (``high_trump``, -1 if none); ``trump`` is -1 while trumps are unknown.
-    """
-    only = _follows2(a, b, led, high_led, high_trump, trump)
-    return (a, b) if only < 0 else (only,)
-
-
 def _follows2(a: int, b: int, led: int, high_led: int, high_trump: int, trump: int) -> int:
-    """:func:`follows_of_two` as one number: the one card allowed, or -1 if both are."""
+    """The one card (by index) a follower holding ``a`` and ``b`` may play, or -1 if both.
+
+    :func:`follows_mask` for a hand of two cards, written out for the hot code.
+    """
     sa, sb = a // 13, b // 13
     if sa == led or sb == led:
         if sa != sb:
@@ -875,11 +932,16 @@ class Solver:
             assert winner is not None
             past[active.index(winner)] += 1
         have = sum(1 << 2 * i for i in range(n) if past[i])
+        trump = -1 if state.trump is None else int(state.trump)
         out: dict[Card, Outcome] = {}
+        settlements: dict[int, Settlement] = {}  # cards that end alike settle alike
         for card in state.legal_cards():
-            value = search.after(hands, leader, trick, state.trump, left, have, card)
+            value = search.after(hands, leader, trick, trump, left, have, card)
             tricks = {seat: past[i] + (value >> 2 * i & 3) for i, seat in enumerate(active)}
-            out[card] = Outcome(card, tricks, _settled(state, tricks))
+            settlement = settlements.get(value)
+            if settlement is None:
+                settlement = settlements[value] = _settled(state, tricks)
+            out[card] = Outcome(card, tricks, settlement)
         return out
 
     def best(self, state: DealState, outcomes: dict[Card, Outcome] | None = None) -> Outcome:

@@ -20,8 +20,10 @@ from loo_tutor.sim import play_out
 from loo_tutor.solver import (
     Solver,
     _better2,
+    _follows2,
     best_card,
-    follows_of_two,
+    follows_mask,
+    leads_mask,
     leads_of_two,
     solve,
 )
@@ -220,38 +222,61 @@ def test_a_second_trick_with_the_trump_still_hidden_agrees_with_brute_force(
 
 @st.composite
 def trick_and_hand(draw: st.DrawFn) -> tuple[list[Card], list[Card], Suit | None]:
-    """Distinct cards: a trick of one to seven cards, a hand of two, and the trump if known."""
+    """Distinct cards: a trick of one to seven cards, a hand of one to three, and the trump if known."""
     cards = draw(st.permutations(CARDS))
     size = draw(st.integers(1, 7))
+    held = draw(st.integers(1, 3))
     trump = draw(st.sampled_from([None, *Suit]))
-    return list(cards[:size]), list(cards[size:size + 2]), trump
+    return list(cards[:size]), list(cards[size:size + held]), trump
+
+
+def mask(cards: list[Card]) -> int:
+    return sum(1 << card.index for card in cards)
 
 
 @given(trick_and_hand())
-def test_the_solvers_follow_duties_for_two_cards_are_the_engines(
+def test_the_solvers_follow_duties_are_the_engines(
         drawn: tuple[list[Card], list[Card], Suit | None]) -> None:
     trick, hand, trump = drawn
     led = trick[0].suit
     high_led = max(c.rank for c in trick if c.suit is led)
     high_trump = max((c.rank for c in trick if c.suit is trump), default=-1)
-    mine = follows_of_two(hand[0].index, hand[1].index, led, high_led, high_trump,
-                          -1 if trump is None else trump)
-    assert sorted(mine) == sorted(c.index for c in legal_follows(hand, trick, trump))
+    known = -1 if trump is None else trump
+    engine = legal_follows(hand, trick, trump)
+    assert follows_mask(mask(hand), led, high_led, high_trump, known) == mask(engine)
+    if len(hand) == 2:
+        only = _follows2(hand[0].index, hand[1].index, led, high_led, high_trump, known)
+        allowed = [only] if only >= 0 else [hand[0].index, hand[1].index]
+        assert sorted(allowed) == sorted(c.index for c in engine)
 
 
-@given(st.permutations(CARDS), st.booleans(), st.booleans())
-def test_the_solvers_lead_duties_for_two_cards_are_the_engines(cards: list[Card], known: bool,
-                                                               double: bool) -> None:
-    # The hand is often a trump and the ace or king that carries R-LEAD-ACE.
-    indicator, hand = cards[0], list(cards[1:3])
-    if cards[3].rank % 2:
-        hand[0] = CARDS[13 * indicator.suit + (KING if indicator.rank == ACE else ACE)]
-    if cards[4].rank % 2 and hand[0] != cards[5] and cards[5] != indicator:
-        hand[1] = cards[5] if cards[5].suit is indicator.suit else hand[1]
+@st.composite
+def leader_hand(draw: st.DrawFn) -> tuple[Card, list[Card], bool, bool]:
+    """An indicator, a hand of one to three other cards, whether trumps are known, whether
+    it is a double deal. The hand often holds a trump and the ace or king that carries
+    R-LEAD-ACE."""
+    cards = draw(st.permutations(CARDS))
+    indicator, hand = cards[0], list(cards[1:1 + draw(st.integers(1, 3))])
+    top = CARDS[13 * indicator.suit + (KING if indicator.rank == ACE else ACE)]
+    if draw(st.booleans()) and top not in hand:
+        hand[0] = top
+    if draw(st.booleans()) and len(hand) > 1 and cards[5].suit is indicator.suit \
+            and cards[5] not in hand and cards[5] != indicator:
+        hand[1] = cards[5]
+    return indicator, hand, draw(st.booleans()), draw(st.booleans())
+
+
+@given(leader_hand())
+def test_the_solvers_lead_duties_are_the_engines(
+        drawn: tuple[Card, list[Card], bool, bool]) -> None:
+    indicator, hand, known, double = drawn
     trump = indicator.suit if known or double else None
     duty = 13 * indicator.suit + (KING if indicator.rank == ACE else ACE) if double else -1
-    mine = leads_of_two(hand[0].index, hand[1].index, -1 if trump is None else trump, duty)
-    assert sorted(mine) == sorted(c.index for c in legal_leads(hand, trump, double, indicator))
+    engine = legal_leads(hand, trump, double, indicator)
+    assert leads_mask(mask(hand), -1 if trump is None else trump, duty) == mask(engine)
+    if len(hand) == 2:
+        mine = leads_of_two(hand[0].index, hand[1].index, -1 if trump is None else trump, duty)
+        assert sorted(mine) == sorted(c.index for c in engine)
 
 
 @settings(max_examples=15, deadline=None)
