@@ -58,6 +58,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import early_kernel
+
 ROOT = Path(__file__).resolve().parent.parent
 LITE = ROOT / "lite"
 LITE_JSON = LITE / "jupyter-lite.json"
@@ -738,7 +740,8 @@ def trim_site(html: Path) -> None:
     extensions Voici does not load; the legacy-format copies of the widget
     manager's and the theme's icon fonts; the theme's translations; the
     stylesheet links to a CDN that Voila's templates hard-code (icon fonts
-    the app pages do not use); and Voici's service worker.
+    the app pages do not use); and Voici's service worker. Then the kernel
+    of each app page is started while the app loads (``early_kernel``).
     """
     for path in _files(html, "*.map"):
         path.unlink()
@@ -763,6 +766,7 @@ def trim_site(html: Path) -> None:
             if scope.is_dir() and not any(scope.iterdir()):
                 scope.rmdir()
     _drop_service_worker(lite / "voici" / "build")
+    early_kernel.apply(lite)
     for page in _files(lite / "voici", "*.html"):
         text = page.read_text(encoding="utf-8")
         cleaned = INLINE_STYLE.sub(partial(_shared_style, page.parent), CDN_LINK.sub("", text))

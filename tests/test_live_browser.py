@@ -4,7 +4,8 @@ These tests serve ``_build/html`` (built by ``./dev test`` before pytest runs)
 on 127.0.0.1 and drive Debian's Chromium through Playwright:
 
 * the forced-ace page turns live: Python starts in the browser (Pyodide,
-  served by the site), the page swaps its saved widgets for the live app,
+  served by the site) once, while the app itself still loads; the page
+  swaps its saved widgets for the live app,
   and the trainer refuses A's 7♥ under R-LEAD-ACE and plays A♥; every
   request stays on the site and nothing is logged as an error;
 * the exercises page turns live too, and the first exercise is answered in
@@ -48,7 +49,14 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
 
     wheels = [u for u in requests if u.endswith(".whl")]
     assert any("/lite/static/pyodide/loo_tutor-" in u for u in wheels), wheels
-    assert any(u.endswith("/pyodide.asm.wasm") for u in requests)
+    # Python starts once, from the app page as it begins to load, before the
+    # app asks for its kernel (scripts/early_kernel.py): the kernel takes
+    # over that start instead of making its own.
+    assert sum(u.endswith("/pyodide.asm.wasm") for u in requests) == 1, requests
+    pyodide = next(i for i, u in enumerate(requests) if u.endswith("/static/pyodide/pyodide.js"))
+    kernel = next(i for i, u in enumerate(requests)
+                  if "/pyodide-kernel-extension/static/remoteEntry." in u)
+    assert pyodide < kernel, "Python should start before the app loads its kernel"
     assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 

@@ -154,6 +154,33 @@
       document.documentElement.dataset.looLive = "failed";
     }
 
+    // Whether the app has run every cell and drawn every widget.
+    function ready(doc) {
+      const loading = doc.getElementById("loading");
+      const cells = doc.getElementById("rendered_cells");
+      if (loading || !cells || cells.style.display === "none") return false;
+      return doc.querySelectorAll(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.widget-view+json']:empty")
+        .length === 0;
+    }
+
+    // The app is swapped in as soon as its document changes to ready, not at
+    // the next poll (which only updates the status line and gives up).
+    let watched = null;
+    function watch(doc) {
+      if (watched === doc || typeof MutationObserver !== "function") return;
+      watched = doc;
+      new MutationObserver(function (records, observer) {
+        if (shown || frameDocument() !== doc) {
+          observer.disconnect();
+        } else if (ready(doc)) {
+          observer.disconnect();
+          show(doc);
+        }
+      }).observe(doc, {childList: true, subtree: true, attributes: true,
+                       attributeFilter: ["style"]});
+    }
+
     function poll() {
       if (shown) return;
       const elapsed = performance.now() - began;
@@ -163,23 +190,16 @@
       }
       const doc = frameDocument();
       if (doc && doc.readyState !== "loading" && doc.body) {
-        const loading = doc.getElementById("loading");
-        const cells = doc.getElementById("rendered_cells");
-        const done = !loading && cells && cells.style.display !== "none";
-        if (done) {
-          const pending = doc.querySelectorAll(
-            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.widget-view+json']:empty");
-          if (pending.length === 0) {
-            show(doc);
-            return;
-          }
-        } else {
-          const progress = doc.getElementById("loading_text");
-          const step = progress ? progress.textContent.trim().replace(/\.+$/, "") : "";
-          say("Starting Python in your browser… " + Math.round(elapsed / 1000) + " s" +
-              (step ? " (" + step.toLowerCase() + ")" : ""),
-              "Until it is ready, the widgets below are a saved copy and their buttons do nothing.");
+        watch(doc);
+        if (ready(doc)) {
+          show(doc);
+          return;
         }
+        const progress = doc.getElementById("loading_text");
+        const step = progress ? progress.textContent.trim().replace(/\.+$/, "") : "";
+        say("Starting Python in your browser… " + Math.round(elapsed / 1000) + " s" +
+            (step ? " (" + step.toLowerCase() + ")" : ""),
+            "Until it is ready, the widgets below are a saved copy and their buttons do nothing.");
       }
       setTimeout(poll, POLL_MS);
     }
