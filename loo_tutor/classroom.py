@@ -32,7 +32,7 @@ class the server
   exists) under ``/voila/``, so the rule links in the widgets lead to the
   rules pages as they do in the book;
 * sends the page's scripts and style sheets compressed (gzip, each file
-  compressed once and kept in memory: the 1.1 MB the light forced-ace page
+  compressed once and kept in memory: the 1.0 MB the light forced-ace page
   loads go out as 0.3 MB, Voila's own page's 5.0 MB as 1.4 MB) and lets the
   browser keep them, and Voila's own files, for an hour (their addresses
   change with their content), so a page opened again, or reloaded, asks

@@ -223,3 +223,32 @@ def test_voilas_own_page_on_request(notebooks: Path) -> None:
         stop(server)
     assert "/voila/static/voila.js" in page and "classroom.js" not in page
     assert "printed by a cell" in page
+
+
+@NEEDS_SCRIPT
+def test_on_the_network_the_page_goes_live_with_its_token(notebooks: Path) -> None:
+    server = start("--host", "0.0.0.0", "--port", str(free_port()), notebooks=notebooks)
+    errors: list[str] = []
+    try:
+        token = re.search(r"\?token=(\S+)$", server.url)
+        assert token, server.url
+        local = f"http://127.0.0.1:{server.port}/"
+
+        def look(browser: Any) -> None:
+            with new_page(browser, [], errors) as page:
+                # Without the token the page is refused: the server asks for a login.
+                page.goto(local + "voila/render/output.ipynb")
+                assert "/login" in page.url
+                assert page.locator("[data-loo-model-id]").count() == 0
+                page.goto(f"{local}voila/render/output.ipynb?token={token.group(1)}",
+                          wait_until="commit")
+                page.wait_for_function(
+                    "document.documentElement.dataset.looClassroom === 'live'", timeout=60_000)
+                page.locator("button", has_text="Say hello").click()
+                page.locator(".jupyter-widgets-output-area pre",
+                             has_text="hello from the kernel").wait_for(timeout=10_000)
+
+        in_browser(look)
+    finally:
+        stop(server)
+    assert not errors, errors
