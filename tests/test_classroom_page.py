@@ -30,9 +30,14 @@ from classroom_server import Server, free_port, start, stop
 
 from loo_tutor import classroom
 
-NEEDS_SCRIPT = pytest.mark.skipif(
-    not classroom.light_page_ready(),
-    reason="the light page's script is not built (./dev builds it)")
+
+@pytest.fixture
+def script() -> Path:
+    """The built light page's files; a failure, never a skip, when they are missing."""
+    if not classroom.light_page_ready():
+        pytest.fail(f"the light page's script is missing from {classroom.PAGE_SCRIPT}: "
+                    "./dev builds it (./dev test does before running pytest)")
+    return classroom.PAGE_SCRIPT
 
 
 # -- the template, without a server ----------------------------------------------------
@@ -76,9 +81,8 @@ def test_neither_page_links_to_another_host(tmp_path: Path) -> None:
             assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
 
 
-@NEEDS_SCRIPT
-def test_the_built_style_sheet_loads_nothing_from_another_host() -> None:
-    css = (classroom.PAGE_SCRIPT / "classroom.css").read_text(encoding="utf-8")
+def test_the_built_style_sheet_loads_nothing_from_another_host(script: Path) -> None:
+    css = (script / "classroom.css").read_text(encoding="utf-8")
     urls = re.findall(r"url\(([^)]*)\)", css)
     assert any("woff2" in url for url in urls)  # the icon font comes with the page
     assert not [u for u in urls if re.match(r"['\"]?(https?:)?//", u)]
@@ -142,8 +146,7 @@ def output_server(notebooks: Path) -> Iterator[Server]:
         stop(server)
 
 
-@NEEDS_SCRIPT
-def test_output_widgets_buffers_and_html_descriptions(output_server: Server) -> None:
+def test_output_widgets_buffers_and_html_descriptions(output_server: Server, script: Path) -> None:
     requests: list[str] = []
     errors: list[str] = []
 
@@ -196,8 +199,8 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server) -> 
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
-@NEEDS_SCRIPT
-def test_the_page_script_is_sent_compressed_and_cacheable(output_server: Server) -> None:
+def test_the_page_script_is_sent_compressed_and_cacheable(output_server: Server,
+                                                          script: Path) -> None:
     with urllib.request.urlopen(output_server.url + "voila/render/output.ipynb") as reply:
         page = reply.read().decode("utf-8")
     found = re.search(r'<script defer src="([^"]+/classroom\.js\?v=[0-9a-f]+)"', page)
@@ -208,9 +211,9 @@ def test_the_page_script_is_sent_compressed_and_cacheable(output_server: Server)
         packed = reply.read()
         assert reply.headers["Content-Encoding"] == "gzip"
         assert "max-age=" in reply.headers["Cache-Control"]
-    script = gzip.decompress(packed)
-    assert script == (classroom.PAGE_SCRIPT / "classroom.js").read_bytes()
-    assert len(packed) < len(script) / 3
+    plain = gzip.decompress(packed)
+    assert plain == (script / "classroom.js").read_bytes()
+    assert len(packed) < len(plain) / 3
 
 
 def test_voilas_own_page_on_request(notebooks: Path) -> None:
@@ -225,8 +228,7 @@ def test_voilas_own_page_on_request(notebooks: Path) -> None:
     assert "printed by a cell" in page
 
 
-@NEEDS_SCRIPT
-def test_on_the_network_the_page_goes_live_with_its_token(notebooks: Path) -> None:
+def test_on_the_network_the_page_goes_live_with_its_token(notebooks: Path, script: Path) -> None:
     server = start("--host", "0.0.0.0", "--port", str(free_port()), notebooks=notebooks)
     errors: list[str] = []
     try:
