@@ -34,9 +34,9 @@ class the server
 * sends the page's scripts and style sheets compressed (gzip, each file
   compressed once and kept in memory: the 1.0 MB the light forced-ace page
   loads go out as 0.3 MB, Voila's own page's 5.0 MB as 1.4 MB) and lets the
-  browser keep them, and Voila's own files, for an hour (their addresses
-  change with their content), so a page opened again, or reloaded, asks
-  the server again only for itself.
+  browser keep them: the light page's files for good (their addresses carry
+  a hash of their content), Voila's own files for an hour, so a page opened
+  again, or reloaded, asks the server again only for itself.
 
 Voila is optional: without it the command says how to install it and
 exits with status 2.
