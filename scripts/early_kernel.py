@@ -25,6 +25,7 @@ shipping a site that silently starts Python twice.
 from __future__ import annotations
 
 import ast
+import hashlib
 import html
 import json
 import os
@@ -32,6 +33,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from jupyter_core.paths import jupyter_path
 
 ROOT = Path(__file__).resolve().parent.parent
 EARLY_JS = ROOT / "_ext" / "loo_kernel_early.js"
@@ -45,7 +48,7 @@ INIT_WORKER = re.compile(r"initWorker\((?P<arg>[\w$]+)\)\{return crossOriginIsol
 WORKER_CHUNK = re.compile(
     r"crossOriginIsolated\?new Worker\(new URL\([\w$]+\.p\+[\w$]+\.u\(\d+\),[\w$]+\.b\),\{type:void 0\}\)"
     r":new Worker\(new URL\([\w$]+\.p\+[\w$]+\.u\((?P<chunk>\d+)\),[\w$]+\.b\)")
-ADOPT = ("initWorker({arg}){{/*" + MARK + " (scripts/early_kernel.py)*/"
+ADOPT = ("initWorker({arg}){{/*@STAMP@ (scripts/early_kernel.py)*/"
          "const looWorker=self.__looAdoptWorker&&self.__looAdoptWorker({arg});"
          "if(looWorker)return looWorker;return crossOriginIsolated?")
 # The worker script ends by making its kernel object and exposing it to the
@@ -55,7 +58,14 @@ EXPOSE = re.compile(r"(?P<obj>[\w$]+)=new (?P<cls>[\w$]+);(?P<expose>[\w$]+)\((?
 # kernel) runs once, at once when the page named the worker "loo-prestart
 # {options}", and then imports the notebook's modules (looImports); the
 # kernel's own call later waits for that start, keeping the kernel's options.
-WORKER_WRAP = """((kernel)=>{/*""" + MARK + """ (scripts/early_kernel.py)*/
+# Pyodide then loads only the packages of looLoad: the others the kernel
+# names are metadata-only entries of the lock file, whose code is in the
+# standard library's zip (scripts/vendor_pyodide.py), and unpacking them took
+# a fifth of Pyodide's start.
+WORKER_WRAP = """((kernel)=>{/*@STAMP@ (scripts/early_kernel.py)*/
+const runtime=kernel.initRuntime.bind(kernel);
+kernel.initRuntime=function(options){const load=options.looLoad;return runtime(load?
+{...options,loadPyodideOptions:{...options.loadPyodideOptions,packages:load}}:options)};
 const start=kernel.initialize.bind(kernel);let started=null;
 kernel.initialize=function(options){
 if(started){kernel._options=options;return started}
@@ -65,6 +75,11 @@ return started};
 const tag="loo-prestart ";
 if(self.name.startsWith(tag))kernel.initialize(JSON.parse(self.name.slice(tag.length))).catch(()=>{});
 return kernel})""".replace("\n", "")
+# Which version of these edits a script carries: a script edited by an older
+# build is edited again from the kernel extension's own copy.
+STAMP = f"{MARK} {hashlib.sha256((ADOPT + WORKER_WRAP).encode()).hexdigest()[:12]}"
+ADOPT = ADOPT.replace("@STAMP@", STAMP)
+WORKER_WRAP = WORKER_WRAP.replace("@STAMP@", STAMP)
 EARLY_TAG = re.compile(r'<script data-loo-kernel-early[^>]*>.*?</script>\n?', re.DOTALL)
 CHARSET = '<meta charset="utf-8" />\n'
 CONFIG = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
@@ -75,12 +90,24 @@ def _fail(message: str) -> SystemExit:
     return SystemExit(f"early_kernel: {message}; has jupyterlite-pyodide-kernel changed?")
 
 
+def _unedited(script: Path) -> Path:
+    """The kernel extension's own copy of ``script``, from which ``jupyter lite build`` copied it."""
+    for root in jupyter_path("labextensions"):
+        copy = Path(root) / KERNEL_EXTENSION.relative_to("extensions") / script.name
+        if copy.is_file():
+            return copy
+    raise _fail(f"{script.name} carries an older edit and the kernel extension's own copy of it "
+                "is not installed")
+
+
 def _edit_once(script: Path, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str],
                what: str) -> str:
-    """Make one edit in ``script`` unless an earlier build made it; returns the script's text."""
+    """Make one edit in ``script`` unless this version of it is made; returns the script's text."""
     text = script.read_text(encoding="utf-8")
-    if MARK in text:
+    if STAMP in text:
         return text
+    if MARK in text:
+        text = _unedited(script).read_text(encoding="utf-8")
     found = len(pattern.findall(text))
     if found != 1:
         raise _fail(f"expected {what} once in {script.name}, found it {found} times")
@@ -125,22 +152,37 @@ def notebook_imports(notebook: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def packages_with_code(packages: list[str], lock_file: Path) -> list[str] | None:
+    """Those of ``packages`` that the lock file gives modules to import; None without a lock file."""
+    if not lock_file.exists():
+        return None
+    lock = json.loads(lock_file.read_text(encoding="utf-8"))["packages"]
+    return [name for name in packages
+            if lock.get(re.sub(r"[-_.]+", "-", name).lower(), {}).get("imports")]
+
+
 def _options(config: dict[str, Any], page: Path, lite: Path) -> dict[str, Any]:
     """The worker's start options for one app page, addresses relative to the page."""
     settings = config["litePluginSettings"][KERNEL_PLUGIN]
+    load = settings.get("loadPyodideOptions", {})
+    lock_file = (page.parent / settings["pyodideUrl"]).parent / "pyodide-lock.json"
     all_json = os.path.relpath(lite / KERNEL_EXTENSION / "pypi" / "all.json", page.parent)
     folder = Path(config.get("notebookPath", "")).parent.as_posix()
     notebook = config.get("notebookSrc") or {}
-    return {
+    options: dict[str, Any] = {
         "pyodideUrl": settings["pyodideUrl"],
         "baseUrl": config["baseUrl"],
         "pipliteUrls": [*settings.get("pipliteUrls", []), Path(all_json).as_posix()],
         "disablePyPIFallback": bool(settings.get("disablePyPIFallback", False)),
-        "loadPyodideOptions": settings.get("loadPyodideOptions", {}),
+        "loadPyodideOptions": load,
         "location": "" if folder == "." else folder,
         "mountDrive": False,
         "looImports": notebook_imports(json.loads(notebook) if isinstance(notebook, str) else notebook),
     }
+    with_code = packages_with_code(load.get("packages", []), lock_file)
+    if with_code is not None:
+        options["looLoad"] = with_code
+    return options
 
 
 def add_early_start(page: Path, lite: Path, worker: Path) -> None:

@@ -48,6 +48,7 @@ def test_the_kernel_adopts_the_early_worker_and_the_worker_starts_at_once(tmp_pa
     assert "if(looWorker)return looWorker;return crossOriginIsolated?new Worker" in kernel
     started = worker.read_text(encoding="utf-8")
     assert started.count('self.name.startsWith(tag)') == 1
+    assert "packages:load" in started and "options.looImports" in started
     assert re.search(r"Mu=new K;Nt\(\(\(kernel\)=>\{.*\}\)\(Mu\)\)\}", started)
 
     before = {p.name: p.read_text(encoding="utf-8") for p in static.iterdir()}
@@ -67,6 +68,13 @@ def test_kernel_code_not_as_expected_stops_the_build(tmp_path: Path, kernel: str
         early_kernel.patch_kernel(_static(tmp_path / "static", kernel, worker))
 
 
+def test_an_older_edit_without_the_extensions_own_copy_stops_the_build(tmp_path: Path) -> None:
+    static = _static(tmp_path / "static", KERNEL_JS.replace(
+        "initWorker(e){", "initWorker(e){/*" + early_kernel.MARK + " older*/"))
+    with pytest.raises(SystemExit, match="older edit"):
+        early_kernel.patch_kernel(static)
+
+
 def test_the_installed_kernel_extension_is_patched_into_valid_scripts(tmp_path: Path) -> None:
     if not INSTALLED.is_dir():
         pytest.fail(f"{INSTALLED} is missing: install requirements.txt (./dev does)")
@@ -75,6 +83,15 @@ def test_the_installed_kernel_extension_is_patched_into_valid_scripts(tmp_path: 
     worker = early_kernel.patch_kernel(static)
     patched = [p for p in static.glob("*.js") if early_kernel.MARK in p.read_text(encoding="utf-8")]
     assert len(patched) == 2 and worker in patched  # the kernel class and its worker
+    # A site edited by an older version of the edits is edited again from the
+    # extension's own copy, not edited twice.
+    for script in patched:
+        script.write_text(script.read_text(encoding="utf-8").replace(
+            early_kernel.STAMP, early_kernel.MARK + " older"), encoding="utf-8")
+    assert early_kernel.patch_kernel(static) == worker
+    for script in patched:
+        text = script.read_text(encoding="utf-8")
+        assert text.count(early_kernel.STAMP) == 1 and early_kernel.MARK + " older" not in text
     if shutil.which("node") is None:
         pytest.fail("node is missing; the site's build needs it too (Node.js 18+)")
     for script in patched:
@@ -108,6 +125,9 @@ def _app_page(lite: Path) -> Path:
             "pyodideUrl": "../../../static/pyodide/pyodide.js", "disablePyPIFallback": True,
             "loadPyodideOptions": {"packages": ["ipython", "loo-tutor"]}}},
     }
+    lock = {"packages": {"ipython": {"imports": []}, "loo-tutor": {"imports": ["loo_tutor"]}}}
+    (lite / "static" / "pyodide").mkdir(parents=True)
+    (lite / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps(lock), encoding="utf-8")
     page = lite / "voici" / "render" / "notebooks" / "demo.html"
     page.parent.mkdir(parents=True)
     page.write_text('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />\n'
@@ -137,6 +157,7 @@ def test_app_pages_start_the_kernel_first_thing_in_their_head(tmp_path: Path) ->
     assert options["disablePyPIFallback"] is True and options["mountDrive"] is False
     assert options["looImports"] == ["loo_tutor.widgets"]
     assert options["location"] == "notebooks"
+    assert options["looLoad"] == ["loo-tutor"]  # ipython's code is in the standard library's zip
     assert early_kernel.EARLY_JS.read_text(encoding="utf-8") in text
 
 
@@ -147,3 +168,14 @@ def test_a_page_without_its_config_stops_the_build(tmp_path: Path) -> None:
                     encoding="utf-8")
     with pytest.raises(SystemExit, match="no page config"):
         early_kernel.apply(lite)
+
+
+def test_without_a_lock_file_pyodide_loads_every_package_the_kernel_names(tmp_path: Path) -> None:
+    lite = tmp_path / "lite"
+    page = _app_page(lite)
+    (lite / "static" / "pyodide" / "pyodide-lock.json").unlink()
+    early_kernel.apply(lite)
+    tag = re.search(r'data-options="([^"]*)"', page.read_text(encoding="utf-8"))
+    assert tag is not None
+    options = json.loads(html.unescape(tag.group(1)))
+    assert "looLoad" not in options and options["loadPyodideOptions"]["packages"] == ["ipython", "loo-tutor"]
