@@ -175,6 +175,15 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
             area.locator("pre", has_text="hello from the kernel").wait_for(timeout=10_000)
             assert area.locator("img").count() == 1
 
+            # A connection that drops is made again, with a notice meanwhile.
+            page.evaluate("window.looClassroom.kernel.socket.close()")
+            page.locator(".loo-connection[role=alert]").wait_for(timeout=5_000)
+            page.locator(".loo-connection").wait_for(state="detached", timeout=20_000)
+            page.locator("button", has_text="Say hello").click()
+            page.wait_for_function(
+                "document.querySelector('.jupyter-widgets-output-area pre').textContent"
+                ".split('hello from the kernel').length === 3", timeout=10_000)
+
             # The image's bytes came over the websocket as a binary buffer.
             image = page.locator("img.widget-image")
             assert image.get_attribute("src").startswith("blob:")

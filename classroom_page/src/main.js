@@ -80,6 +80,51 @@ function mark(name) {
   performance.mark(`loo-classroom:${name}`);
 }
 
+// A line at the top of the page while the connection to the server is
+// lost, or ``null`` to take it away.
+function notice(message) {
+  let line = document.querySelector('.loo-connection');
+  if (!message) {
+    if (line) line.remove();
+    return;
+  }
+  if (!line) {
+    line = document.createElement('div');
+    line.className = 'loo-connection';
+    line.setAttribute('role', 'alert');
+    document.body.prepend(line);
+  }
+  line.textContent = message;
+}
+
+// Connects again when the websocket closes while the page is open (a network
+// that drops for a moment), as JupyterLab's front end does; the kernel and
+// its widgets are still there on the server.
+function keepConnected(kernel) {
+  let leaving = false;
+  window.addEventListener('pagehide', () => { leaving = true; });
+  window.addEventListener('beforeunload', () => { leaving = true; });
+  const pause = (seconds) => new Promise((done) => setTimeout(done, seconds * 1000));
+  const reconnect = async () => {
+    if (leaving) return;
+    kernel.onClose = null;
+    notice('The connection to the server was lost. Connecting again...');
+    for (const seconds of [0.5, 1, 2, 4, 8, 15]) {
+      await pause(seconds);
+      try {
+        await kernel.connect();
+        kernel.onClose = reconnect;
+        notice(null);
+        return;
+      } catch (error) {
+        // tried again after a longer pause
+      }
+    }
+    notice('The connection to the server is lost. Reload the page to start again.');
+  };
+  kernel.onClose = reconnect;
+}
+
 export async function start() {
   mark('script run');
   const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
@@ -111,6 +156,7 @@ export async function start() {
   places.forEach((place, i) => {
     if (views[i]) LuminoWidget.attach(views[i].luminoWidget, place);
   });
+  keepConnected(kernel);
   mark('live');
   document.documentElement.dataset.looClassroom = 'live';
   window.looClassroom = { kernel, manager };
