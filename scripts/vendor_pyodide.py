@@ -702,7 +702,10 @@ LEGACY_FONTS = (".eot", ".ttf", ".svg", ".woff")
 # Folders of icon fonts that hold a WOFF2 copy of every font.
 ICON_FONTS = ("_static/html-manager", "_static/vendor/fontawesome/webfonts")
 # The theme's interface translations: the book is written in English only.
-UNUSED_STATIC = ("_static/locales",)
+# And the classroom server's light page, which ./dev builds into _vendor_js
+# (copied whole into _static with the widget manager): the server reads it
+# from _vendor_js/classroom, and no page of the book loads it.
+UNUSED_STATIC = ("_static/locales", "_static/classroom")
 CDN_LINK = re.compile(r'<link[^>]*href="https?://[^"]*"[^>]*>\s*')
 # Voici's start-up code lists JupyterLite's service-worker manager among its
 # plugins. The service worker only lets the kernel reach the browser's file
