@@ -15,8 +15,10 @@
  *   data-options  what the worker needs to start Python, as the kernel
  *                 would give it: where Pyodide is, the packages to load and
  *                 the kernel's settings, with addresses relative to the page;
- *                 and looImports, the modules the notebook imports, which
- *                 the worker imports once Python is ready.
+ *                 looLoad, the packages Pyodide must load (the others the
+ *                 kernel names have their code in the standard library's
+ *                 zip); and looImports, the modules the notebook imports,
+ *                 which the worker imports once Python is ready.
  *
  * The worker is only handed over when the kernel's settings are the ones it
  * was started with; otherwise it is stopped and the kernel starts its own.
