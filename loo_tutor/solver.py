@@ -202,7 +202,6 @@ class _Search:
         "loo_bits",
         "memo",
         "n",
-        "nodes",
         "open2",
         "order",
         "orders",
@@ -263,7 +262,6 @@ class _Search:
         # The cards each place in the second trick may keep (see keep).
         self.keep_a: list[int] = [-1] * n
         self.keep_b: list[int] = [-1] * n
-        self.nodes = 0
 
     # -- comparing results ---------------------------------------------------
 
@@ -706,7 +704,6 @@ class _Search:
         :meth:`trick_over`); ``high_led`` and ``high_trump`` are the highest
         ranks down of the led suit and of known trumps (-1 if none).
         """
-        self.nodes += 1
         n = self.n
         player = (leader + pos) % n
         held = live & self.dealt_mask[player]  # none of it is in the trick yet
