@@ -119,6 +119,42 @@ def test_stepper_buttons_are_labelled_for_keyboard_and_screen_reader_users() -> 
     assert all(b.description and b.tooltip for b in buttons)
 
 
+# -- what the parts of a widget share ---------------------------------------------------
+
+
+def test_parts_that_look_alike_share_their_layout_and_style_objects() -> None:
+    stepper = DealStepper(example("forced-ace"))
+    pages = stepper.stack.children
+    assert len(pages) == len(stepper.steps) > 2
+    assert len({id(page.layout) for page in pages}) == 1
+    assert len({id(page.style) for page in pages}) == 1
+    narrow = {id(b.layout) for b in every_button(stepper)}
+    assert len(narrow) == 1 and stepper.first_button.layout.width == "3em"
+    # Other CSS, another layout object; boxes share the plain one.
+    assert stepper.slider.layout is not stepper.first_button.layout
+    assert stepper.slider.layout is stepper.stack.layout
+    # Each widget has its own: nothing is shared between two widgets.
+    other = DealStepper(example("forced-ace"))
+    assert other.stack.layout is not stepper.stack.layout
+    assert other.stack.children[0].style is not pages[0].style
+    # A style given as traits is the part's own.
+    made = stepper.part(widgets.Dropdown, options=["a"], style={"description_width": "initial"})
+    assert made.style is not stepper.menu.style and made.layout is stepper.stack.layout
+
+
+def test_card_buttons_made_after_a_click_share_the_first_ones_looks() -> None:
+    trainer = PlayTrainer(example("forced-ace"), seat="A", from_trick=1)
+
+    def looks() -> set[int]:
+        buttons = trainer.hand.children
+        return {id(b.layout) for b in buttons} | {id(b.style) for b in buttons}
+
+    before = looks()
+    trainer.play("AH")  # the ace's button is closed, and made again by the reset
+    trainer.reset()
+    assert len(before) == 2 and looks() == before
+
+
 # -- the play trainer ----------------------------------------------------------------
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from typing import Any, Union
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, Union
 
 import ipywidgets as widgets
 
@@ -78,8 +78,14 @@ def one_line(exc: Exception) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+Part = TypeVar("Part", bound=widgets.DOMWidget)
+
+
 class LooWidget(widgets.VBox):  # type: ignore[misc]
     """A vertical box that can show a one-line error in place of its content.
+
+    Its parts are made with :meth:`part`, which lets parts that look alike
+    share their layout and style objects.
 
     Attributes:
         error: the error message when the deal could not be used, else ``None``.
@@ -90,11 +96,42 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
     def __init__(self) -> None:
         super().__init__()
         self.error: str | None = None
+        self._layouts: dict[tuple[tuple[str, str], ...], widgets.Layout] = {}
+        self._styles: dict[type, widgets.Widget] = {}
         self.add_class("loo-widget")
+
+    def part(self, kind: type[Part], *args: Any, layout: Mapping[str, str] | None = None,
+             **traits: Any) -> Part:
+        """A ``kind`` widget, made with ``args`` and ``traits``, that shares its looks.
+
+        Every ipywidget otherwise comes with a layout object and most with a
+        style object of their own: widget models the kernel makes and sends,
+        and the page draws, one by one. The parts of this widget share one
+        layout object per set of ``layout`` properties (CSS, such as
+        ``{"width": "4em"}``), and one style object per kind of style unless
+        ``traits`` gives a ``style``. So a part's layout and style must not be
+        changed: that would change every part that shares them.
+        """
+        key = tuple(sorted((layout or {}).items()))
+        if key not in self._layouts:
+            self._layouts[key] = widgets.Layout(**dict(key))
+        style = kind.class_traits().get("style")
+        if style is not None and "style" not in traits:
+            if style.klass not in self._styles:
+                self._styles[style.klass] = style.klass()
+            traits["style"] = self._styles[style.klass]
+        made: Part = kind(*args, layout=self._layouts[key], **traits)
+        return made
+
+    def button(self, words: str, tip: str, act: Callable[[], object], **traits: Any) -> Any:
+        """A button part showing ``words``, with ``tip`` as its tooltip, that calls ``act()``."""
+        made = self.part(widgets.Button, description=words, tooltip=tip, **traits)
+        made.on_click(lambda _: act())
+        return made
 
     def _fail(self, exc: Exception) -> None:
         self.error = f"This deal cannot be used: {one_line(exc)}"
-        self.children = (widgets.HTML(error_html(self.error)),)
+        self.children = (self.part(widgets.HTML, error_html(self.error)),)
 
     def _render(self) -> str:
         raise NotImplementedError

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import ipywidgets as widgets
@@ -61,16 +62,12 @@ def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]
     return state, index
 
 
-def announcement_buttons(on_announce: Callable[[Announcement], object]
+def announcement_buttons(owner: LooWidget, on_announce: Callable[[Announcement], object]
                          ) -> dict[str, widgets.Button]:
-    """One button per announcement, keyed by its word (``"pass"``), each calling
-    ``on_announce`` with its announcement when clicked."""
-    buttons = {}
-    for call, (words, tip) in _BUTTONS.items():
-        button = widgets.Button(description=words, tooltip=tip)
-        button.on_click(lambda _, c=call: on_announce(c))
-        buttons[call.value] = button
-    return buttons
+    """One button part of ``owner`` per announcement, keyed by its word
+    (``"pass"``), each calling ``on_announce`` with its announcement when clicked."""
+    return {call.value: owner.button(words, tip, partial(on_announce, call))
+            for call, (words, tip) in _BUTTONS.items()}
 
 
 class AnnouncementTrainer(LooWidget):
@@ -108,14 +105,14 @@ class AnnouncementTrainer(LooWidget):
         self._four = four_colour
         self._base = rules_base
         self._told: Narration | None = None
-        self.header = widgets.HTML()
-        self.feedback = widgets.HTML()
-        self.table = widgets.HTML()
-        self.buttons = announcement_buttons(self.announce)
-        self.reset_button = widgets.Button(description="Reset", icon="undo",
-                                           tooltip="Take the announcement back and try again")
-        self.reset_button.on_click(lambda _: self.reset())
-        self.children = (self.header, widgets.HBox([*self.buttons.values(), self.reset_button]),
+        self.header = self.part(widgets.HTML)
+        self.feedback = self.part(widgets.HTML)
+        self.table = self.part(widgets.HTML)
+        self.buttons = announcement_buttons(self, self.announce)
+        self.reset_button = self.button("Reset", "Take the announcement back and try again",
+                                        self.reset, icon="undo")
+        self.children = (self.header,
+                         self.part(widgets.HBox, [*self.buttons.values(), self.reset_button]),
                          self.feedback, self.table)
         self.reset()
 
@@ -216,18 +213,19 @@ class DealerDecisionTable(LooWidget):
         for number, seat in enumerate(start.order[:-1]):
             name = start.players[seat]
             default = "stand" if number == 0 else "pass"
-            menu = widgets.Dropdown(
-                options=[(_WORDS[a], a.value) for a in Announcement],
+            menu = self.part(
+                widgets.Dropdown, options=[(_WORDS[a], a.value) for a in Announcement],
                 value=wanted.get(name, default), description=name,
                 tooltip=f"What {name} announces",
             )
             menu.observe(lambda _: self._refresh(), names="value")
             self.menus[name] = menu
-        self.result = widgets.HTML()
+        self.result = self.part(widgets.HTML)
+        dealer = html.escape(start.players[start.dealer])
         self.children = (
-            widgets.HTML(f"<p>The dealer is <strong>{html.escape(start.players[start.dealer])}"
-                         "</strong>. Choose the others' announcements:</p>"),
-            widgets.HBox(list(self.menus.values()), layout=widgets.Layout(flex_flow="row wrap")),
+            self.part(widgets.HTML, f"<p>The dealer is <strong>{dealer}</strong>. "
+                      "Choose the others' announcements:</p>"),
+            self.part(widgets.HBox, list(self.menus.values()), layout={"flex_flow": "row wrap"}),
             self.result,
         )
         self._refresh()

@@ -8,7 +8,7 @@ says where and why they part; this module draws them with
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as widgets
@@ -155,20 +155,20 @@ class VariantCompare(LooWidget):
             self.comparison.step()
         self.left_picker = self._picker("Left rules", self.comparison.left.profile)
         self.right_picker = self._picker("Right rules", self.comparison.right.profile)
-        self.step_button = self._button("Step", "Take one step on both sides", self.step)
-        self.back_button = self._button("Back", "Take the last step back", self.back)
-        self.end_button = self._button("Play to end", "Play both deals to the end",
-                                       self.play_to_end)
-        self.new_button = self._button("New deal", "Shuffle a new deal for both sides",
-                                       self.new_deal)
-        self.view = widgets.HTML()
-        self.message = widgets.HTML()
+        self.step_button = self.button("Step", "Take one step on both sides", self.step)
+        self.back_button = self.button("Back", "Take the last step back", self.back)
+        self.end_button = self.button("Play to end", "Play both deals to the end",
+                                      self.play_to_end)
+        self.new_button = self.button("New deal", "Shuffle a new deal for both sides",
+                                      self.new_deal)
+        self.view = self.part(widgets.HTML)
+        self.message = self.part(widgets.HTML)
         self.left_picker.observe(self._picked, names="value")
         self.right_picker.observe(self._picked, names="value")
-        controls = widgets.HBox([self.step_button, self.back_button, self.end_button,
-                                 self.new_button])
-        self.children = (widgets.HBox([self.left_picker, self.right_picker]), controls,
-                         self.message, self.view)
+        controls = self.part(widgets.HBox, [self.step_button, self.back_button,
+                                            self.end_button, self.new_button])
+        pickers = self.part(widgets.HBox, [self.left_picker, self.right_picker])
+        self.children = (pickers, controls, self.message, self.view)
         self._show()
 
     def _picker(self, label: str, profile: Profile) -> widgets.Dropdown:
@@ -178,15 +178,9 @@ class VariantCompare(LooWidget):
             chosen = describe(profile)
             self._extra[chosen] = rules_value(profile)
             options.append(chosen)
-        return widgets.Dropdown(options=options, value=chosen, description=label,
-                                tooltip=f"{label}: a bundle or a single option of SPEC §11.1",
-                                style={"description_width": "initial"})
-
-    @staticmethod
-    def _button(words: str, tip: str, act: Callable[[], None]) -> widgets.Button:
-        button = widgets.Button(description=words, tooltip=tip)
-        button.on_click(lambda _: act())
-        return button
+        return self.part(widgets.Dropdown, options=options, value=chosen, description=label,
+                         tooltip=f"{label}: a bundle or a single option of SPEC §11.1",
+                         style={"description_width": "initial"})
 
     # -- actions ---------------------------------------------------------------
 

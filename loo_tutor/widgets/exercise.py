@@ -130,28 +130,28 @@ class ExerciseWidget(LooWidget):
             self._fail(exc)
             return
         self._record = record
-        self.header = widgets.HTML()
-        self.position = widgets.HTML()
-        self.form = widgets.VBox()
-        self.summary = widgets.HTML()
-        self.solution = widgets.VBox()
-        self.seed_field = widgets.BoundedIntText(
-            value=0, min=0, max=10**9, description="Seed", tooltip="Type a seed to get that variant",
-            continuous_update=False, layout=widgets.Layout(width="14em"))
-        self.check_button = widgets.Button(description="Check", button_style="primary",
-                                           tooltip="Check every answer")
-        self.solution_button = widgets.Button(description="Show solution",
-                                              tooltip="Show the answers and step through the deal")
-        self.variant_button = widgets.Button(description="New variant", icon="refresh",
-                                             tooltip="A new exercise of the same type")
-        self.check_button.on_click(lambda _: self.check())
-        self.solution_button.on_click(lambda _: self.show_solution())
-        self.variant_button.on_click(lambda _: self.new_variant())
+        self.header = self.part(widgets.HTML)
+        self.position = self.part(widgets.HTML)
+        self.form = self.part(widgets.VBox)
+        self.summary = self.part(widgets.HTML)
+        self.solution = self.part(widgets.VBox)
+        self.seed_field = self.part(
+            widgets.BoundedIntText, value=0, min=0, max=10**9, description="Seed",
+            tooltip="Type a seed to get that variant", continuous_update=False,
+            layout={"width": "14em"})
+        self.check_button = self.button("Check", "Check every answer", self.check,
+                                        button_style="primary")
+        self.solution_button = self.button("Show solution",
+                                           "Show the answers and step through the deal",
+                                           self.show_solution)
+        self.variant_button = self.button("New variant", "A new exercise of the same type",
+                                          self.new_variant, icon="refresh")
         self.seed_field.observe(self._seed_typed, names="value")
         buttons = [self.check_button, self.solution_button]
         if record is None:
             buttons += [self.variant_button, self.seed_field]
-        parts = [self.header, self.position, self.form, widgets.HBox(buttons), self.summary]
+        parts = [self.header, self.position, self.form, self.part(widgets.HBox, buttons),
+                 self.summary]
         if self._own_board:
             parts.append(self.scoreboard)
         self.children = (*parts, self.solution)
@@ -160,7 +160,7 @@ class ExerciseWidget(LooWidget):
     def _fail(self, exc: Exception) -> None:
         super()._fail(exc)
         self.error = f"This exercise cannot be made: {one_line(exc)}"
-        self.children = (widgets.HTML(error_html(self.error)),)
+        self.children = (self.part(widgets.HTML, error_html(self.error)),)
 
     # -- choosing the variant ----------------------------------------------------------
 
@@ -220,12 +220,13 @@ class ExerciseWidget(LooWidget):
         for field in exercise.fields:
             control, shown = self._control(field)
             self.inputs[field.key] = control
-            note = widgets.HTML()
+            note = self.part(widgets.HTML)
             self._notes[field.key] = note
-            label = widgets.HTML(f'<span class="loo-field-label">{html.escape(field.label)}</span>',
-                                 layout=widgets.Layout(min_width="12em"))
-            rows.append(widgets.VBox([widgets.HBox([label, shown],
-                                                   layout=widgets.Layout(flex_flow="row wrap")),
+            label = self.part(widgets.HTML,
+                              f'<span class="loo-field-label">{html.escape(field.label)}</span>',
+                              layout={"min_width": "12em"})
+            rows.append(self.part(widgets.VBox, [self.part(widgets.HBox, [label, shown],
+                                                           layout={"flex_flow": "row wrap"}),
                                       note]))
         self.form.children = tuple(rows)
 
@@ -236,25 +237,25 @@ class ExerciseWidget(LooWidget):
             labels = list(field.labels or field.options)
             if field.form == "cards":  # a card is named for screen readers, e.g. "10 of diamonds"
                 labels = [card_span(parse_card(option)) for option in field.options]
-            boxes = [widgets.Checkbox(value=False, description=label, indent=False,
-                                      description_allow_html=field.form == "cards",
-                                      tooltip=f"{field.label}: {shown}",
-                                      layout=widgets.Layout(width="auto"))
+            boxes = [self.part(widgets.Checkbox, value=False, description=label, indent=False,
+                               description_allow_html=field.form == "cards",
+                               tooltip=f"{field.label}: {shown}",
+                               layout={"width": "auto"})
                      for label, shown in zip(labels, field.labels or field.options)]
             if field.form == "names":
-                boxes.append(widgets.Checkbox(value=False, description="nobody", indent=False,
-                                              tooltip="Tick if nobody is looed",
-                                              layout=widgets.Layout(width="auto")))
-            return boxes, widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap"))
+                boxes.append(self.part(widgets.Checkbox, value=False, description="nobody",
+                                       indent=False, tooltip="Tick if nobody is looed",
+                                       layout={"width": "auto"}))
+            return boxes, self.part(widgets.HBox, boxes, layout={"flex_flow": "row wrap"})
         if field.form in ("choice", "yesno", "rule"):
-            menu = widgets.Dropdown(options=[("— not answered —", _NOT_ANSWERED),
-                                             *zip(field.labels or field.options, field.options)],
-                                    value=_NOT_ANSWERED, tooltip=described,
-                                    layout=widgets.Layout(width="auto"))
+            options = [("— not answered —", _NOT_ANSWERED),
+                       *zip(field.labels or field.options, field.options)]
+            menu = self.part(widgets.Dropdown, options=options, value=_NOT_ANSWERED,
+                             tooltip=described, layout={"width": "auto"})
             return menu, menu
-        text = widgets.Text(placeholder="e.g. 4, 10/3 or 3 1/3" if field.form == "amount"
-                            else "e.g. -3, 10/3 or -3 1/5", tooltip=described,
-                            layout=widgets.Layout(width="12em"))
+        example = "e.g. 4, 10/3 or 3 1/3" if field.form == "amount" else "e.g. -3, 10/3 or -3 1/5"
+        text = self.part(widgets.Text, placeholder=example, tooltip=described,
+                         layout={"width": "12em"})
         return text, text
 
     def answers(self) -> dict[str, Any]:
@@ -337,10 +338,10 @@ class ExerciseWidget(LooWidget):
         if self.exercise is None or self.error is not None:
             return
         self._shown = True
-        parts: list[Any] = [widgets.HTML('<h5 class="loo-solution-title">Solution</h5>'
-                                         + solution_html(self.exercise, self._base))]
+        parts: list[Any] = [self.part(widgets.HTML, '<h5 class="loo-solution-title">Solution</h5>'
+                                      + solution_html(self.exercise, self._base))]
         for title, record in self.exercise.walkthrough():
-            parts.append(widgets.HTML(f"<p><strong>{html.escape(title)}</strong></p>"))
+            parts.append(self.part(widgets.HTML, f"<p><strong>{html.escape(title)}</strong></p>"))
             parts.append(DealStepper(record, rules_base=self._base))
         self.solution.children = tuple(parts)
 

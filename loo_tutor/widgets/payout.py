@@ -64,39 +64,38 @@ class PayoutChecker(LooWidget):
         self._notes: dict[str, widgets.HTML] = {}
         rows = []
         for name in names:
-            field = widgets.Text(description=name, placeholder="e.g. 4 or 10/3",
-                                 tooltip=f"What {name} receives from the pool, in units")
+            field = self.part(widgets.Text, description=name, placeholder="e.g. 4 or 10/3",
+                              tooltip=f"What {name} receives from the pool, in units")
             self.payout_fields[name] = field
-            self._notes[f"payout:{name}"] = note = widgets.HTML()
-            rows.append(widgets.HBox([field, note]))
+            self._notes[f"payout:{name}"] = note = self.part(widgets.HTML)
+            rows.append(self.part(widgets.HBox, [field, note]))
         for name in names:
-            self.looed_boxes[name] = widgets.Checkbox(value=False, description=name, indent=False,
-                                                      tooltip=f"Tick if {name} is looed",
-                                                      layout=widgets.Layout(width="auto"))
-        self._notes["looed"] = widgets.HTML()
-        self.carried_field = widgets.Text(description="Carried", placeholder="e.g. 3",
-                                          tooltip="The balance carried to the next deal")
-        self._notes["carried"] = widgets.HTML()
-        self.check_button = widgets.Button(description="Check", button_style="primary",
-                                           tooltip="Check every answer")
-        self.answer_button = widgets.Button(description="Show the answer",
-                                            tooltip="Show the engine's settlement")
-        self.check_button.on_click(lambda _: self.check())
-        self.answer_button.on_click(lambda _: self.show_answer())
-        self.summary = widgets.HTML()
-        self.answer = widgets.HTML()
-        self.table = widgets.HTML(table_html(self.final, None, four_colour, ledger=False,
-                                             base=rules_base) + record_script(self.final))
+            self.looed_boxes[name] = self.part(widgets.Checkbox, value=False, description=name,
+                                               indent=False, tooltip=f"Tick if {name} is looed",
+                                               layout={"width": "auto"})
+        self._notes["looed"] = self.part(widgets.HTML)
+        self.carried_field = self.part(widgets.Text, description="Carried", placeholder="e.g. 3",
+                                       tooltip="The balance carried to the next deal")
+        self._notes["carried"] = self.part(widgets.HTML)
+        self.check_button = self.button("Check", "Check every answer", self.check,
+                                        button_style="primary")
+        self.answer_button = self.button("Show the answer", "Show the engine's settlement",
+                                         self.show_answer)
+        self.summary = self.part(widgets.HTML)
+        self.answer = self.part(widgets.HTML)
+        table = table_html(self.final, None, four_colour, ledger=False, base=rules_base)
+        self.table = self.part(widgets.HTML, table + record_script(self.final))
         self.children = (
             self.table,
-            widgets.HTML(f"<p>Amounts are in units; write {FORMS}. An empty field counts as "
-                         "not answered yet.</p><p><strong>Received from the pool</strong></p>"),
+            self.part(widgets.HTML, f"<p>Amounts are in units; write {FORMS}. An empty field "
+                      "counts as not answered yet.</p>"
+                      "<p><strong>Received from the pool</strong></p>"),
             *rows,
-            widgets.HTML("<p><strong>Who is looed?</strong></p>"),
-            widgets.HBox([*self.looed_boxes.values(), self._notes["looed"]],
-                         layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([self.carried_field, self._notes["carried"]]),
-            widgets.HBox([self.check_button, self.answer_button]),
+            self.part(widgets.HTML, "<p><strong>Who is looed?</strong></p>"),
+            self.part(widgets.HBox, [*self.looed_boxes.values(), self._notes["looed"]],
+                      layout={"flex_flow": "row wrap"}),
+            self.part(widgets.HBox, [self.carried_field, self._notes["carried"]]),
+            self.part(widgets.HBox, [self.check_button, self.answer_button]),
             self.summary,
             self.answer,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import random
 from collections.abc import Callable, Collection, Sequence
+from functools import partial
 
 import ipywidgets as widgets
 
@@ -53,10 +54,11 @@ def bot_action(state: DealState, rng: random.Random | None) -> Action:
     return options[0] if rng is None else rng.choice(options)
 
 
-def update_card_buttons(box: widgets.HBox, buttons: dict[str, widgets.Button],
+def update_card_buttons(owner: LooWidget, box: widgets.HBox, buttons: dict[str, widgets.Button],
                         hand: Sequence[Card], lit: Collection[Card], enabled: bool,
                         on_play: Callable[[Card], object]) -> None:
-    """Keep one button per card in ``hand`` inside ``box``, changing only what changed.
+    """Keep one button part of ``owner`` per card in ``hand`` inside ``box``,
+    changing only what changed.
 
     Buttons are reused from click to click (``buttons`` is keyed by card
     text), so a refused card costs the browser no new widgets. Each button
@@ -69,9 +71,8 @@ def update_card_buttons(box: widgets.HBox, buttons: dict[str, widgets.Button],
     for card in hand:
         button = buttons.get(str(card))
         if button is None:
-            button = widgets.Button(description=card_text(card),
-                                    layout=widgets.Layout(width="4em"))
-            button.on_click(lambda _, c=card: on_play(c))
+            button = owner.button(card_text(card), card.label, partial(on_play, card),
+                                  layout={"width": "4em"})
             buttons[str(card)] = button
         legal = card in lit
         button.tooltip = f"{card.label}{' (legal)' if legal else ''}"
@@ -138,20 +139,18 @@ class PlayTrainer(LooWidget):
         self._four = four_colour
         self._base = rules_base
         self._told: list[Narration] = []
-        self.header = widgets.HTML()
-        self.table = widgets.HTML()
-        self.hand = widgets.HBox()
-        self.feedback = widgets.HTML()
-        self.story = widgets.HTML()
-        self.highlight = widgets.Checkbox(value=highlight_legal, description="Highlight legal cards",
-                                          indent=False,
-                                          tooltip="Outline the cards the rules allow you to play")
-        self.reset_button = widgets.Button(description="Reset", icon="undo",
-                                           tooltip="Start this deal again")
+        self.header = self.part(widgets.HTML)
+        self.table = self.part(widgets.HTML)
+        self.hand = self.part(widgets.HBox)
+        self.feedback = self.part(widgets.HTML)
+        self.story = self.part(widgets.HTML)
+        self.highlight = self.part(widgets.Checkbox, value=highlight_legal,
+                                   description="Highlight legal cards", indent=False,
+                                   tooltip="Outline the cards the rules allow you to play")
+        self.reset_button = self.button("Reset", "Start this deal again", self.reset, icon="undo")
         self.highlight.observe(lambda _: self._refresh(), names="value")
-        self.reset_button.on_click(lambda _: self.reset())
         self.children = (self.header, self.hand,
-                         widgets.HBox([self.highlight, self.reset_button]),
+                         self.part(widgets.HBox, [self.highlight, self.reset_button]),
                          self.feedback, self.story, self.table)
         self.reset()
 
@@ -232,7 +231,7 @@ class PlayTrainer(LooWidget):
         self.story.value = "".join(narration_html(n, self._base) for n in self._told)
 
     def _update_buttons(self, hand: tuple[Card, ...], lit: list[Card]) -> None:
-        update_card_buttons(self.hand, self.buttons, hand, lit, self._my_turn(), self.play)
+        update_card_buttons(self, self.hand, self.buttons, hand, lit, self._my_turn(), self.play)
 
     def _verdict_html(self) -> str:
         return verdict_html(self.verdict, self._base)

@@ -127,23 +127,22 @@ class PracticeSession(LooWidget):
         self._solver = Solver()
         self._told: list[Narration] = []
         self._balances: list[tuple[Fraction, ...]] = []
-        self.header = widgets.HTML()
-        self.hand = widgets.HBox()
-        self.call_box = widgets.HBox()
-        self.calls = announcement_buttons(self.announce)
-        self.hint_button = widgets.Button(description="Best card and why", icon="lightbulb-o",
-                                          tooltip="A hint for the decision in front of you")
-        self.next_button = widgets.Button(description="Next deal", button_style="primary",
-                                          tooltip="Book this deal and deal the next one")
-        self.hint_button.on_click(lambda _: self.ask_hint())
-        self.next_button.on_click(lambda _: self.next_deal())
-        self.feedback = widgets.HTML()
-        self.story = widgets.HTML()
-        self.table = widgets.HTML()
-        self.review_box = widgets.HTML()
-        self.chart = widgets.HTML()
+        self.header = self.part(widgets.HTML)
+        self.hand = self.part(widgets.HBox)
+        self.call_box = self.part(widgets.HBox)
+        self.calls = announcement_buttons(self, self.announce)
+        self.hint_button = self.button("Best card and why",
+                                       "A hint for the decision in front of you",
+                                       self.ask_hint, icon="lightbulb-o")
+        self.next_button = self.button("Next deal", "Book this deal and deal the next one",
+                                       self.next_deal, button_style="primary")
+        self.feedback = self.part(widgets.HTML)
+        self.story = self.part(widgets.HTML)
+        self.table = self.part(widgets.HTML)
+        self.review_box = self.part(widgets.HTML)
+        self.chart = self.part(widgets.HTML)
         self.children = (self.header, self.call_box, self.hand,
-                         widgets.HBox([self.hint_button, self.next_button]),
+                         self.part(widgets.HBox, [self.hint_button, self.next_button]),
                          self.feedback, self.story, self.table, self.review_box, self.chart)
         self._rng = random.Random(None if seed is None else f"practice-{seed}")
         self._deal()
@@ -337,8 +336,8 @@ class PracticeSession(LooWidget):
         self.call_box.children = tuple(self.calls[c.value] for c in legal_calls)
         hand = observation(state, self.seat).hand or ()
         playing = mine and state.phase is Phase.PLAY
-        update_card_buttons(self.hand, self.buttons, hand if state.phase is Phase.PLAY else (),
-                            [], playing, self.play)
+        update_card_buttons(self, self.hand, self.buttons,
+                            hand if state.phase is Phase.PLAY else (), [], playing, self.play)
         self.hint_button.disabled = not mine
         over = state.is_terminal() and session.is_over()
         self.next_button.description = "New session" if over else "Next deal"

@@ -69,28 +69,27 @@ class SessionLedger(LooWidget):
             return
         self._four = four_colour
         self._base = rules_base
-        self.next_button = widgets.Button(description="Next deal", button_style="primary",
-                                          tooltip="Deal, play and settle the next deal")
-        self.end_button = widgets.Button(description="Play to the end",
-                                         tooltip="Play every deal that is left, then share "
-                                                 "out the pool")
-        self.restart_button = widgets.Button(description="Start again", icon="undo",
-                                             tooltip="Back to before the first deal, "
-                                                     "with the same seed")
-        self.next_button.on_click(lambda _: self.next_deal())
-        self.end_button.on_click(lambda _: self.play_to_end())
-        self.restart_button.on_click(lambda _: self.restart())
-        self.ledger = widgets.HTML()
-        self.menu = widgets.Dropdown(options=[], description="Show deal",
-                                     tooltip="Pick a deal to see its table and settlement")
+        self.next_button = self.button("Next deal", "Deal, play and settle the next deal",
+                                       self.next_deal, button_style="primary")
+        self.end_button = self.button("Play to the end",
+                                      "Play every deal that is left, then share out the pool",
+                                      self.play_to_end)
+        self.restart_button = self.button("Start again",
+                                          "Back to before the first deal, with the same seed",
+                                          self.restart, icon="undo")
+        self.ledger = self.part(widgets.HTML)
+        self.menu = self.part(widgets.Dropdown, options=[], description="Show deal",
+                              tooltip="Pick a deal to see its table and settlement")
         # One page per deal from the start, filled in as the deals are played:
         # a Stack whose children change while the menu's jslink moves its
         # selected_index made the browser draw a page it had not received yet.
-        self.tables = widgets.Stack([widgets.HTML(layout=widgets.Layout(width="100%"))
-                                     for _ in range(self.session.deals)], selected_index=None)
+        pages = [self.part(widgets.HTML, layout={"width": "100%"})
+                 for _ in range(self.session.deals)]
+        self.tables = self.part(widgets.Stack, pages, selected_index=None)
         widgets.jslink((self.menu, "index"), (self.tables, "selected_index"))
         self.menu.observe(self._picked, names="index")
-        self.children = (widgets.HBox([self.next_button, self.end_button, self.restart_button]),
+        self.children = (self.part(widgets.HBox, [self.next_button, self.end_button,
+                                                  self.restart_button]),
                          self.ledger, self.menu, self.tables)
         for _ in range(played):
             self.next_deal()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import ipywidgets as widgets
 
 from ..errors import LooError
@@ -45,33 +43,31 @@ class DealStepper(LooWidget):
         self._pages = [step_html(s, four_colour, seat, rules_base) + record_script(s.state, seat)
                        for s in self.steps]
         last = len(self.steps) - 1
-        self.stack = widgets.Stack([widgets.HTML(page) for page in self._pages], selected_index=0)
-        self.slider = widgets.IntSlider(value=0, min=0, max=last, description="Step",
-                                        continuous_update=True,
-                                        tooltip="Use the arrow keys to move through the deal")
-        self.menu = widgets.Dropdown(options=[(s.title, i) for i, s in enumerate(self.steps)],
-                                     value=0, description="Jump to",
-                                     tooltip="Jump to any action of the deal")
-        self.first_button = self._button("|◀", "First step: the deal as dealt", self.first)
-        self.back_button = self._button("◀", "Previous step", self.back)
-        self.forward_button = self._button("▶", "Next step", self.forward)
-        self.last_button = self._button("▶|", "Last step: the settlement, or the refused action", self.last)
+        pages = [self.part(widgets.HTML, page) for page in self._pages]
+        self.stack = self.part(widgets.Stack, pages, selected_index=0)
+        self.slider = self.part(widgets.IntSlider, value=0, min=0, max=last, description="Step",
+                                continuous_update=True,
+                                tooltip="Use the arrow keys to move through the deal")
+        self.menu = self.part(widgets.Dropdown,
+                              options=[(s.title, i) for i, s in enumerate(self.steps)],
+                              value=0, description="Jump to",
+                              tooltip="Jump to any action of the deal")
+        narrow = {"width": "3em"}
+        self.first_button = self.button("|◀", "First step: the deal as dealt", self.first,
+                                        layout=narrow)
+        self.back_button = self.button("◀", "Previous step", self.back, layout=narrow)
+        self.forward_button = self.button("▶", "Next step", self.forward, layout=narrow)
+        self.last_button = self.button("▶|", "Last step: the settlement, or the refused action",
+                                       self.last, layout=narrow)
         widgets.jslink((self.slider, "value"), (self.stack, "selected_index"))
         widgets.jslink((self.slider, "value"), (self.menu, "index"))
         self.slider.observe(self._moved, names="value")
         self.menu.observe(self._picked, names="value")
-        controls = widgets.HBox([self.first_button, self.back_button, self.slider,
-                                 widgets.Label(f"of {last}"), self.forward_button,
+        controls = self.part(widgets.HBox, [self.first_button, self.back_button, self.slider,
+                                 self.part(widgets.Label, f"of {last}"), self.forward_button,
                                  self.last_button])
         self.children = (controls, self.menu, self.stack)
         self._moved()
-
-    @staticmethod
-    def _button(symbol: str, words: str, act: Callable[[], None]) -> widgets.Button:
-        button = widgets.Button(description=symbol, tooltip=words,
-                                layout=widgets.Layout(width="3em"))
-        button.on_click(lambda _: act())
-        return button
 
     # -- navigation ------------------------------------------------------------
 
