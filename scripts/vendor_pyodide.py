@@ -16,11 +16,11 @@ runs in the reader's browser is served by the site itself:
   is built from its source release without the C extension, and loo-tutor is
   ``pip wheel``-ed from this checkout.
 
-Everything but loo-tutor is compiled to bytecode and added to the standard
-library's zip, which Python imports from without unpacking it (see
-``bundle``). Pyodide's lock file is then rewritten to list the loo-tutor
-wheel and a metadata-only entry for each package the kernel asks for by
-name, with their own sha256. Every package that ``lite/jupyter-lite.json``
+Everything, loo-tutor included, is compiled to bytecode and added to the
+standard library's zip, which Python imports from without unpacking it (see
+``bundle``). Pyodide's lock file is then rewritten to list a metadata-only
+entry for each package the kernel asks for by name, with their own sha256:
+Pyodide loads no wheel at all. Every package that ``lite/jupyter-lite.json``
 lists under ``loadPyodideOptions.packages`` is loaded while Pyodide starts,
 so the notebooks need no install cell: ``import loo_tutor`` just works.
 
@@ -574,7 +574,7 @@ def assemble(core: Path, wheels: Path, own: Path, pyyaml: Path, kernel: list[Pat
     stdlib = with_sitecustomize(core / "python_stdlib.zip")
     to_compile = [stdlib] + [w for n, w in files.items() if n not in STUBS]
     compiled = compile_zips(core, to_compile)
-    bundled = sorted(n for n in files if n not in STUBS and n != OWN)
+    bundled = sorted(n for n in files if n not in STUBS)
     compiled[core / "python_stdlib.zip"] = bundle(compiled[stdlib], [compiled[files[n]] for n in bundled])
     # What is bundled is imported from the standard library's zip; the lock
     # keeps a metadata-only entry for the packages the kernel asks for by
