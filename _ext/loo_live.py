@@ -12,7 +12,11 @@ extension
   shows its saved (static) widgets at once, starts the Voici app of the same
   notebook in a hidden frame (from ``loo_live_early.js``, written inline at
   the top of the page) with a visible loading state, and swaps the live app
-  in when its widgets are ready;
+  in when its widgets are ready. The saved widgets are written into those
+  pages as HTML after the build (``loo_snapshot.py``); the widget manager,
+  which draws them from their saved state and lets their sliders and menus
+  work without Python, is loaded by ``loo_live.js`` only if the app cannot
+  start;
 * removes the Google Fonts stylesheet that jupyterlite-sphinx adds to every
   page, so that no page loads anything from another host;
 * trims the built site after the JupyterLite build (source maps, the
@@ -38,7 +42,9 @@ from sphinx.util import logging
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))
+sys.path.insert(0, str(HERE))
 
+import loo_snapshot
 import vendor_pyodide
 
 logger = logging.getLogger(__name__)
@@ -167,6 +173,11 @@ def _trim(app: Sphinx, error: Exception | None) -> None:
         target = (Path(app.outdir) / docname).parent / url
         if not target.resolve().exists():
             logger.warning("the live app of %s is missing: %s", docname, url)
+        page = Path(app.outdir) / f"{docname}.html"
+        text = page.read_text(encoding="utf-8")
+        ready = loo_snapshot.defer_widget_manager(loo_snapshot.add_snapshots(text))
+        if ready != text:
+            page.write_text(ready, encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -1,11 +1,14 @@
 """The built book shows the forced-ace widgets offline, in a real browser.
 
 The test serves ``_build/html`` on 127.0.0.1 and opens the forced-ace
-notebook page in Debian's Chromium through Playwright. The widgets there are
-drawn by the vendored widget manager from the state saved at build time, with
-no kernel. Every request the page makes is recorded, and any request that
-leaves 127.0.0.1 fails the test. A second test picks deals from the session
-widget's menu on the payout page, which also works without a kernel.
+notebook page in Debian's Chromium through Playwright. The saved widgets are
+in the page as HTML, shown even with scripts turned off. In a browser that
+cannot run Python (here: one without WebAssembly) they are drawn again by
+the vendored widget manager from the state saved at build time, with no
+kernel, and their slider works. Every request the page makes is recorded,
+and any request that leaves 127.0.0.1 fails the test. Another test picks
+deals from the session widget's menu on the payout page, which also works
+without a kernel.
 
 The book is built here only when ``_build/html`` lacks the page or is older
 than the notebooks, the package or the book configuration (``./dev test``
@@ -35,6 +38,9 @@ HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
 LOCAL_HOSTS = {"127.0.0.1"}
 LOCAL_SCHEMES = {"data", "blob", "about"}
+# A browser without WebAssembly, which cannot run Python: the live pages
+# stay a saved copy and load the widget manager to draw it.
+NO_PYTHON = "delete window.WebAssembly"
 
 
 def _sources() -> list[Path]:
@@ -101,9 +107,31 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def test_saved_widgets_are_in_the_page_itself(site: str, chromium: Any) -> None:
+    context = chromium.new_context(viewport={"width": 1280, "height": 2000},
+                                   java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/{PAGE}", wait_until="load")
+        saved = page.locator(".loo-snapshot")
+        assert saved.count() == 2  # the stepper and the trainer
+        table = saved.first.locator(".loo-table")
+        assert table.count() == 1 and table.is_visible()
+        assert table.locator('[aria-label="4 of hearts, trump indicator"]').count() == 1
+        stepper = saved.first.locator("button")
+        assert stepper.count() == 4 and all(b.is_disabled() for b in stepper.all())
+        trainer = saved.nth(1)
+        assert "You are A." in trainer.inner_text()
+        assert trainer.locator("button", has_text="7♥").is_disabled()
+        assert page.locator(".jupyter-widgets").count() == 0  # no widget manager ran
+    finally:
+        context.close()
+
+
 def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
         site: str, chromium: Any) -> None:
     context = chromium.new_context(viewport={"width": 1280, "height": 2000})
+    context.add_init_script(NO_PYTHON)
     requests: list[str] = []
     context.on("request", lambda request: requests.append(request.url))
     page = context.new_page()
@@ -115,6 +143,7 @@ def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
         # alternatives on its cards.
         table = widgets.locator(".loo-table").first
         table.wait_for(state="visible", timeout=30_000)
+        assert page.locator(".loo-snapshot").count() == 0  # drawn in place of the HTML copies
         assert table.locator('[aria-label="ace of hearts"]').count() == 1
         assert table.locator('[aria-label="hidden trump indicator"]').count() == 0
         assert table.locator('[aria-label="4 of hearts, trump indicator"]').count() == 1
@@ -153,6 +182,7 @@ def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
 def test_session_menu_shows_each_deal_without_a_kernel(site: str, chromium: Any) -> None:
     """The session widget's deal menu is linked to its tables in the browser."""
     context = chromium.new_context(viewport={"width": 1280, "height": 1600})
+    context.add_init_script(NO_PYTHON)
     page = context.new_page()
     try:
         page.goto(f"{site}/notebooks/payout.html", wait_until="load")
@@ -190,6 +220,7 @@ def test_exercises_page_shows_every_type_from_saved_state_without_leaving_localh
     if not (built_book / EXERCISES_PAGE).exists():
         pytest.fail(f"the book build has no {EXERCISES_PAGE}: is it in _toc.yml?")
     context = chromium.new_context(viewport={"width": 1280, "height": 2000})
+    context.add_init_script(NO_PYTHON)
     requests: list[str] = []
     context.on("request", lambda request: requests.append(request.url))
     page = context.new_page()

@@ -50,6 +50,9 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     # loo-tutor's code, like every package the kernel needs, is in the
     # standard library's zip (scripts/vendor_pyodide.py): no wheel is loaded.
     assert not [u for u in requests if u.endswith(".whl")], requests
+    # The saved widgets are HTML in the page (_ext/loo_snapshot.py): a page
+    # that goes live never loads the widget manager that would draw them.
+    assert not [u for u in requests if "/html-manager/" in u or "/require.js" in u], requests
     assert sum(u.split("?")[0].endswith("/static/pyodide/python_stdlib.zip") for u in requests) == 1
     # Python starts once, from the app page as it begins to load, before the
     # app asks for its kernel (scripts/early_kernel.py): the kernel takes

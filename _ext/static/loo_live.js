@@ -7,6 +7,12 @@
  * live app in once every cell has run and its widgets are drawn. If Python
  * cannot start, the saved widgets stay and the status line says so.
  *
+ * The saved widgets are written into the page as plain HTML when the book is
+ * built (_ext/loo_snapshot.py), their buttons and fields disabled. Only if
+ * the app cannot start does this script load the widget manager (the
+ * addresses in data-saved-widgets), which draws the saved widgets again in
+ * their place with their sliders and menus working, still without Python.
+ *
  * The frame's address comes from the data-app attribute of this script tag
  * (written by _ext/loo_live.py). The frame is same-origin, so its progress
  * and height can be read, and links in it (rule links such as
@@ -17,6 +23,8 @@
 
   const script = document.currentScript;
   const appUrl = script && script.dataset.app;
+  const savedWidgets = script && script.dataset.savedWidgets ?
+    script.dataset.savedWidgets.split(" ") : [];
   const GIVE_UP_MS = 180000;
   const POLL_MS = 100;
 
@@ -36,6 +44,27 @@
     return frame;
   }
 
+  // The widget manager, for a page that stays a saved copy: its scripts
+  // load one after the other, and it draws the widgets in place of the HTML
+  // copies (which stay if it cannot be loaded).
+  function drawSavedWidgets() {
+    if (!savedWidgets.length) return;
+    savedWidgets.reduce(function (before, url) {
+      return before.then(function () {
+        return new Promise(function (done, failed) {
+          const tag = document.createElement("script");
+          tag.src = url;
+          tag.onload = done;
+          tag.onerror = failed;
+          document.head.append(tag);
+        });
+      });
+    }, Promise.resolve()).then(function () {
+      // It draws once its own modules are loaded, after this.
+      document.querySelectorAll(".loo-snapshot").forEach(function (copy) { copy.remove(); });
+    }, function () { /* the HTML copies stay */ });
+  }
+
   // The app was started while the page began to load, by the inline script
   // at the top of <head> (_ext/loo_live_early.js): its frame waits at the
   // top of the document and moves into the article without reloading once
@@ -49,6 +78,7 @@
       document.querySelector("[role='main']");
     if (!appUrl || !article) {
       if (early) early.remove();
+      drawSavedWidgets();
       return;
     }
 
@@ -71,11 +101,13 @@
       status.classList.add("loo-live-off");
       say("These widgets are a saved copy.",
           "Serve the site (./dev site) to run them live in your browser.");
+      drawSavedWidgets();
       return;
     }
     if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
       status.classList.add("loo-live-off");
       say("These widgets are a saved copy.", "This browser cannot run Python.");
+      drawSavedWidgets();
       return;
     }
 
@@ -152,6 +184,7 @@
       say("Python could not start in this browser, so the widgets below stay a saved copy.",
           reason);
       document.documentElement.dataset.looLive = "failed";
+      drawSavedWidgets();
     }
 
     // Whether the app has run every cell and drawn every widget.
