@@ -722,6 +722,10 @@ NO_SERVICE_WORKER = "[]/* loo-tutor: no service worker (scripts/vendor_pyodide.p
 # this size an inline stylesheet is moved to one shared file beside the pages.
 INLINE_STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.DOTALL)
 SHARED_STYLE_MIN = 50_000
+# A MyST target such as "(try-lead-as-a)=" heads some markdown cells of the
+# notebooks, for the book's cross-references; Voici writes it out as a
+# paragraph of its own, which the app pages drop.
+MYST_TARGET = re.compile(r'<p>\([\w-]+\)=</p>\n?')
 
 
 def _files(folder: Path, pattern: str) -> Iterator[Path]:
@@ -743,8 +747,9 @@ def trim_site(html: Path) -> None:
     extensions Voici does not load; the legacy-format copies of the widget
     manager's and the theme's icon fonts; the theme's translations; the
     stylesheet links to a CDN that Voila's templates hard-code (icon fonts
-    the app pages do not use); and Voici's service worker. Then the kernel
-    of each app page is started while the app loads (``early_kernel``).
+    the app pages do not use); the MyST targets the app pages would show as
+    text; and Voici's service worker. Then the kernel of each app page is
+    started while the app loads (``early_kernel``).
     """
     for path in _files(html, "*.map"):
         path.unlink()
@@ -772,7 +777,8 @@ def trim_site(html: Path) -> None:
     early_kernel.apply(lite)
     for page in _files(lite / "voici", "*.html"):
         text = page.read_text(encoding="utf-8")
-        cleaned = INLINE_STYLE.sub(partial(_shared_style, page.parent), CDN_LINK.sub("", text))
+        cleaned = INLINE_STYLE.sub(partial(_shared_style, page.parent),
+                                   MYST_TARGET.sub("", CDN_LINK.sub("", text)))
         if cleaned != text:
             page.write_text(cleaned, encoding="utf-8")
 

@@ -69,6 +69,7 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
 def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[str]) -> None:
     with new_page(browser, requests, errors) as page:
         app = open_live(page, site, LIVE_PAGE, "You are A.", "7♥")
+        assert ")=" not in app.locator("body").inner_text()  # no MyST target written out
         trainer = app.locator(".loo-widget").filter(has_text="You are A.")
         trainer.locator("button", has_text="7♥").click()
         refused = trainer.locator(".loo-refused")
