@@ -65,6 +65,21 @@ DEFAULT_PORT = 8866
 TEMPLATE = "loo-classroom"
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
+# A MyST target such as "(try-lead-as-a)=" heads some markdown cells of the
+# notebooks, for the book's cross-references; both kinds of page leave it out
+# instead of showing it as a paragraph.
+_NO_MYST_TARGETS = """
+{%- block markdowncell scoped -%}
+{%- set kept = [] -%}
+{%- for line in cell.source.split('\\n') -%}
+{%- if not (line.startswith('(') and line.rstrip().endswith(')=')) -%}
+{%- set _ = kept.append(line) -%}
+{%- endif -%}
+{%- endfor -%}
+{%- set _ = cell.update({'source': kept | join('\\n')}) -%}
+{{ super() }}
+{%- endblock markdowncell -%}
+"""
 # The project's Voila templates. The light page (used when ./dev has built
 # its script, see classroom_page/) has the server draw the whole notebook, as
 # nbconvert's lab page does, except each widget, which is left as an empty
@@ -137,7 +152,7 @@ _LIGHT_INDEX = """{%- extends 'nbconvert/templates/lab/index.html.j2' -%}
 </div>
 </body>
 {%- endblock body_footer -%}
-"""
+""" + _NO_MYST_TARGETS
 # Without the light page's script, the notebook page is Voila's "lab" page
 # (its JupyterLab front end) without the lines of its stylesheet block that
 # link to another host, and with the same still loading sign. Its
@@ -158,7 +173,7 @@ _VOILA_INDEX = """{%- extends 'lab/index.html.j2' -%}
   #loading .spinner { animation: none; }
 </style>
 {%- endblock notebook_css -%}
-"""
+""" + _NO_MYST_TARGETS
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>

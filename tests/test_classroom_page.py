@@ -92,7 +92,8 @@ def test_the_built_style_sheet_loads_nothing_from_another_host(script: Path) -> 
 # -- a notebook with what the project's notebooks do not all have ----------------------
 
 _CELLS = [
-    nbformat.v4.new_markdown_cell("# Output widgets\n\nA figure and a button's output."),
+    nbformat.v4.new_markdown_cell(  # headed by a MyST target, as the book's notebooks are
+        "(a-target)=\n# Output widgets\n\nA figure and a button's output."),
     nbformat.v4.new_code_cell(
         "import ipywidgets as widgets\n"
         "import matplotlib\n"
@@ -160,6 +161,7 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
             assert page.locator("#loading").count() == 0
             assert page.locator("#rendered_cells").is_visible()
             assert "A figure and a button's output." in page.inner_text("#rendered_cells")
+            assert "(a-target)=" not in page.inner_text("#rendered_cells")  # a MyST target
             assert "printed by a cell" in page.inner_text("#rendered_cells")  # drawn by the server
             assert page.locator(".jp-InputArea-editor, .jp-InputPrompt").count() == 0
 
@@ -235,6 +237,7 @@ def test_voilas_own_page_on_request(notebooks: Path) -> None:
         stop(server)
     assert "/voila/static/voila.js" in page and "classroom.js" not in page
     assert "printed by a cell" in page
+    assert ">Output widgets<" in page and "(a-target)=" not in page  # a MyST target
 
 
 def test_on_the_network_the_page_goes_live_with_its_token(notebooks: Path, script: Path) -> None:
