@@ -156,8 +156,10 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
             page.goto(output_server.url + "voila/render/output.ipynb", wait_until="commit")
             # The loading sign is up until the widgets are drawn, then gone.
             page.locator("#loading").wait_for(state="attached", timeout=30_000)
+            # As long as the page on the network below gets: once, in a full run on a busy
+            # machine, 30 s was not enough.
             page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
-                                   timeout=30_000)
+                                   timeout=60_000)
             assert page.locator("#loading").count() == 0
             assert page.locator("#rendered_cells").is_visible()
             assert "A figure and a button's output." in page.inner_text("#rendered_cells")
