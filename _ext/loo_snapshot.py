@@ -60,11 +60,23 @@ def _attributes(kind: str, state: dict[str, Any], states: dict[str, Any],
                    for name, value in named.items() if value)
 
 
-def _labelled(state: dict[str, Any], states: dict[str, Any], control: str) -> str:
+def _labelled(state: dict[str, Any], states: dict[str, Any], control: str,
+              words_after: bool = False) -> str:
+    """A control with its description: before it in a column as wide as its style
+    says (ipywidgets' own width when it says nothing), or after it (a check box)."""
     words = state.get("description") or ""
     label = words if state.get("description_allow_html") else html.escape(words)
-    shown = f'<span class="loo-snap-words">{label}</span>' if label else ""
     named = _attributes("loo-snap-field", state, states, title=state.get("tooltip") or "")
+    if words_after:
+        return f'<label{named}>{control}<span class="loo-snap-words">{label}</span></label>'
+    width = _model(states, state.get("style")).get("state", {}).get("description_width") or ""
+    if width == "initial":
+        column = ""
+    elif width:
+        column = f' loo-snap-column" style="width:{html.escape(width)}'
+    else:
+        column = " loo-snap-column"
+    shown = f'<span class="loo-snap-words{column}">{label}</span>' if label else ""
     return f"<label{named}>{shown}{control}</label>"
 
 
@@ -93,7 +105,8 @@ def _draw(states: dict[str, Any], reference: str | None) -> str:
         return f"<button{named}>{html.escape(state.get('description', ''))}</button>"
     if name == "CheckboxModel":
         ticked = " checked" if state.get("value") else ""
-        return _labelled(state, states, f'<input type="checkbox" disabled{ticked}>')
+        return _labelled(state, states, f'<input type="checkbox" disabled{ticked}>',
+                         words_after=True)
     if name == "DropdownModel":
         labels = state.get("_options_labels", [])
         index = state.get("index")

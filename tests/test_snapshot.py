@@ -43,6 +43,7 @@ def test_a_stepper_is_written_as_its_first_step_with_its_controls_disabled() -> 
     assert f'max="{len(pages) - 1}" value="0"' in shown
     assert f"<option>{html.escape(stepper.steps[0].title)}</option>" in shown
     assert '<select disabled>' in shown and f"of {len(pages) - 1}" in shown
+    assert '<span class="loo-snap-words loo-snap-column">Step</span>' in shown
 
 
 def test_a_trainer_is_written_with_its_cards_and_check_box() -> None:
@@ -52,8 +53,21 @@ def test_a_trainer_is_written_with_its_cards_and_check_box() -> None:
     cards = re.findall(r'<button class="loo-snap-button[^"]*"[^>]*>([^<]*)</button>', shown)
     assert cards[:3] == [b.description for b in trainer.hand.children]
     assert "loo-snap-info" in shown  # the legal card is lit, as in the widget
-    assert '<input type="checkbox" disabled checked>' in shown
-    assert "Highlight legal cards" in shown
+    # A check box comes before its words, as in the widget.
+    assert ('<input type="checkbox" disabled checked>'
+            '<span class="loo-snap-words">Highlight legal cards</span>') in shown
+
+
+def test_descriptions_take_the_width_their_style_gives() -> None:
+    box = widgets.VBox([widgets.Dropdown(options=["a"], description="Plain"),
+                        widgets.Dropdown(options=["a"], description="Natural",
+                                         style={"description_width": "initial"}),
+                        widgets.Dropdown(options=["a"], description="Wide",
+                                         style={"description_width": "150px"})])
+    shown = loo_snapshot.snapshot(*_saved(box))
+    assert '<span class="loo-snap-words loo-snap-column">Plain</span>' in shown
+    assert '<span class="loo-snap-words">Natural</span>' in shown
+    assert '<span class="loo-snap-words loo-snap-column" style="width:150px">Wide</span>' in shown
 
 
 def test_unknown_widget_kinds_are_left_out() -> None:
