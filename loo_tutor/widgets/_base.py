@@ -129,8 +129,11 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         made.on_click(lambda _: act())
         return made
 
+    _FAILED = "This deal cannot be used"
+    """What the error line says before the reason."""
+
     def _fail(self, exc: Exception) -> None:
-        self.error = f"This deal cannot be used: {one_line(exc)}"
+        self.error = f"{self._FAILED}: {one_line(exc)}"
         self.children = (self.part(widgets.HTML, error_html(self.error)),)
 
     def _render(self) -> str:

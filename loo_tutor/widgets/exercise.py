@@ -19,9 +19,9 @@ from ..answers import FieldResult
 from ..cards import parse_card
 from ..errors import LooError
 from ..exercises import Exercise, Field, Kind, from_record, make, score
-from ..render import RULES_BASE, error_html, link_rules, rule_link
+from ..render import RULES_BASE, link_rules, rule_link
 from ..worksheet import card_span, position_html, question_html, solution_html
-from ._base import LooWidget, Source, one_line, read_record
+from ._base import LooWidget, Source, read_record
 from .stepper import DealStepper
 
 _MARKS = {"right": "✓", "wrong": "✗", "unreadable": "?", "empty": "…"}
@@ -113,6 +113,8 @@ class ExerciseWidget(LooWidget):
     ('right', 1)
     """
 
+    _FAILED = "This exercise cannot be made"
+
     def __init__(self, kind: int | Kind, seed: int | None = None, *,
                  record: Source | Sequence[Source] | None = None,
                  scoreboard: Scoreboard | None = None, rules_base: str = RULES_BASE) -> None:
@@ -156,11 +158,6 @@ class ExerciseWidget(LooWidget):
             parts.append(self.scoreboard)
         self.children = (*parts, self.solution)
         self.load(seed)
-
-    def _fail(self, exc: Exception) -> None:
-        super()._fail(exc)
-        self.error = f"This exercise cannot be made: {one_line(exc)}"
-        self.children = (self.part(widgets.HTML, error_html(self.error)),)
 
     # -- choosing the variant ----------------------------------------------------------
 
