@@ -130,6 +130,14 @@ class Exchange:
     cards: tuple[Card, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CivilLead:
+    """(Pam Loo) ``seat`` leads ``card``, the ace of trumps, and says "Pam, be civil" (V-PAM-CIVIL)."""
+
+    seat: Seat
+    card: Card
+
+
 Action = Union[Announce, Play, Exchange]
 
 
@@ -191,9 +199,8 @@ class DealMachine:
     A subclass lists its fields in ``_FIELDS`` and makes them its
     ``__slots__`` (a compiled build keeps no ``__slots__`` to read back),
     names in ``_LISTS`` the list fields a copy must not share, and supplies
-    ``legal_actions``, ``_refusal`` (the rule and sentence refusing an action,
-    or ``None``), ``_describe`` and ``_advance`` (take a checked action in
-    place).
+    ``legal_actions``, ``is_legal``, ``_refusal`` (the rule and sentence
+    refusing an action, or ``None``), ``_describe`` and :meth:`push`.
     """
 
     __slots__ = ()
@@ -224,8 +231,14 @@ class DealMachine:
             return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
         return Verdict(False, refusal[0], refusal[1], allowed)
 
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` may be taken now: :meth:`check` without the sentence."""
+        return self._refusal(action) is None
+
     def apply(self: _Machine, action: Any) -> _Machine:
         """The state after a legal action; this state is left unchanged.
+
+        This is :meth:`check`, :meth:`copy`, then :meth:`push` on the copy.
 
         Raises:
             IllegalActionError: the action breaks a rule; its ``verdict`` names it.
@@ -235,14 +248,25 @@ class DealMachine:
             rule, message = refusal
             raise IllegalActionError(Verdict(False, rule, message, tuple(self.legal_actions())))
         after = self.copy()
-        after._advance(action)
+        after.push(action)
         return after
+
+    def push(self, action: Any) -> None:
+        """Take ``action`` in this state, in place, **without checking it**.
+
+        Like python-chess's ``Board.push``: the caller vouches that the action
+        is legal (it came from :meth:`legal_actions`, or :meth:`is_legal` or
+        :meth:`check` approved it). An illegal action leaves a state that no
+        rule describes. Replaying records, play-outs, estimates and the solver
+        use this; anything else should use :meth:`apply`.
+        """
+        raise NotImplementedError
 
     def copy(self: _Machine) -> _Machine:
         """An independent copy of this state."""
         kind = type(self)
         other = kind.__new__(kind)
-        for name in kind._FIELDS:
+        for name in self._FIELDS:
             setattr(other, name, getattr(self, name))
         for name in self._LISTS:
             setattr(other, name, list(getattr(self, name)))
@@ -255,9 +279,6 @@ class DealMachine:
         raise NotImplementedError
 
     def _describe(self, action: Any) -> str:
-        raise NotImplementedError
-
-    def _advance(self, action: Any) -> None:
         raise NotImplementedError
 
 
@@ -324,6 +345,51 @@ class DealState(DealMachine):
     _rounds: dict[Seat, tuple[Seat, ...]]
     _round: tuple[Seat, ...]
     _variant_play: bool
+
+    # -- starting ----------------------------------------------------------
+
+    def __init__(self, players: Sequence[str], dealer: Seat, carried: Fraction,
+                 dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
+                 indicator: Card, profile: Profile = LIMITED,
+                 stock: tuple[Card, ...] = ()) -> None:
+        """A deal at its start; see :func:`start_deal`, which callers use."""
+        count = len(players)
+        kind = _SIMPLE if carried.numerator == 0 and not profile.irish else _DOUBLE
+        self.profile = profile
+        self.players = tuple(players)
+        self.dealer = dealer
+        self.order = seats_from_left(count, dealer)
+        self.carried = carried
+        stakes = profile.ante + profile.stake * (count - 1)
+        self.pool = exact(carried.numerator + stakes * carried.denominator, carried.denominator)
+        self.kind = kind
+        self.hands = tuple(dealt)
+        self.miss = spare
+        self.indicator = indicator
+        self.stock = stock
+        self.ace_duty = kind is _DOUBLE or profile.simple_ace_duty
+        self.revealed_after = None
+        self.announcements = []
+        self.exchanges = []
+        self.miss_taker = self.defender = self.collected_by = self.flush = None
+        self._variant_play = (not profile.heading or profile.trump_leads is not None
+                              or profile.two_player_top_trump)
+        self.tricks = []
+        self.trick = []
+        self.leader = None
+        self._rounds = {}
+        self._round = ()
+        if kind is _SIMPLE and spare is None:
+            self.trump = None
+            self.held = list(dealt)
+            self.active = self.order
+            self._start_play()
+        else:  # a double deal, or a single pot with a miss (V-SINGLE-POT)
+            self.trump = indicator.suit
+            self.held = list(dealt) if kind is _SIMPLE else [()] * count
+            self.active = ()
+            self.phase = _ANNOUNCE
+            self._turn = self.order[0]
 
     # -- queries ---------------------------------------------------------
 
@@ -412,14 +478,14 @@ class DealState(DealMachine):
         room = min(3, self._stock_left())
         return [cards for size in range(room + 1) for cards in combinations(hand, size)]
 
-    def _drawn(self) -> int:
-        """How many stock cards the exchanges so far have taken."""
+    def cards_drawn(self) -> int:
+        """(Irish Loo) How many stock cards the exchanges so far have taken."""
         return sum(len(cards) for _, cards in self.exchanges)
 
     def _stock_left(self) -> int:
         """How many cards of the pack remain to draw: those not dealt, turned or drawn."""
         dealt = 3 * len(self.players) + (3 if self.miss is not None else 0) + 1
-        return 52 - dealt - self._drawn()
+        return 52 - dealt - self.cards_drawn()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order."""
@@ -493,17 +559,27 @@ class DealState(DealMachine):
     def all_tricks(self) -> list[Trick]:
         """Finished tricks, then the trick in progress if it has any card."""
         if self.trick:
-            return [*self.tricks, Trick(self.leader, self._plays(), None)]  # type: ignore[arg-type]
+            return [*self.tricks, Trick(self.leader, self.trick_plays(), None)]  # type: ignore[arg-type]
         return list(self.tricks)
 
-    def _plays(self) -> tuple[tuple[Seat, Card], ...]:
+    def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
         """The trick in progress as (seat, card) pairs, clockwise from its leader."""
         return tuple(zip(self._round, self.trick))
 
     # -- acting ----------------------------------------------------------
 
-    def _advance(self, action: Action) -> None:
-        """Take a legal action in place (the caller has checked it)."""
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be taken now: :meth:`check` without the sentence."""
+        if type(action) is Play:
+            return (self.phase is _PLAY and action.seat == self._turn
+                    and action.card in self.legal_cards())
+        if type(action) is Announce:
+            return (self.phase is _ANNOUNCE and action.seat == self._turn
+                    and action.announcement in self.legal_announcements())
+        return self._refusal(action) is None
+
+    def push(self, action: Action) -> None:
+        """Take ``action`` in place, without checking it (see :meth:`DealMachine.push`)."""
         if type(action) is Play:
             self._play(action.seat, action.card)
         elif type(action) is Exchange:
@@ -585,7 +661,7 @@ class DealState(DealMachine):
         return True
 
     def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
-        drawn = self._drawn()
+        drawn = self.cards_drawn()
         if drawn + len(cards) > len(self.stock):
             raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
                            "the cards drawn [R-DEAL-STOCK]")
@@ -969,45 +1045,7 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
     :func:`deal_from_hands` is the checked way in; deal records validate with
     field names of their own and then come here.
     """
-    count = len(players)
-    kind = _SIMPLE if carried.numerator == 0 and not profile.irish else _DOUBLE
-    state = DealState.__new__(DealState)
-    state.profile = profile
-    state.players = tuple(players)
-    state.dealer = dealer
-    state.order = seats_from_left(count, dealer)
-    state.carried = carried
-    stakes = profile.ante + profile.stake * (count - 1)
-    state.pool = exact(carried.numerator + stakes * carried.denominator, carried.denominator)
-    state.kind = kind
-    state.hands = tuple(dealt)
-    state.miss = spare
-    state.indicator = indicator
-    state.stock = stock
-    state.ace_duty = kind is _DOUBLE or profile.simple_ace_duty
-    state.revealed_after = None
-    state.announcements = []
-    state.exchanges = []
-    state.miss_taker = state.defender = state.collected_by = state.flush = None
-    state._variant_play = (not profile.heading or profile.trump_leads is not None
-                           or profile.two_player_top_trump)
-    state.tricks = []
-    state.trick = []
-    state.leader = None
-    state._rounds = {}
-    state._round = ()
-    if kind is _SIMPLE and spare is None:
-        state.trump = None
-        state.held = list(dealt)
-        state.active = state.order
-        state._start_play()
-    else:  # a double deal, or a single pot with a miss (V-SINGLE-POT)
-        state.trump = indicator.suit
-        state.held = list(dealt) if kind is _SIMPLE else [()] * count
-        state.active = ()
-        state.phase = _ANNOUNCE
-        state._turn = state.order[0]
-    return state
+    return DealState(players, dealer, carried, dealt, spare, indicator, profile, stock)
 
 
 def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -1059,12 +1097,3 @@ def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     carried = _check_seats(players, dealer, carried, profile)
     deck, _ = shuffle_and_cut(rng)
     return _start_from_deck(players, dealer, carried, deck, profile)
-
-
-def deal_in_place(state: DealState, action: Action) -> None:
-    """Take ``action`` in ``state`` without checking it or copying the state.
-
-    For simulations that pick from :meth:`DealState.legal_actions` and need
-    speed; anything else should use :meth:`DealState.apply`.
-    """
-    state._advance(action)

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import without_message
-from loo_tutor import MalformedRecord, check, load_record, loads
+
+from loo_tutor import MalformedRecord, check, load_record, loads, record_from_state
 from loo_tutor.cards import Suit, full_deck, parse_card
 from loo_tutor.cli import main
 from loo_tutor.errors import IllegalActionError, LooError
@@ -25,16 +25,14 @@ from loo_tutor.legality import Announcement
 from loo_tutor.pam import (
     CivilLead,
     PamState,
-    check_record,
     flush_rank,
     pam_card,
     pam_from_deck,
     pam_from_hands,
-    record_from_pam_state,
-    replay_record,
     split_pam_deck,
 )
 from loo_tutor.profiles import PAM, profile_from_rules
+from loo_tutor.record import replay_pam
 from loo_tutor.rules import Profile, RuleId, RuleKey, VariantRuleId
 from loo_tutor.state import Announce, Exchange, Phase, Play
 
@@ -139,14 +137,9 @@ def test_the_illegal_examples_cover_every_rule_a_pam_record_can_break() -> None:
                      "V-PAM-CIVIL"}
 
 
-def test_check_record_is_what_check_calls_for_pam() -> None:
-    record = load_record(DATA / "01_plain_pam_heads_the_ace.yaml")
-    assert check_record(record, PAM) == check(record)
-
-
 def test_replay_gives_every_state_of_a_record() -> None:
     record = load_record(DATA / "10_illegal_civil_pam.yaml")
-    steps = replay_record(record, PAM)
+    steps = replay_pam(record)
     assert len(steps.states) == len(steps.actions) + 1 == 5 + 3 + 1 + 1
     assert isinstance(steps.actions[-1], CivilLead)
     assert steps.refused is not None and steps.refused[1].rule is VariantRuleId.PAM_CIVIL
@@ -167,7 +160,7 @@ def test_deal_order_packets_of_three_then_two_from_the_dealers_left() -> None:
 
 def test_deck_and_hands_forms_give_the_same_result() -> None:
     record = load_record(DATA / "09_deck_six_players.yaml")
-    state = replay_record(record, PAM).states[0]
+    state = replay_pam(record).states[0]
     hands_form = dict(record, hands={state.players[s]: [c.text for c in h]
                                      for s, h in enumerate(state.hands)},
                       trump=state.indicator.text, stock=[c.text for c in state.stock])
@@ -445,8 +438,8 @@ def test_illegal_action_changes_nothing() -> None:
 
 def test_writer_round_trips_a_record() -> None:
     record = load_record(DATA / "02_pam_be_civil.yaml")
-    state = replay_record(record, PAM).states[-1]
-    written = record_from_pam_state(state)
+    state = replay_pam(record).states[-1]
+    written = record_from_state(state)
     assert written["civil"] == [1] and check(written) == check(record)
     assert loads(json.dumps(written)) == written
 
