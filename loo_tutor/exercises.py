@@ -73,9 +73,10 @@ from .narrate import (
     payout_hint,
 )
 from .observe import observation
-from .record import check, record_from_state, replay
 from .profiles import describe, profile_from_rules
+from .record import check, record_from_state, replay
 from .rules import RuleId, RuleKey
+from .session import Session, end_share
 from .state import (
     Action,
     Announce,
@@ -757,7 +758,7 @@ class Settle(Exercise):
 
     def next_pool(self) -> Fraction:
         """The pool of the next deal at the start of play (R-POOL)."""
-        return self.settled.carried_next + self.state.profile.ante
+        return self.state.next_pool()
 
     def solution(self) -> tuple[Answer, ...]:
         state, settled = self.state, self.settled
@@ -822,7 +823,7 @@ class Settle(Exercise):
                               f"not right: each looed player pays {state.profile.loo} into the "
                               "pool for the next deal, and that is part of what carries "
                               "(R-CARRY).")
-            if given is not None and given == settled.carried_next + state.profile.ante:
+            if given is not None and given == state.next_pool():
                 return _wrong(RuleId.CARRY, "not right: the carried balance is counted before "
                                             "the next dealer's ante (R-CARRY).")
             return judge_amount(value, settled.carried_next, RuleId.CARRY,
@@ -1063,7 +1064,7 @@ class SessionNet(Exercise):
 
     def final(self) -> dict[str, Fraction]:
         """Every balance after the pool is shared equally (R-SESSION-END)."""
-        share = self.left() / len(self.deals[0].players)
+        share = end_share(self.left(), len(self.deals[0].players))
         return {name: value + share for name, value in self.before_split().items()}
 
     def solution(self) -> tuple[Answer, ...]:
@@ -1396,8 +1397,6 @@ def _forced_record(before: DealState, action: Action, end: DealState
 
 
 def _make_session(rng: random.Random, seed: int) -> Exercise:
-    from .session import Session
-
     count = rng.choice((5, 5, 6))
     session = Session(NAMES[:count], deals=rng.choice((3, 3, 4)), seed=rng.randrange(2**32),
                       first_dealer=rng.randrange(count))

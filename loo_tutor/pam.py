@@ -60,7 +60,6 @@ from .state import (
     Phase,
     Play,
     Seat,
-    Settlement,
     Trick,
     _check_seats,
     check_pack,
@@ -159,15 +158,6 @@ def flush_rank(hand: Sequence[Card], trump: Suit, pam: Card) -> tuple[int, tuple
     return (1 if trump in suits else 0), ranks
 
 
-def loo_payment(profile: Profile, pool: Fraction) -> Fraction:
-    """What a looed player pays (R-LOO): fixed, the pool (unlimited), or the pool up to a limit."""
-    if profile.loo_rule == "unlimited":
-        return pool
-    if profile.loo_rule == "mixed":
-        return min(pool, Fraction(profile.loo))
-    return Fraction(profile.loo)
-
-
 class PamState(DealMachine):
     """The state of one Pam deal, from the first announcement to settlement.
 
@@ -190,7 +180,9 @@ class PamState(DealMachine):
         stock: the undealt cards after the indicator, top first, as far as known.
         stock_size: how many cards the stock really holds (``52 − 5n − 1``).
         announcements: (seat, stand or pass) in the order made.
-        standers: the players who stood, in order (the active players).
+        standers: the players who stood, in order.
+        active: the players who take part in the tricks: those who stood, unless
+            the pool was collected without play (R-COLLECT).
         exchanges: (seat, discarded, drawn) for each exchange so far.
         held: the cards each seat holds now.
         collected_by: who took the whole pool without play (R-COLLECT or a flush).
@@ -200,19 +192,21 @@ class PamState(DealMachine):
     """
 
     _FIELDS = (
-        "profile", "players", "dealer", "order", "carried", "pool", "hands", "indicator",
-        "trump", "pam", "stock", "stock_size", "announcements", "standers", "exchanges",
+        "profile", "players", "dealer", "order", "carried", "stakes", "pool", "hands", "indicator",
+        "trump", "pam", "stock", "stock_size", "announcements", "standers", "active", "exchanges",
         "held", "collected_by", "flush", "tricks", "civil", "trick", "leader", "phase",
         "_turn",
     )
     __slots__ = _FIELDS
     _LISTS = ("announcements", "exchanges", "held", "tricks", "civil", "trick")
+    TRICKS = TRICKS
 
     profile: Profile
     players: tuple[str, ...]
     dealer: Seat
     order: tuple[Seat, ...]
     carried: Fraction
+    stakes: tuple[int, ...]
     pool: Fraction
     hands: tuple[tuple[Card, ...], ...]
     indicator: Card
@@ -222,6 +216,7 @@ class PamState(DealMachine):
     stock_size: int
     announcements: list[tuple[Seat, Announcement]]
     standers: tuple[Seat, ...]
+    active: tuple[Seat, ...]
     exchanges: list[tuple[Seat, tuple[Card, ...], tuple[Card, ...]]]
     held: list[tuple[Card, ...]]
     collected_by: Seat | None
@@ -245,7 +240,8 @@ class PamState(DealMachine):
         self.dealer = dealer
         self.order = seats_from_left(count, dealer)
         self.carried = carried
-        self.pool = carried + profile.ante + profile.stake * (count - 1)
+        self.stakes = profile.stakes_by_seat(count, dealer, carried != 0)
+        self.pool = carried + sum(self.stakes)
         self.hands = dealt
         self.indicator = indicator
         self.trump = indicator.suit
@@ -253,7 +249,7 @@ class PamState(DealMachine):
         self.stock = stock
         self.stock_size = len(CARDS) - HAND_SIZE * count - 1
         self.announcements = []
-        self.standers = ()
+        self.standers = self.active = ()
         self.exchanges = []
         self.held = list(dealt)
         self.collected_by = None
@@ -271,27 +267,25 @@ class PamState(DealMachine):
         """Whether the deal is over: collected, taken by a flush, or five tricks played."""
         return self.phase is Phase.OVER
 
-    @property
-    def active(self) -> tuple[Seat, ...]:
-        """The players who take part in the tricks (those who stood), in order."""
-        return self.standers if self.collected_by is None or self.flush is not None else ()
-
     def legal_announcements(self) -> list[Announcement]:
         """Stand and pass while announcing (R-ANN-CHOICES), else nothing."""
         return [_STAND, _PASS] if self.phase is Phase.ANNOUNCE else []
 
-    def exchange_limit(self) -> int:
+    def exchange_limit(self, take_turned: bool = False) -> int:
         """How many cards the player to exchange may discard (V-EXCHANGE).
 
-        Five at most, and no more than the stock can replace; with
-        ``dealer_takes_trump`` the dealer's first replacement is the turned card.
+        Five at most, and no more than the stock can replace; a dealer taking
+        the turned card (``dealer_takes_trump``) receives it as one replacement.
         """
         if self.phase is not Phase.EXCHANGE:
             return 0
-        room = self.stock_size - self._drawn()
-        if self._turn == self.dealer and self.profile.dealer_takes_trump:
-            room += 1
-        return min(HAND_SIZE, room)
+        return min(HAND_SIZE, self.stock_size - self.cards_drawn() + take_turned)
+
+    def may_take_turned(self) -> bool:
+        """Whether the player to exchange may take the turned card (the dealer, under
+        ``dealer_takes_trump``: a choice, never a duty)."""
+        return (self.phase is Phase.EXCHANGE and self._turn == self.dealer
+                and self.profile.dealer_takes_trump)
 
     def legal_exchanges(self) -> list[tuple[Card, ...]]:
         """The sets of cards the player to act may discard, keeping all first.
@@ -328,7 +322,13 @@ class PamState(DealMachine):
         if self.phase is Phase.ANNOUNCE:
             return [Announce(seat, a) for a in self.legal_announcements()]
         if self.phase is Phase.EXCHANGE:
-            return [Exchange(seat, cards) for cards in self.legal_exchanges()]
+            swaps: list[PamAction] = [Exchange(seat, cards) for cards in self.legal_exchanges()]
+            if self.may_take_turned():
+                hand = sorted(self.held[seat], key=str)
+                swaps += [Exchange(seat, cards, True)
+                          for size in range(1, self.exchange_limit(True) + 1)
+                          for cards in combinations(hand, size)]
+            return swaps
         actions: list[PamAction] = []
         for card in self.legal_cards():
             actions.append(Play(seat, card))
@@ -347,44 +347,11 @@ class PamState(DealMachine):
             seat = self._next(seat)
         return [*self.tricks, Trick(self.leader, tuple(plays), None)]  # type: ignore[arg-type]
 
-    def settlement(self) -> Settlement:
-        """Payouts, loos, the carried balance and net changes of a finished deal.
+    def _not_paid(self) -> tuple[Seat, ...]:
+        return ()
 
-        Each trick earns a fifth of the pool (R-PAY-THIRD); a player who stood
-        and won no trick, or who is beaten by a flush without an exemption,
-        pays the loo (R-LOO); the rest stays in the pool (R-CARRY).
-
-        Raises:
-            LooError: the deal is not over yet.
-        """
-        if self.phase is not Phase.OVER:
-            raise LooError("the deal is not over, so it cannot be settled yet")
-        profile, pool = self.profile, self.pool
-        loo = loo_payment(profile, pool)
-        payouts: dict[Seat, Fraction] = {}
-        looed: tuple[Seat, ...] = ()
-        if self.collected_by is not None:
-            payouts[self.collected_by] = pool
-            if self.flush is not None:
-                spared = (self.flush.seat, *self.flush.exempt)
-                looed = tuple(s for s in self.standers if s not in spared)
-        else:
-            wins = dict.fromkeys(self.standers, 0)
-            for trick in self.tricks:
-                wins[trick.winner] += 1  # type: ignore[index]
-            for seat in self.standers:
-                if wins[seat]:
-                    payouts[seat] = pool * wins[seat] / TRICKS
-                else:
-                    looed += (seat,)
-        net = {seat: Fraction(-profile.stake) for seat in range(len(self.players))}
-        net[self.dealer] = Fraction(-profile.ante)
-        for seat, amount in payouts.items():
-            net[seat] += amount
-        for seat in looed:
-            net[seat] -= loo
-        carried_next = pool - sum(payouts.values(), Fraction(0)) + loo * len(looed)
-        return Settlement(payouts, looed, carried_next, net, loo)
+    def _flush_spared(self) -> tuple[Seat, ...] | None:
+        return None if self.flush is None else (self.flush.seat, *self.flush.exempt)
 
     # -- acting ----------------------------------------------------------
 
@@ -393,7 +360,7 @@ class PamState(DealMachine):
         if isinstance(action, Announce):
             self._announce(action.seat, action.announcement)
         elif isinstance(action, Exchange):
-            self._exchange(action.seat, action.cards)
+            self._exchange(action.seat, action.cards, action.take_turned)
         else:
             if isinstance(action, CivilLead):
                 self.civil.append(len(self.tricks) + 1)
@@ -403,6 +370,7 @@ class PamState(DealMachine):
         self.announcements.append((seat, call))
         if call is _STAND:
             self.standers += (seat,)
+            self.active = self.standers
         position = len(self.announcements)
         if position == len(self.order) - 1 and not self.standers:
             self._collect(self.dealer)  # everyone else passed (R-COLLECT)
@@ -415,24 +383,24 @@ class PamState(DealMachine):
             self._turn = self.standers[0]
 
     def _collect(self, seat: Seat) -> None:
+        if self.flush is None:
+            self.active = ()
         self.collected_by = seat
         self.phase = Phase.OVER
         self._turn = None
 
-    def _drawn(self) -> int:
-        """How many stock cards the exchanges so far have taken."""
+    def cards_drawn(self) -> int:
+        """How many stock cards the exchanges so far have taken (the turned card is not one)."""
         return sum(len(drawn) for _, _, drawn in self.exchanges) - self._took_turned()
 
     def _took_turned(self) -> int:
         """1 if the dealer has taken the turned card into hand, else 0."""
         return int(any(self.indicator in drawn for _, _, drawn in self.exchanges))
 
-    def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+    def _exchange(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool) -> None:
         count = len(cards)
-        source: tuple[Card, ...] = ()
-        if count and seat == self.dealer and self.profile.dealer_takes_trump:
-            source = (self.indicator,)
-        start = self._drawn()
+        source: tuple[Card, ...] = (self.indicator,) if take_turned else ()
+        start = self.cards_drawn()
         source += self.stock[start:start + count - len(source)]
         if len(source) < count:
             raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
@@ -517,7 +485,7 @@ class PamState(DealMachine):
 
     def _leads(self, hand: list[Card]) -> list[Card]:
         """R-LEAD-TRUMP and R-LEAD-ACE, as the duty set of the profile has them."""
-        if self.profile.pam_duties == "004":
+        if self.profile.pam_duties == "first-lead":
             if self.tricks:  # only the first lead must be a trump
                 return hand
             return legal_leads(hand, self.trump, False, self.indicator)
@@ -535,7 +503,7 @@ class PamState(DealMachine):
     def _follows(self, hand: list[Card], trick: list[Card]) -> list[Card]:
         """R-FOLLOW (and for seed 002 R-HEAD, R-TRUMP-WIN), Pam's freedom, Pam's manners."""
         hand = self._civil_hand(hand)
-        if self.profile.pam_duties == "002":
+        if self.profile.pam_duties == "three-card":
             return legal_follows(hand, trick, self.trump)
         led = trick[0].suit
         same = [c for c in hand if c.suit is led]  # Pam counts as a trump here
@@ -554,7 +522,8 @@ class PamState(DealMachine):
             return f"{name} announcing {action.announcement.value}"
         if isinstance(action, Exchange):
             cards = ", ".join(str(c) for c in action.cards) or "nothing"
-            return f"{name} discarding {cards}"
+            taking = " and taking the turned card" if action.take_turned else ""
+            return f"{name} discarding {cards}{taking}"
         if isinstance(action, CivilLead):
             return f"{name} leading {action.card} with \"Pam, be civil\""
         return f"{name} playing {action.card}"
@@ -564,7 +533,7 @@ class PamState(DealMachine):
         if isinstance(action, Announce):
             return self._announce_refusal(action.seat, action.announcement)
         if isinstance(action, Exchange):
-            return self._exchange_refusal(action.seat, action.cards)
+            return self._exchange_refusal(action.seat, action.cards, action.take_turned)
         if isinstance(action, (Play, CivilLead)):
             refusal = self._play_refusal(action.seat, action.card)
             if refusal is None and isinstance(action, CivilLead):
@@ -606,7 +575,7 @@ class PamState(DealMachine):
             )
         return None
 
-    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...]
+    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool
                           ) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
         if self.phase is Phase.OVER:
@@ -633,7 +602,15 @@ class PamState(DealMachine):
                 f"{name} cannot discard that: {what}; a player discards cards from their "
                 f"own hand ({', '.join(str(c) for c in hand)})."
             )
-        limit = self.exchange_limit()
+        if take_turned and not self.may_take_turned():
+            why = ("only the dealer may" if self.profile.dealer_takes_trump
+                   else "it stays out of play unless the table plays dealer_takes_trump")
+            return VariantRuleId.EXCHANGE, f"{name} cannot take the turned card: {why}."
+        if take_turned and not cards:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} must discard a card to take the turned card in its place."
+            )
+        limit = self.exchange_limit(take_turned)
         if len(cards) > limit:
             why = ("five cards" if limit == HAND_SIZE
                    else f"{limit}, as many as the stock can still replace")
@@ -671,7 +648,7 @@ class PamState(DealMachine):
             )
         trick = self._seen(self.trick)
         rule, message = explain_card(name, shown, self._civil_hand(hand), trick, self.trump,
-                                     self.profile.pam_duties == "002",
+                                     self.profile.pam_duties == "three-card",
                                      self._duty_indicator())
         if trick and trick[0] is stand_in and rule is RuleId.FOLLOW:
             trumps = ", ".join(str(c) for c in self._real(hand) if c.suit is self.trump)

@@ -73,6 +73,11 @@ PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump",
 CIVIL = " civil"
 """Added to the ace of trumps in ``next.options`` and ``error.action`` for a civil lead."""
 
+TAKE_TURNED = " + turned"
+"""Added to the discards in ``next.options`` and ``error.action`` when the dealer takes
+the turned card (Pam Loo's ``dealer_takes_trump``)."""
+
+_STAKE_TEXT = tuple(str(-stake) for stake in range(10))
 _FIELD_SETS = {fields: frozenset(fields) for fields in (FIELDS, IRISH_FIELDS, PAM_FIELDS)}
 _SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
 _WORDS = {a.value: a for a in Announcement}
@@ -389,7 +394,10 @@ class _Record:
         return calls
 
     @staticmethod
-    def _exchange(exchange: Any, seat: dict[str, int]) -> list[tuple[int, tuple[Card, ...]]]:
+    def _exchange(exchange: Any, seat: dict[str, int]
+                  ) -> list[tuple[int, tuple[Card, ...], bool]]:
+        """Each exchange: a list of the cards discarded, or (Pam Loo) a mapping
+        ``{discard: [...], take_turned: true}`` for a dealer who takes the turned card."""
         if exchange is None:
             return []
         if not _is_mapping(exchange):
@@ -397,10 +405,22 @@ class _Record:
                 f"exchange: expected a mapping player -> cards discarded, got {_kind(exchange)}"
             )
         swaps = []
-        for name, cards in exchange.items():
+        for name, given in exchange.items():
             if name not in seat:
                 raise MalformedRecord(f"exchange: {name!r} is not one of the players")
-            swaps.append((seat[name], _cards(cards, "exchange", name)))
+            take = False
+            if _is_mapping(given):
+                unknown = sorted(str(key) for key in given if key not in ("discard", "take_turned"))
+                if unknown:
+                    raise MalformedRecord(f"exchange.{name}: unknown key {unknown[0]!r} "
+                                          "(allowed: discard, take_turned)")
+                take = given.get("take_turned", False)
+                if not isinstance(take, bool):
+                    raise MalformedRecord(
+                        f"exchange.{name}.take_turned: expected true or false, got {_kind(take)}"
+                    )
+                given = given.get("discard", [])
+            swaps.append((seat[name], _cards(given, "exchange", name), take))
         return swaps
 
     @staticmethod
@@ -485,12 +505,10 @@ def _civil(value: Any, tricks: int) -> frozenset[int]:
     return frozenset(value)
 
 
-def _check_pam_stock(start: PamState, exchange: list[tuple[int, tuple[Card, ...]]]) -> None:
+def _check_pam_stock(start: PamState, exchange: list[tuple[int, tuple[Card, ...], bool]]
+                     ) -> None:
     """A Pam hands record must list the stock as far as its exchanges can draw."""
-    draws = sum(len(cards) for _, cards in exchange)
-    if start.profile.dealer_takes_trump and any(s == start.dealer and cards
-                                                for s, cards in exchange):
-        draws -= 1
+    draws = sum(len(cards) - take for _, cards, take in exchange)
     if len(start.stock) < min(draws, start.stock_size):
         raise MalformedRecord(
             f"stock: the exchanges need {draws} cards from the stock, but it lists "
@@ -573,7 +591,7 @@ class _Parsed(Protocol):
     @property
     def announce(self) -> list[tuple[int, Announcement]]: ...
     @property
-    def exchange(self) -> list[tuple[int, tuple[Card, ...]]]: ...
+    def exchange(self) -> list[tuple[int, tuple[Card, ...], bool]]: ...
     @property
     def civil(self) -> frozenset[int]: ...
     @property
@@ -601,8 +619,8 @@ def _walk(parsed: _Parsed, keep: bool) -> Replay[Any]:
             raise MalformedRecord("exchange: given before the announcements are finished")
         raise MalformedRecord("exchange: the deal has no exchanges left to make (it is "
                               "over, or play has begun)")
-    for seat, cards in parsed.exchange:
-        exchange = Exchange(seat, cards)
+    for seat, cards, take in parsed.exchange:
+        exchange = Exchange(seat, cards, take)
         if not state.is_legal(exchange):
             return _stopped(state, states, actions, exchange)
         try:
@@ -648,7 +666,7 @@ def _action_text(action: Any) -> str:
     if type(action) is Announce:
         return str(action.announcement.value)
     if type(action) is Exchange:
-        return _swap_text(action.cards)
+        return _swap_text(action.cards) + (TAKE_TURNED if action.take_turned else "")
     if type(action) is CivilLead:
         return str(action.card.text) + CIVIL
     return str(action.card.text)
@@ -733,12 +751,9 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
         result["carried_next"] = amount_text(settled.carried_next)
         for seat, amount in settled.net.items():
             net[names[seat]] = amount_text(amount)
-    else:
-        profile = state.profile
-        stake = str(-profile.stake) if profile.stake else "0"
-        for name in names:
-            net[name] = stake
-        net[names[state.dealer]] = str(-profile.ante)
+    else:  # only the stakes have been booked (R-DEAL-ANTE)
+        for seat, stake in enumerate(state.stakes):
+            net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
     result["net"] = net
     if error is None and not complete:
         to_act: int = state.current_player()
@@ -818,13 +833,23 @@ def record_from_state(state: DealState | PamState) -> dict[str, Any]:
     if state.announcements:
         record["announce"] = {names[s]: a.value for s, a in state.announcements}
     if state.exchanges:
-        record["exchange"] = {names[s]: _texts(cards) for s, cards, *_ in state.exchanges}
+        record["exchange"] = {names[s]: _exchange_entry(state, cards, drawn)
+                              for s, cards, *drawn in state.exchanges}
     if type(state) is PamState and state.civil:
         record["civil"] = list(state.civil)
     tricks = [[c.text for _, c in t.plays] for t in state.all_tricks()]
     if tricks:
         record["tricks"] = tricks
     return record
+
+
+def _exchange_entry(state: DealState | PamState, cards: tuple[Card, ...],
+                    drawn: list[tuple[Card, ...]]) -> Any:
+    """An exchange as a record writes it: the discards, or a mapping when the
+    dealer took the turned card."""
+    if drawn and state.indicator in drawn[0]:
+        return {"discard": _texts(cards), "take_turned": True}
+    return _texts(cards)
 
 
 def dumps(record: Mapping[str, Any]) -> str:

@@ -71,7 +71,8 @@ def options_of(state: PamState) -> list[str]:
         if isinstance(action, Announce):
             texts.append(action.announcement.value)
         elif isinstance(action, Exchange):
-            texts.append(" ".join(sorted(c.text for c in action.cards)) or "keep")
+            taking = " + turned" if action.take_turned else ""
+            texts.append((" ".join(sorted(c.text for c in action.cards)) or "keep") + taking)
         elif isinstance(action, CivilLead):
             texts.append(action.card.text + " civil")
         else:
