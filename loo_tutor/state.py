@@ -434,12 +434,8 @@ class DealMachine:
             return RuleId.ANN_ORDER, (
                 f"{name} cannot announce: every player has already announced once."
             )
-        if seat != self._turn:
-            return RuleId.ANN_ORDER, (
-                f"{name} announced out of turn; announcements go clockwise from the "
-                f"dealer's left and it is {self._name(self._turn)}'s turn."  # type: ignore[arg-type]
-            )
-        return None
+        return self._out_of_turn(name, seat, RuleId.ANN_ORDER, "announced out of turn",
+                                 "announcements go clockwise from the dealer's left")
 
     def _exchange_turn_refusal(self, name: str, seat: Seat, cards: tuple[Card, ...]
                                ) -> tuple[RuleKey, str] | None:
@@ -454,11 +450,11 @@ class DealMachine:
             return VariantRuleId.EXCHANGE, (
                 f"{name} is out of this deal, so {name} takes no part in the exchange."
             )
-        if seat != self._turn:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} must wait: the players in the deal exchange in turn from the dealer's "
-                f"left, and it is {self._name(self._turn)}'s turn."  # type: ignore[arg-type]
-            )
+        refusal = self._out_of_turn(name, seat, VariantRuleId.EXCHANGE, "must wait",
+                                    "the players in the deal exchange in turn from the "
+                                    "dealer's left")
+        if refusal is not None:
+            return refusal
         hand = self._holding(seat)
         stray = [card for card in cards if card not in hand]
         if stray or len(set(cards)) != len(cards):
@@ -483,13 +479,17 @@ class DealMachine:
             return RuleId.PLAY_ORDER, (
                 f"{name} cannot play yet: the exchanges with the stock are not finished."
             )
-        if seat != self._turn:
-            why = "is not playing this deal" if seat not in self.active else "must wait"
-            return RuleId.PLAY_ORDER, (
-                f"{name} {why}: play goes clockwise among the players in the deal and it is "
-                f"{turn}'s turn."
-            )
-        return None
+        why = "is not playing this deal" if seat not in self.active else "must wait"
+        return self._out_of_turn(name, seat, RuleId.PLAY_ORDER, why,
+                                 "play goes clockwise among the players in the deal")
+
+    def _out_of_turn(self, name: str, seat: Seat, rule: RuleKey, why: str, how: str
+                     ) -> tuple[RuleKey, str] | None:
+        """``rule``'s refusal of ``seat`` acting while it is another player's turn."""
+        if seat == self._turn:
+            return None
+        turn = self._name(self._turn)  # type: ignore[arg-type]
+        return rule, f"{name} {why}: {how}, and it is {turn}'s turn."
 
     def _holding(self, seat: Seat) -> tuple[Card, ...]:
         raise NotImplementedError
