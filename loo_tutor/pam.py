@@ -42,7 +42,7 @@ from itertools import combinations
 from typing import Sequence, Union
 
 from .cards import ACE, CARDS, Card, Suit, sort_hand
-from .errors import LooError
+from .errors import LooError, RuleError
 from .legality import (
     Announcement,
     cards_shown,
@@ -638,9 +638,9 @@ def pam_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int
         raise LooError("every seat needs a hand of exactly 5 cards")
     every = [c for h in dealt for c in h] + [indicator, *stock]
     if len(set(every)) != len(every):
-        raise LooError("the same card appears twice [R-PACK-CARDS]")
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
     if len(every) > len(CARDS):
-        raise LooError("more cards than one pack holds [R-PACK-CARDS]")
+        raise RuleError("more cards than one pack holds", RuleId.PACK_CARDS)
     return PamState(players, dealer, fraction, dealt, indicator, tuple(stock), profile)
 
 

@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, NamedTuple, Sequence, TypeVar, Union
 
 from .cards import Card, Suit, full_deck
-from .errors import IllegalActionError, LooError
+from .errors import IllegalActionError, LooError, RuleError
 from .legality import (
     Announcement,
     cards_shown,
@@ -850,8 +850,8 @@ class DealState(DealMachine):
     def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         drawn = self.cards_drawn()
         if drawn + len(cards) > len(self.stock):
-            raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
-                           "the cards drawn [R-DEAL-STOCK]")
+            raise RuleError(f"the stock given lists {len(self.stock)} cards, too few for "
+                            "the cards drawn", RuleId.DEAL_STOCK)
         kept = tuple(card for card in self.held[seat] if card not in cards)
         self.held[seat] = kept + self.stock[drawn:drawn + len(cards)]
         self.exchanges.append((seat, cards))
@@ -1144,8 +1144,8 @@ def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     """The carried balance as a Fraction, once the seats are known to be valid."""
     count = len(players)
     if not profile.min_players <= count <= profile.max_players:
-        raise LooError(f"{count} players: this game needs "
-                       f"{profile.min_players} to {profile.max_players} [R-SEAT-COUNT]")
+        raise RuleError(f"{count} players: this game needs "
+                        f"{profile.min_players} to {profile.max_players}", RuleId.SEAT_COUNT)
     if not 0 <= dealer < count:
         raise LooError(f"dealer seat {dealer} is not one of the {count} seats")
     if type(carried) is int:
@@ -1189,7 +1189,7 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
         raise LooError("a double deal needs a miss of 3 cards and a simple deal has none")
     every = [c for h in dealt for c in h] + list(spare or ()) + [indicator, *drawn]
     if len(set(every)) != len(every):
-        raise LooError("the same card appears twice [R-PACK-CARDS]")
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
     return start_deal(players, dealer, carried, dealt, spare, indicator, profile, drawn)
 
 
@@ -1221,14 +1221,14 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
 
 def _three_card(profile: Profile) -> None:
     if profile.game != "three-card":
-        raise LooError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.pam "
-                       "deals [R-DEAL-ORDER]")
+        raise RuleError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.pam "
+                        "deals", RuleId.DEAL_ORDER)
 
 
 def check_pack(deck: Sequence[Card]) -> None:
     """Raise :class:`~loo_tutor.errors.LooError` unless ``deck`` is one whole pack (R-PACK-CARDS)."""
     if len(deck) != 52 or len(set(deck)) != 52:
-        raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
+        raise RuleError("the deck must be the 52 distinct cards of one pack", RuleId.PACK_CARDS)
 
 
 def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
