@@ -286,6 +286,10 @@ def _pretend_to_serve(args: Any) -> int:
     return 0
 
 
+FAULT = "a fault in loo-tutor"
+"""What the command says of an error it did not foresee (instead of a traceback)."""
+
+
 def cli_answers_in_one_line(call: Call) -> int:
     """Run ``loo-tutor`` in this process on ``call``; returns the exit status."""
     with tempfile.TemporaryDirectory(prefix="loo-fuzz-") as tmp:
@@ -307,6 +311,7 @@ def cli_answers_in_one_line(call: Call) -> int:
     said = err.getvalue()
     assert code in (0, 1, 2), (argv, code, said)
     assert "Traceback" not in said, said
+    assert FAULT not in said + out.getvalue(), (argv, said, out.getvalue()[:300])
     if "--progress" not in argv:
         assert said.count("\n") <= 1, (argv, said)
         if code == 2 and "--jsonl" not in argv:
