@@ -37,9 +37,13 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD)
 
 
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+_JSON_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+
+
 def _one_line(text: str) -> str:
-    """``text`` with its line breaks written out, so that it stays on one line."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    """``text`` with every character that could break a line written out."""
+    return text.translate(_LINE_BREAKS)
 
 
 def _unexpected(exc: Exception, doing: str) -> str:
@@ -118,9 +122,10 @@ def _signed(amount: str) -> str:
 
 
 def _print_line(line: dict[str, Any]) -> None:
-    """One JSON line; escaped to ASCII when standard output cannot write a character of it."""
+    """One JSON line, which no reader can split: the line breaks JSON leaves in text are
+    escaped, and everything is escaped to ASCII if standard output cannot write a character."""
     try:
-        print(json.dumps(line, ensure_ascii=False))
+        print(json.dumps(line, ensure_ascii=False).translate(_JSON_LINE_BREAKS))
     except UnicodeEncodeError:
         print(json.dumps(line))
 

@@ -18,6 +18,8 @@ from fuzzing import (
     cli_answers_in_one_line,
     cli_calls,
     graded_answers,
+    hostile_text_is_read_or_refused,
+    hostile_texts,
 )
 
 
@@ -72,3 +74,10 @@ def test_the_property_notices_an_unforeseen_error(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(cli, "check", broken)
     with pytest.raises(AssertionError, match="boom"):
         cli_answers_in_one_line(Call(("check", *form, "-"), "players: [A]", ()))
+
+
+@short(150)
+@given(hostile_texts())
+def test_hostile_yaml_is_read_or_refused_in_one_line_and_every_file_gets_its_line(
+        text: str) -> None:
+    hostile_text_is_read_or_refused(text)
