@@ -188,6 +188,13 @@ class _Loader(yaml.SafeLoader):
         finally:
             self.depth -= 1
 
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:
+        # Stops the scanner itself: its look-ahead over a run of "[" or "{" costs
+        # the square of the run's length, before the composer sees any depth.
+        super().fetch_flow_collection_start(TokenClass)
+        if self.flow_level > MAX_DEPTH:
+            raise MalformedRecord(f"line {self.line + 1}: nested more than {MAX_DEPTH} deep")
+
     def construct_object(self, node: Node, deep: bool = False) -> Any:
         try:
             return super().construct_object(node, deep)
