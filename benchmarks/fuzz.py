@@ -38,8 +38,9 @@ from fuzzing import JSONL, TARGETS  # noqa: E402
 HANG_SECONDS = 10
 
 
-class Hang(Exception):
-    """An example ran longer than the time limit."""
+class Hang(BaseException):
+    """An example ran longer than the time limit (a BaseException, which ``except
+    Exception`` in the code under test cannot take for an error of its own)."""
 
 
 def _alarm(signum: int, frame: Any) -> None:
@@ -54,6 +55,7 @@ class Tally:
         self.examples = self.tracebacks = self.hangs = 0
         self.slowest = 0.0
         self.failure: str | None = None
+        self.hung_on = ""
 
 
 def run(name: str, examples: int, base_seed: int) -> Tally:
@@ -72,6 +74,7 @@ def run(name: str, examples: int, base_seed: int) -> Tally:
             tally.outcomes[str(prop(drawn))] += 1
         except Hang:
             tally.hangs += 1
+            tally.hung_on = repr(drawn)[:2000]
             raise
         except AssertionError:
             raise
@@ -88,6 +91,8 @@ def run(name: str, examples: int, base_seed: int) -> Tally:
                     suppress_health_check=list(HealthCheck))(seed(base_seed)(given(strategy)(example)))
     try:
         test()
+    except Hang as hang:  # hypothesis does not shrink what is not an Exception
+        tally.failure = f"{hang}: {tally.hung_on}"
     except Exception:  # reported, with hypothesis's smallest example
         tally.failure = traceback.format_exc(limit=-6)
     bar.close()

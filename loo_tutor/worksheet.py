@@ -68,8 +68,9 @@ def card_span(card: Card) -> str:
     """A card as compact coloured text, read out by screen readers as its name.
 
     >>> from loo_tutor.cards import parse_card
-    >>> card_span(parse_card("QH"))
-    '<span class="loo-card-text" role="img" aria-label="queen of hearts" style="color:#c8102e;font-weight:600">Q♥</span>'
+    >>> card_span(parse_card("QH"))  # doctest: +NORMALIZE_WHITESPACE
+    '<span class="loo-card-text" role="img" aria-label="queen of hearts"
+      style="color:#c8102e;font-weight:600">Q♥</span>'
     """
     return (f'<span class="loo-card-text" role="img" aria-label="{card.label}" '
             f'style="color:{suit_colour(card.suit)};font-weight:600">{card_text(card)}</span>')
@@ -122,7 +123,8 @@ def _tricks(state: DealState, tricks: Sequence[Trick], title: str = "Tricks") ->
     if not tricks:
         return ""
     rows = "".join(_trick_row(state, i, t) for i, t in enumerate(tricks, 1))
-    return f'<p>{title}:</p><ol class="loo-tricks" style="list-style:none;padding-left:1em">{rows}</ol>'
+    return (f'<p>{title}:</p>'
+            f'<ol class="loo-tricks" style="list-style:none;padding-left:1em">{rows}</ol>')
 
 
 def _legal_cards(exercise: LegalCards) -> str:
@@ -174,7 +176,8 @@ def _hands(state: DealState) -> str:
     if state.miss is not None:
         rows += (f'<tr><th scope="row" style="text-align:left;padding-right:1em">the miss</th>'
                  f"<td>{_cards(state.miss)}</td></tr>")
-    return f'<table class="loo-hands"><caption style="text-align:left">The hands as dealt</caption>{rows}</table>'
+    return ('<table class="loo-hands"><caption style="text-align:left">The hands as dealt'
+            f'</caption>{rows}</table>')
 
 
 def _find_illegal(exercise: FindIllegal) -> str:
@@ -404,7 +407,7 @@ def _write(out: str | os.PathLike[str], sheet: str, key: str) -> tuple[Path, Pat
     try:
         folder.mkdir(parents=True, exist_ok=True)
         paths = folder / "worksheet.html", folder / "answers.html"
-        for path, text in zip(paths, (sheet, key)):
+        for path, text in zip(paths, (sheet, key), strict=True):
             path.write_text(text, encoding="utf-8", newline="\n")
     except OSError as exc:
         reason = exc.strerror.lower() if exc.strerror else str(exc)

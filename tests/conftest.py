@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import built_site
 
 from loo_tutor import check, loads
+
+from browser_support import built_site
 
 if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
     import loo_tutor.state

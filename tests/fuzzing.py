@@ -112,7 +112,8 @@ def spoiled_records(draw: st.DrawFn) -> dict[str, Any]:
             tricks[t][i] = draw(st.sampled_from(CARD_TEXTS))
         elif edit == "swap" and tricks:
             t = draw(st.integers(0, len(tricks) - 1))
-            a, b = draw(st.integers(0, len(tricks[t]) - 1)), draw(st.integers(0, len(tricks[t]) - 1))
+            last = len(tricks[t]) - 1
+            a, b = draw(st.integers(0, last)), draw(st.integers(0, last))
             tricks[t][a], tricks[t][b] = tricks[t][b], tricks[t][a]
         elif edit == "announce" and isinstance(record.get("announce", {}), dict):
             calls = record.setdefault("announce", {})
@@ -134,10 +135,9 @@ def spoiled_records(draw: st.DrawFn) -> dict[str, Any]:
                                                       "9", "x"]))
         elif edit == "trump":
             record["trump"] = draw(st.sampled_from(CARD_TEXTS + ODD_CARDS))
-        elif edit == "order":
-            if "announce" in record and isinstance(record["announce"], dict):
-                items = list(record["announce"].items())
-                record["announce"] = dict(draw(st.permutations(items)))
+        elif edit == "order" and isinstance(record.get("announce"), dict):
+            items = list(record["announce"].items())
+            record["announce"] = dict(draw(st.permutations(items)))
     return record
 
 
@@ -157,7 +157,7 @@ def agrees_with_engine(record: Any) -> str:
             replay(record)
         except MalformedRecord:
             return "malformed"
-        raise AssertionError(f"check refused the record ({exc}) but replay accepted it")
+        raise AssertionError(f"check refused the record ({exc}) but replay accepted it") from None
     played = replay(record)
     states, last = played.states, played.states[-1]
     # Each step of the legal prefix is one the engine allows, from the deal as dealt.
@@ -214,8 +214,8 @@ def agrees_with_engine(record: Any) -> str:
 card_texts = st.one_of(
     st.text(max_size=6),
     st.builds(lambda r, s, pad: f"{pad}{r}{s}{pad}",
-              st.sampled_from(list("AKQJT98765432") + ["10", "1", "0", "11", "a", "k"]),
-              st.sampled_from(list("SHDCshdc♠♥♦♣♤♡♢♧") + ["♥\ufe0f", "X", ""]),
+              st.sampled_from([*"AKQJT98765432", "10", "1", "0", "11", "a", "k"]),
+              st.sampled_from([*"SHDCshdc♠♥♦♣♤♡♢♧", "♥\ufe0f", "X", ""]),
               st.sampled_from(["", " ", "\t", "\n"])),
     st.sampled_from(ODD_CARDS))
 
@@ -357,7 +357,7 @@ def graded_answers(draw: st.DrawFn) -> tuple[int, int, dict[str, Any], str | Non
     answers = {key: draw(_ANSWER) for key in keys if draw(st.booleans())}
     if draw(st.booleans()):
         answers[draw(st.text(max_size=4))] = draw(_ANSWER)  # a field that does not exist
-    kept = draw(st.sampled_from(keys + [None]))
+    kept = draw(st.sampled_from([*keys, None]))
     return kind, seed, answers, kept
 
 
@@ -372,7 +372,7 @@ def answers_are_graded(drawn: tuple[int, int, dict[str, Any], str | None]) -> st
     except LooError as exc:  # grade promises never to raise
         raise AssertionError(f"grade raised {exc!r}") from exc
     assert list(results) == [f.key for f in exercise.fields]
-    for key, verdict in results.items():
+    for verdict in results.values():
         assert verdict.status in STATUSES, verdict
         assert verdict.message.strip(), verdict
         if verdict.status == "unreadable":

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import OWN_EXAMPLES, example_files, expected_for, without_message
 from loo_tutor import MalformedRecord, check, load_record
 from loo_tutor.cli import main
+
+from conftest import OWN_EXAMPLES, example_files, expected_for, without_message
 
 EXAMPLES = example_files()
 

@@ -23,7 +23,6 @@ from fuzzing import (
 )
 
 
-
 def short(examples: int) -> settings:
     """A CI-sized budget; no deadline (the machine is shared), slow examples allowed."""
     return settings(max_examples=examples, deadline=None,

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from conftest import FORCED_ACE, OWN_EXAMPLES
 from loo_tutor import MalformedRecord, check, load_record
 from loo_tutor.cli import main
 from loo_tutor.reading import MAX_CHARACTERS, MAX_DEPTH, MAX_VALUE_CHARACTERS, MAX_VALUES, loads
+
+from conftest import FORCED_ACE, OWN_EXAMPLES
 
 HANDS = "{A: [AH, 7H, KC], B: [9H, 3S, AC], C: [2H, 5D, 6D], D: [QS, QD, QC], E: [JS, JD, JC]}"
 
@@ -68,7 +69,8 @@ def laughs(width: int, depth: int) -> str:
     ("a: &a {b: *a}", "an alias stands for the mapping that holds it"),
     ("players: *nobody", "found undefined alias 'nobody'"),
     ("a: " + "[" * 40_000, f"nested more than {MAX_DEPTH} deep"),
-    ("a:\n" + "".join("  " * i + "- \n" for i in range(1, 40)), f"nested more than {MAX_DEPTH} deep"),
+    ("a:\n" + "".join("  " * i + "- \n" for i in range(1, 40)),
+     f"nested more than {MAX_DEPTH} deep"),
     ("[" * 40_000 + "]" * 40_000, "longer than"),
     ("[" * 900 + "]" * 900, f"record: nested more than {MAX_DEPTH} deep"),
     ("{" + ", ".join(f"k{i}: v" for i in range(MAX_VALUES)) + "}", "values, far more than"),
@@ -190,5 +192,5 @@ def test_every_widget_that_reads_a_record_shows_the_refusal(forced_ace: str) -> 
             widgets.PlayTrainer(text, "A"), widgets.ExerciseWidget(1, record=text),
             widgets.VariantCompare(record=text)]
     for widget in made:
-        error = str(getattr(widget, "error"))
+        error = str(widget.error)
         assert "hands: a key must be a player's name, not a list" in error, (widget, error)
