@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loo_tutor.data import example
 from loo_tutor.rules import RuleId
-from loo_tutor.widgets import PlayTrainer
+from loo_tutor.widgets.play import PlayTrainer
 
 
 def test_a_trainer_at_a_turn_starts_where_the_record_reaches_it() -> None:
