@@ -273,6 +273,8 @@ h2 { font-size: 1.2em; margin: 1.6em 0 0.4em; border-bottom: 1px solid #999; }
 .loo-answers { margin: 0.6em 0 0; padding-left: 1.2em; }
 .loo-answers li { margin: 0.35em 0; }
 .loo-blank { display: inline-block; min-width: 9em; border-bottom: 1px solid #333; }
+.loo-student { margin: 0.8em 0 1.2em; }
+.loo-student .loo-blank { min-width: 16em; margin-right: 2em; }
 .loo-box { display: inline-block; margin-right: 0.9em; white-space: nowrap; }
 .loo-why { color: #333; font-size: 0.95em; }
 .loo-hands td, .loo-hands th { padding: 0.1em 0.4em; }
@@ -326,8 +328,11 @@ def _groups(exercises: Sequence[Exercise]) -> list[tuple[Kind, list[tuple[int, E
 
 
 def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises") -> str:
-    """A printable worksheet: each exercise's position, question and answer spaces."""
-    intro = ("<p>Answer every question. Write amounts as a whole number (4), a fraction (10/3) or "
+    """A printable worksheet: a line for the student's name and the date, then each
+    exercise's position, question and answer spaces."""
+    student = ('<p class="loo-student">Name: <span class="loo-blank loo-name">&nbsp;</span>'
+               'Date: <span class="loo-blank loo-date">&nbsp;</span></p>')
+    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), a fraction (10/3) or "
              "a mixed number (3 1/3); the ledger is exact, so never round. Each exercise can also "
              "be opened in the tutor by its type and seed.</p>")
     sections = []
