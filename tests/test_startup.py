@@ -12,7 +12,7 @@ TEACHING_AND_WEB = {
     "loo_tutor.answers", "loo_tutor.bots", "loo_tutor.chart", "loo_tutor.classroom",
     "loo_tutor.compare", "loo_tutor.estimate", "loo_tutor.exercises", "loo_tutor.hints",
     "loo_tutor.lab", "loo_tutor.narrate", "loo_tutor.observe", "loo_tutor.progress",
-    "loo_tutor.render", "loo_tutor.session", "loo_tutor.sim", "loo_tutor.solver",
+    "loo_tutor.render", "loo_tutor.sim", "loo_tutor.solver",
     "loo_tutor.widgets", "loo_tutor.worksheet",
     # the libraries behind them
     "IPython", "ipywidgets", "jinja2", "matplotlib", "tornado", "tqdm", "traitlets", "voila",
