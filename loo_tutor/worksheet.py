@@ -332,8 +332,9 @@ def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises") 
     exercise's position, question and answer spaces."""
     student = ('<p class="loo-student">Name: <span class="loo-blank loo-name">&nbsp;</span>'
                'Date: <span class="loo-blank loo-date">&nbsp;</span></p>')
-    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), a fraction (10/3) or "
-             "a mixed number (3 1/3); the ledger is exact, so never round. Each exercise can also "
+    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), a "
+             "fraction (10/3) or a mixed number (3 1/3); the ledger is exact, so never round. "
+             "Each exercise can also "
              "be opened in the tutor by its type and seed.</p>")
     sections = []
     for kind, members in _groups(exercises):
