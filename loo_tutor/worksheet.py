@@ -7,8 +7,8 @@ seeded exercises with a separate answer key. Everything here only draws what
 :mod:`loo_tutor.exercises` and the engine report. The output depends on
 nothing but its arguments, so the same seed always writes the same bytes.
 
-The ``loo-tutor worksheet`` and ``loo-tutor exercise`` commands are defined
-here too (:func:`add_commands`).
+The ``loo-tutor worksheet`` and ``loo-tutor exercise`` commands
+(:mod:`loo_tutor.cli`) run these.
 
 >>> from loo_tutor.exercises import make
 >>> page = position_html(make(1, 1234))
@@ -18,14 +18,12 @@ True
 
 from __future__ import annotations
 
-import argparse
 import html
 import os
 import random
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from .cards import CARDS, Card
 from .errors import LooError, MalformedRecord
@@ -41,16 +39,16 @@ from .exercises import (
     TrickWinner,
     from_record,
     make,
-    parse_kinds,
 )
 from .legality import Announcement
 from .narrate import card_text
+from .reading import loads, read_text, reason
 from .record import load_record
 from .render import HtmlStr, link_rules, suit_colour
 from .state import DealKind, DealState, Trick
 
 __all__ = [
-    "MAX_COUNT", "add_commands", "answer_key_html", "card_span", "position_html",
+    "MAX_COUNT", "answer_key_html", "card_span", "position_html",
     "question_html", "solution_html", "worksheet_html", "worksheet_seeds", "write_record_sheet",
     "write_worksheet",
 ]
@@ -439,100 +437,8 @@ def write_record_sheet(record_path: str, kinds: Sequence[int | Kind], out: str |
 
 
 def _stdin_record() -> dict[str, Any]:
-    from .record import loads
-
-    return loads(sys.stdin.read())
-
-
-# -- the command line ------------------------------------------------------------------------
-
-
-class _Bar:
-    """A one-line progress bar on a terminal; silent when the stream is not one."""
-
-    def __init__(self, stream: IO[str], show: bool) -> None:
-        self.stream, self.show = stream, show
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.show:
-            return
-        width = 30
-        filled = width * done // total
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} exercises")
-        if done == total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def _kinds(text: str) -> tuple[Kind, ...]:
     try:
-        return parse_kinds(text)
-    except LooError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _whole(low: int, high: int | None) -> Callable[[str], int]:
-    def read(text: str) -> int:
-        if not text.strip().isdigit() or not (low <= int(text) and (high is None or int(text) <= high)):
-            wanted = f"from {low} to {high}" if high is not None else f", {low} or more"
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {wanted}".replace(
-                " ,", ","))
-        return int(text)
-    return read
-
-
-def _run_worksheet(args: argparse.Namespace) -> int:
-    bar = _Bar(sys.stderr, args.progress or sys.stderr.isatty())
-    try:
-        sheet, key = write_worksheet(args.kinds, args.count, args.seed, args.out, bar)
-    except LooError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {sheet} and {key}")
-    return 0
-
-
-def _run_exercise(args: argparse.Namespace) -> int:
-    if args.record != "-" and not Path(args.record).is_file():
-        print(f"error: cannot read {args.record!r}: no such file", file=sys.stderr)
-        return 2
-    try:
-        sheet, key = write_record_sheet(args.record, args.kinds, args.out, args.seed)
-    except MalformedRecord as exc:
-        print(f"malformed record: {exc}", file=sys.stderr)
-        return 2
-    except LooError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {sheet} and {key}")
-    return 0
-
-
-def add_commands(commands: Any) -> None:
-    """Add ``worksheet`` and ``exercise`` to the ``loo-tutor`` command's subcommands."""
-    sheet = commands.add_parser(
-        "worksheet", help="write a printable worksheet of seeded exercises and its answer key",
-        description="Write DIR/worksheet.html and DIR/answers.html: COUNT exercises of each "
-                    "chosen type, generated from SEED (the same seed writes the same files).")
-    sheet.add_argument("--kinds", type=_kinds, default=parse_kinds("1,2,3,4,5,6"),
-                       metavar="K,K", help="exercise types from 1 to 6, e.g. 1,4 (default: all)")
-    sheet.add_argument("--count", type=_whole(1, MAX_COUNT), default=5, metavar="N",
-                       help=f"exercises of each type, 1 to {MAX_COUNT} (default 5)")
-    sheet.add_argument("--seed", type=_whole(0, None), default=0, metavar="S",
-                       help="the worksheet's seed (default 0)")
-    sheet.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    sheet.add_argument("--progress", action="store_true",
-                       help="show the progress bar even when standard error is not a terminal")
-    sheet.set_defaults(run=_run_worksheet)
-    one = commands.add_parser(
-        "exercise", help="turn a deal record into an exercise sheet and its answer key",
-        description="Write DIR/worksheet.html and DIR/answers.html with exercises of the chosen "
-                    "types made from the deal record RECORD.")
-    one.add_argument("record", metavar="RECORD", help="a deal record file, or - for stdin")
-    one.add_argument("--kind", "--kinds", dest="kinds", type=_kinds, required=True, metavar="K",
-                     help="exercise types from 1 to 6, e.g. 4 or 1,4")
-    one.add_argument("--seed", type=_whole(0, None), default=0, metavar="S",
-                     help="for type 5 on a legal record: which card is made illegal (default 0)")
-    one.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    one.set_defaults(run=_run_exercise)
-
+        text = read_text("-")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MalformedRecord(f"cannot read standard input: {reason(exc)}") from None
+    return loads(text)

@@ -85,7 +85,7 @@ def test_long_runs_show_a_progress_bar(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["worksheet", "--kinds", "1,2", "--count", "3", "--out", str(tmp_path),
                  "--progress"]) == 0
     err = capsys.readouterr().err
-    assert "6/6 exercises" in err and "1/6 exercises" in err and "#" in err
+    assert err.startswith("\rexercises: ") and "| 6/6 [" in err and "|##########|" in err
     assert main(["worksheet", "--kinds", "1", "--count", "2", "--out", str(tmp_path)]) == 0
     assert capsys.readouterr().err == ""  # not a terminal: quiet
 
