@@ -27,7 +27,6 @@ import os
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar
 
 import yaml
@@ -147,26 +146,15 @@ def load_record(source: str | os.PathLike[str]) -> dict[str, Any]:
 
     A :class:`~pathlib.Path` is always read as a file. A string is read as a
     file when it is a single line naming an existing file, else as text.
+    Whatever the text holds, the answer is a mapping or a one-line refusal
+    (:mod:`loo_tutor.reading`).
 
     Raises:
         MalformedRecord: the file cannot be read, or its text is not a record.
     """
-    if isinstance(source, os.PathLike) or (
-        "\n" not in source and len(source) < 4096 and os.path.isfile(source)
-    ):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MalformedRecord(f"cannot read {str(path)!r}: {_reason(exc)}") from None
-        return loads(text)
-    return loads(source)
+    from .reading import load
 
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror.lower()
-    return str(exc).splitlines()[0]
+    return load(source)
 
 
 # -- validation ----------------------------------------------------------------
