@@ -45,10 +45,13 @@ from .cards import ACE, CARDS, Card, Suit, sort_hand
 from .errors import LooError
 from .legality import (
     Announcement,
+    cards_shown,
     explain_card,
+    follow_suit,
     legal_follows,
     legal_leads,
     trick_winner_index,
+    trumps_held,
 )
 from .profiles import PAM
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
@@ -112,24 +115,6 @@ def pam_card(trump: Suit, running: bool) -> Card:
     (Card.parse('JC'), Card.parse('JH'))
     """
     return CARDS[13 * (trump if running else Suit.CLUBS) + JACK]
-
-
-_STAND_INS: dict[tuple[int, Suit], Card] = {}
-
-
-def _stand_in(pam: Card, trump: Suit) -> Card:
-    """Pam as the three-card helpers of :mod:`loo_tutor.legality` should see it.
-
-    Those helpers judge cards by suit and rank alone. A stand-in card of the
-    trump suit ranked above the ace makes them treat Pam as the highest trump
-    (V-PAM) for leading, following, heading and winning; the stand-in never
-    leaves this module.
-    """
-    key = (pam.index, trump)
-    card = _STAND_INS.get(key)
-    if card is None:
-        card = _STAND_INS[key] = Card(ACE + 1, trump, len(CARDS), pam.text)
-    return card
 
 
 def flush_rank(hand: Sequence[Card], trump: Suit, pam: Card) -> tuple[int, tuple[int, ...]] | None:
@@ -302,12 +287,10 @@ class PamState(DealMachine):
         """The cards the player to act may play (empty outside play)."""
         if self.phase is not Phase.PLAY:
             return []
-        hand = self._seen(self.held[self._turn])  # type: ignore[index]
+        hand = list(self.held[self._turn])  # type: ignore[index]
         if self.trick:
-            allowed = self._follows(hand, self._seen(self.trick))
-        else:
-            allowed = self._leads(hand)
-        return self._real(allowed)
+            return self._follows(hand, self.trick)
+        return self._leads(hand)
 
     def may_call_civil(self, card: Card) -> bool:
         """Whether leading ``card`` now may come with "Pam, be civil" (the ace of trumps)."""
@@ -446,7 +429,7 @@ class PamState(DealMachine):
             self._turn = self._next(seat)
             return
         plays = self.all_tricks()[-1].plays
-        winner = plays[trick_winner_index(self._seen(cards), self.trump)][0]
+        winner = plays[trick_winner_index(cards, self.trump, self.pam)][0]
         self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == TRICKS:
@@ -460,16 +443,6 @@ class PamState(DealMachine):
         return standers[(standers.index(seat) + 1) % len(standers)]
 
     # -- duties ------------------------------------------------------------
-
-    def _seen(self, cards: Sequence[Card]) -> list[Card]:
-        """``cards`` with Pam replaced by its stand-in (see :func:`_stand_in`)."""
-        pam = self.pam
-        stand_in = _stand_in(pam, self.trump)
-        return [stand_in if card is pam else card for card in cards]
-
-    def _real(self, cards: Sequence[Card]) -> list[Card]:
-        stand_in = _stand_in(self.pam, self.trump)
-        return [self.pam if card is stand_in else card for card in cards]
 
     def _civil_trick(self) -> bool:
         return bool(self.civil) and self.civil[-1] == len(self.tricks) + 1 and bool(self.trick)
@@ -488,30 +461,26 @@ class PamState(DealMachine):
         if self.profile.pam_duties == "first-lead":
             if self.tricks:  # only the first lead must be a trump
                 return hand
-            return legal_leads(hand, self.trump, False, self.indicator)
-        return legal_leads(hand, self.trump, True, self._duty_indicator())
+            return legal_leads(hand, self.trump, False, self.indicator, self.pam)
+        return legal_leads(hand, self.trump, True, self._duty_indicator(), self.pam)
 
     def _civil_hand(self, hand: list[Card]) -> list[Card]:
         """The hand without Pam when Pam must be civil and its holder has another trump."""
         if not self._civil_trick():
             return hand
-        stand_in = _stand_in(self.pam, self.trump)
-        if stand_in in hand and any(c.suit is self.trump for c in hand if c is not stand_in):
-            return [c for c in hand if c is not stand_in]
+        pam = self.pam
+        if pam in hand and any(c.suit is self.trump for c in hand if c is not pam):
+            return [c for c in hand if c is not pam]
         return hand
 
     def _follows(self, hand: list[Card], trick: list[Card]) -> list[Card]:
         """R-FOLLOW (and for seed 002 R-HEAD, R-TRUMP-WIN), Pam's freedom, Pam's manners."""
         hand = self._civil_hand(hand)
         if self.profile.pam_duties == "three-card":
-            return legal_follows(hand, trick, self.trump)
-        led = trick[0].suit
-        same = [c for c in hand if c.suit is led]  # Pam counts as a trump here
-        if not same:
-            return hand
-        stand_in = _stand_in(self.pam, self.trump)
-        if stand_in in hand and stand_in not in same:
-            same.append(stand_in)  # and may be played to any trick
+            return legal_follows(hand, trick, self.trump, self.pam)
+        same = follow_suit(hand, trick, self.trump, self.pam)  # Pam follows a trump lead
+        if self.pam in hand and self.pam not in same:
+            same.append(self.pam)  # and may be played to any trick
         return same
 
     # -- explanations ------------------------------------------------------
@@ -521,12 +490,12 @@ class PamState(DealMachine):
         if isinstance(action, Announce):
             return f"{name} announcing {action.announcement.value}"
         if isinstance(action, Exchange):
-            cards = ", ".join(str(c) for c in action.cards) or "nothing"
+            cards = cards_shown(action.cards) if action.cards else "nothing"
             taking = " and taking the turned card" if action.take_turned else ""
             return f"{name} discarding {cards}{taking}"
         if isinstance(action, CivilLead):
-            return f"{name} leading {action.card} with \"Pam, be civil\""
-        return f"{name} playing {action.card}"
+            return f"{name} leading {action.card.shown} with \"Pam, be civil\""
+        return f"{name} playing {action.card.shown}"
 
     def _refusal(self, action: PamAction) -> tuple[RuleKey, str] | None:
         """``None`` if the action is legal, else the rule and the message."""
@@ -597,7 +566,7 @@ class PamState(DealMachine):
         hand = self.held[seat]
         stray = [c for c in cards if c not in hand]
         if stray or len(set(cards)) != len(cards):
-            what = f"{stray[0]} is not in {name}'s hand" if stray else "a card is named twice"
+            what = f"{stray[0].shown} is not in {name}'s hand" if stray else "a card is named twice"
             return VariantRuleId.EXCHANGE, (
                 f"{name} cannot discard that: {what}; a player discards cards from their "
                 f"own hand ({', '.join(str(c) for c in hand)})."
@@ -637,24 +606,23 @@ class PamState(DealMachine):
             )
         if card in self.legal_cards():
             return None
-        hand = self._seen(self.held[seat])
-        shown = self._seen([card])[0]
-        stand_in = _stand_in(self.pam, self.trump)
-        if (self.trick and shown is stand_in and card in self.held[seat]
-                and stand_in not in self._civil_hand(hand)):
+        hand = list(self.held[seat])
+        pam = self.pam
+        if (self.trick and card is pam and card in hand
+                and pam not in self._civil_hand(hand)):
             return VariantRuleId.PAM_CIVIL, (
-                f"{name} may not play Pam ({card}): the ace of trumps was led with \"Pam, be "
-                f"civil\", and {name} holds another trump to play instead."
+                f"{name} may not play Pam ({card.shown}): the ace of trumps was led with \"Pam, "
+                f"be civil\", and {name} holds another trump to play instead."
             )
-        trick = self._seen(self.trick)
-        rule, message = explain_card(name, shown, self._civil_hand(hand), trick, self.trump,
+        trick = self.trick
+        rule, message = explain_card(name, card, self._civil_hand(hand), trick, self.trump,
                                      self.profile.pam_duties == "three-card",
-                                     self._duty_indicator())
-        if trick and trick[0] is stand_in and rule is RuleId.FOLLOW:
-            trumps = ", ".join(str(c) for c in self._real(hand) if c.suit is self.trump)
+                                     self._duty_indicator(), pam)
+        if trick and trick[0] is pam and rule is RuleId.FOLLOW:
+            trumps = cards_shown(trumps_held(hand, self.trump, pam))
             return VariantRuleId.PAM, (
-                f"{name} may not play {card}: Pam was led, and Pam is a trump, so {name} "
-                f"must play one of their trumps ({trumps})."
+                f"{name} may not play {card.shown}: Pam was led, and Pam is a trump, so "
+                f"{name} must play one of their trumps ({trumps})."
             )
         return rule, message
 
@@ -667,8 +635,8 @@ class PamState(DealMachine):
                 f"{name} cannot call \"Pam, be civil\": only the leader may, with the lead."
             )
         return VariantRuleId.PAM_CIVIL, (
-            f"{name} cannot call \"Pam, be civil\" with {card}: the call goes only with the "
-            f"lead of the ace of trumps (A{self.trump.letter})."
+            f"{name} cannot call \"Pam, be civil\" with {card.shown}: the call goes only with "
+            f"the lead of the ace of trumps (A{self.trump.symbol})."
         )
 
 

@@ -315,7 +315,7 @@ class _Record:
             cards = _cards(deck, "deck", count=52)
             if len(set(cards)) != 52:
                 twice = next(c for c in cards if cards.count(c) > 1)
-                raise MalformedRecord(f"deck: {twice} appears twice (R-PACK-CARDS)")
+                raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
             stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
             return (*split_deck(cards, len(players), dealer, kind, profile), stock)
         if hands is None or not _is_mapping(hands):
@@ -355,7 +355,7 @@ class _Record:
         if len(distinct) != 3 * len(by_seat) + (3 if miss else 0) + 1 + len(stock):
             every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
             twice = next(c for c in every if every.count(c) > 1)
-            raise MalformedRecord(f"hands/miss/trump: {twice} appears twice (R-PACK-CARDS)")
+            raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
         return by_seat, miss, indicator, stock
 
     @staticmethod
@@ -430,7 +430,7 @@ class _Record:
         if len(set().union(*played)) != count:
             every = [c for cards in played for c in cards]
             twice = next(c for c in every if every.count(c) > 1)
-            raise MalformedRecord(f"tricks: {twice} is played twice")
+            raise MalformedRecord(f"tricks: {twice.shown} is played twice")
         return played
 
 
@@ -475,7 +475,7 @@ def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
 def _distinct(cards: Sequence[Card], field: str) -> None:
     if len(set(cards)) != len(cards):
         twice = next(c for c in cards if cards.count(c) > 1)
-        raise MalformedRecord(f"{field}: {twice} appears twice (R-PACK-CARDS)")
+        raise MalformedRecord(f"{field}: {twice.shown} appears twice (R-PACK-CARDS)")
 
 
 def _civil(value: Any, tricks: int) -> frozenset[int]:

@@ -97,7 +97,7 @@ _RULES: tuple[tuple[str, str], ...] = (
                        "margin:0.15em;border:1px solid #555;border-radius:0.35em;"
                        "vertical-align:middle;background:repeating-linear-gradient("
                        "45deg,#37598a 0 4px,#4a6fa5 4px 8px)}")),
-    ("loo-view", ".loo-view{container-type:inline-size;max-width:100%}"),
+    ("loo-view", ".loo-view{container-type:inline-size;width:100%;max-width:100%}"),
     ("loo-table", (".loo-table{position:relative;width:100%;max-width:50em;"
                    "height:36em;margin:0.5em 0 1.5em;font:0.85em/1.3 system-ui,sans-serif;"
                    "color:var(--loo-ink,#1b1b1b)}")),
@@ -112,7 +112,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("loo-seat", ".loo-seat .loo-hand{display:block;min-height:3.9em}"),
     ("loo-mine", (".loo-seat.loo-mine{transform:translateX(-50%);width:auto;min-width:10.5em;"
                   "display:flex;flex-direction:column}"
-                  ".loo-mine .loo-own-hand{order:9;min-height:64px;min-width:152px}")),
+                  ".loo-seat.loo-mine .loo-own-hand{order:9;min-height:64px;min-width:152px}")),
     ("loo-status", ".loo-status{font-size:0.85em}"),
     ("loo-centre", (".loo-centre{position:absolute;left:50%;top:50%;"
                     "transform:translate(-50%,-50%);width:22em;max-width:52%;"
@@ -143,6 +143,20 @@ _RULES: tuple[tuple[str, str], ...] = (
                     "border-bottom:1px solid var(--loo-line,#8a8a8a)}")),
     ("loo-ledger", ".loo-ledger th[scope=row]{text-align:left}"),
     ("loo-session", ".loo-session td,.loo-session th[scope=col]{text-align:center}"),
+    # A narrow column: each deal of the session becomes a small card of
+    # labelled lines instead of a row too wide for the screen.
+    ("loo-session", ".loo-session-view{container-type:inline-size;width:100%}"),
+    ("loo-session", ("@container (max-width:560px){"
+                     ".loo-session thead{position:absolute;width:1px;height:1px;"
+                     "overflow:hidden;clip-path:inset(50%)}"
+                     ".loo-session,.loo-session caption,.loo-session tbody,.loo-session tr,"
+                     ".loo-session tbody th,.loo-session td{display:block;width:auto}"
+                     ".loo-session tr{margin:0.4em 0;padding:0.2em 0.5em;"
+                     "border:1px solid var(--loo-line,#8a8a8a);border-radius:0.4em}"
+                     ".loo-session tbody th,.loo-session td{display:flex;gap:1em;"
+                     "justify-content:space-between;text-align:right;border:0}"
+                     ".loo-session [data-label]::before{content:attr(data-label);"
+                     "font-weight:600;text-align:left}}")),
     ("loo-ok", ".loo-ok{color:var(--loo-ok,#17692f)}"),
     ("loo-end", ".loo-end td{font-weight:700}.loo-end td[colspan]{text-align:left}"),
     ("loo-replay", ".loo-replay{list-style:none;padding:0}"),
@@ -208,7 +222,8 @@ WIDGET_CSS = (
     ".loo-field-empty{color:var(--loo-muted)}"
     ".loo-field-note{margin:0 0 0.4em}"
     # the reader's cards: buttons drawn as cards, at the reader's seat
-    ".loo-table-box{position:relative;max-width:50em}"
+    ".loo-table-box{position:relative;flex-direction:column;width:100%;max-width:42.5em}"
+    ".loo-table-box>.widget-html{width:100%;margin:0}"
     ".loo-table-box .loo-table{margin-bottom:0}"
     ".loo-table-box>.loo-hand-row{position:absolute;left:50%;bottom:6px;"
     "transform:translateX(-50%);flex-wrap:nowrap;justify-content:center;margin:0}"
@@ -569,7 +584,7 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
             it goes into a page that carries one already.
         own_hand: leave the place of ``view_seat``'s cards empty, at the
             bottom of its seat, for a widget to put the reader's card buttons
-            there (see :func:`loo_tutor.widgets.play.table_box`).
+            there (the widgets' ``table_box``).
 
     >>> from loo_tutor.data import example
     >>> from loo_tutor.record import replay
@@ -712,9 +727,11 @@ def _deal_cells(row: SessionRow, number: int) -> str:
                 f"{settled.payouts[state.collected_by]}")
     else:
         paid = "<br>".join(f"{html.escape(players[s])} {a}" for s, a in settled.payouts.items())
-    return (f'<th scope="row">{number}</th><td>{html.escape(players[state.dealer])}</td>'
-            f'<td>{state.kind.value}</td><td>{state.pool}</td><td>{paid or "—"}</td>'
-            f'<td>{_names(players, settled.looed)}</td>')
+    return (f'<th scope="row" data-label="Deal">{number}</th>'
+            f'<td data-label="Dealer">{html.escape(players[state.dealer])}</td>'
+            f'<td data-label="Kind">{state.kind.value}</td>'
+            f'<td data-label="Pool">{state.pool}</td><td data-label="Paid">{paid or "—"}</td>'
+            f'<td data-label="Looed">{_names(players, settled.looed)}</td>')
 
 
 def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
@@ -762,13 +779,15 @@ def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
             before = rows[number - 2].pool if number > 1 else Fraction(0)
             each = (f"{row.shares[0]} each" if len(set(row.shares)) == 1 else
                     ", ".join(f"{html.escape(n)} {s}" for n, s in zip(players, row.shares)))
-            cells = (f'<th scope="row">End</th><td colspan="5">The last pool of {before} is '
-                     f'shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
+            cells = (f'<th scope="row" data-label="Deal">End</th><td colspan="5">The last pool '
+                     f'of {before} is shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
             css = ' class="loo-end"'
-        balances = "".join(f"<td>{_signed(b)}</td>" for b in row.balances)
+        balances = "".join(f'<td data-label="{html.escape(name)}">{_signed(b)}</td>'
+                           for name, b in zip(players, row.balances))
         check = (f'<span class="loo-ok">{row.total} ✓</span>' if row.total == 0
                  else f'<strong role="alert">{row.total} ✗</strong>')
-        body.append(f"<tr{css}>{cells}<td>{row.pool}</td>{balances}<td>{check}</td></tr>")
+        body.append(f'<tr{css}>{cells}<td data-label="Carried">{row.pool}</td>{balances}'
+                    f'<td data-label="Balances + pool">{check}</td></tr>')
     links = ", ".join(link(r) for r in (RuleId.DEAL_ANTE, RuleId.POOL, RuleId.PAY_THIRD,
                                         RuleId.LOO, RuleId.CARRY, RuleId.CONSERVE))
     caption = (f"{played} of {deals} deals played" if played < deals else

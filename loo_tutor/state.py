@@ -30,6 +30,7 @@ from .cards import Card, Suit, full_deck
 from .errors import IllegalActionError, LooError
 from .legality import (
     Announcement,
+    cards_shown,
     explain_card,
     follow_suit,
     highest_trump,
@@ -828,9 +829,9 @@ class DealState(DealMachine):
 
     def _describe(self, action: Action) -> str:
         if isinstance(action, Play):
-            return f"{self._name(action.seat)} playing {action.card}"
+            return f"{self._name(action.seat)} playing {action.card.shown}"
         if isinstance(action, Exchange):
-            cards = ", ".join(map(str, action.cards)) or "nothing"
+            cards = cards_shown(action.cards) if action.cards else "nothing"
             return f"{self._name(action.seat)} discarding {cards}"
         return f"{self._name(action.seat)} announcing {action.announcement.value}"
 
@@ -962,7 +963,7 @@ class DealState(DealMachine):
         hand = self.held[seat]
         stranger = next((card for card in cards if card not in hand), None)
         if stranger is not None or len(set(cards)) != len(cards):
-            what = f"{stranger} is not in the hand" if stranger else "a card is named twice"
+            what = f"{stranger.shown} is not in the hand" if stranger else "a card is named twice"
             return VariantRuleId.EXCHANGE, (
                 f"{name} can only discard cards of the hand they hold once each: {what}."
             )
@@ -1005,9 +1006,10 @@ class DealState(DealMachine):
         if (self._variant_play and not trick and card in hand and trump is not None
                 and card in legal_leads(hand, trump, self.ace_duty, self.indicator)):
             top = highest_trump(hand, trump)
+            assert top is not None
             return VariantRuleId.TWO_TOP_TRUMP, (
-                f"{name} may not lead {card}: only two players are in, so {name} must lead "
-                f"the highest trump, {top}."
+                f"{name} may not lead {card.shown}: only two players are in, so {name} must "
+                f"lead the highest trump, {top.shown}."
             )
         return explain_card(name, card, hand, trick, trump, self.ace_duty, self.indicator)
 

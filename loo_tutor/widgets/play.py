@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
+import os
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -189,7 +190,8 @@ class PlayTrainer(SeatWidget):
         self.reset()
 
     @classmethod
-    def at_turn(cls, record: Source, seat: Seat | str, trick: int,
+    def at_turn(cls, record: str | os.PathLike[str] | Mapping[str, Any] | DealState,
+                seat: Seat | str, trick: int,
                 **options: Any) -> PlayTrainer:
         """A trainer on the moment the record's own play reaches ``seat``'s turn
         in trick ``trick``: the very position a rule decides.
