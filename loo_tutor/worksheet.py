@@ -7,8 +7,7 @@ seeded exercises with a separate answer key. Everything here only draws what
 :mod:`loo_tutor.exercises` and the engine report. The output depends on
 nothing but its arguments, so the same seed always writes the same bytes.
 
-The ``loo-tutor worksheet`` and ``loo-tutor exercise`` commands
-(:mod:`loo_tutor.cli`) run these.
+The ``loo-tutor worksheet`` and ``loo-tutor exercise`` commands run these.
 
 >>> from loo_tutor.exercises import make
 >>> page = position_html(make(1, 1234))
