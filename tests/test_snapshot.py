@@ -83,7 +83,7 @@ def _page(widget: Any) -> str:
     return ('<html><head><script src="../_static/require.js?v=1"></script>\n'
             '<script src="../_static/html-manager/embed-amd.js?v=2"></script>\n'
             f'<script type="application/vnd.jupyter.widget-state+json">{state}</script>\n'
-            '<script data-app="../lite/app.html" src="../_static/loo_live.js?v=3"></script>'
+            '<script data-loo-live="page" defer="defer" src="../_static/live/live.js?v=3"></script>'
             f'</head><body><p>text</p><script type="application/vnd.jupyter.widget-view+json">'
             f"{view}</script></body></html>")
 
@@ -95,7 +95,7 @@ def test_a_live_page_gets_its_snapshots_and_leaves_the_widget_manager_to_its_scr
     assert ready.index("<p>text</p>") < copy < ready.index("widget-view+json")
     assert "<p>the deal</p>" in ready[copy:]
     assert '<script src="' not in ready
-    assert ('<script data-app="../lite/app.html" src="../_static/loo_live.js?v=3" '
+    assert ('<script data-loo-live="page" defer="defer" src="../_static/live/live.js?v=3" '
             'data-saved-widgets="../_static/require.js?v=1 '
             '../_static/html-manager/embed-amd.js?v=2">') in ready
     # A page done already, or a page without widgets, is left as it is.
