@@ -151,7 +151,7 @@ def test_the_widget_draws_both_tables_and_steps_on_both_sides() -> None:
     widget = VariantCompare("limited", "club_law", seed=CLUB_SEED)
     page = widget.html
     assert page.count('class="loo-table"') == 2
-    assert "Left: limited" in page and "Right: limited + club_law" in page
+    assert "Left: Limited Loo" in page and "Right: Club law" in page
     assert widget.back_button.disabled and not widget.step_button.disabled
     widget.step_button.click()
     assert len(widget.comparison.steps) == 1
@@ -160,6 +160,15 @@ def test_the_widget_draws_both_tables_and_steps_on_both_sides() -> None:
     assert "Diverges" in widget.html  # said in words, not only in colour
     widget.back_button.click()
     assert not widget.comparison.steps and 'class="loo-diverge"' not in widget.html
+
+
+def test_the_rules_menus_speak_words_not_identifiers() -> None:
+    widget = VariantCompare("limited", "loo: mixed(10)", seed=CLUB_SEED)
+    labels = [label for label, _ in widget.left_picker.options]
+    assert len(labels) == len(PRESETS) and "Club law" in labels and "Irish Loo" in labels
+    assert all("_" not in label and ":" not in label and "(10)" not in label for label in labels)
+    assert widget.right_picker.value == "loo: mixed(10)"  # the value is still the preset
+    assert "Right: A loo pays the pool, up to 10" in widget.html
 
 
 def test_play_to_end_shows_both_settlements_and_disables_stepping() -> None:

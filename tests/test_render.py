@@ -190,8 +190,9 @@ def test_highlighted_cards_are_outlined_and_say_so() -> None:
 
 def test_four_colours_draw_diamonds_blue() -> None:
     diamonds = states("forced-ace")[0]
-    assert "#0b57d0" in table_html(diamonds, four_colour=True)
-    assert "#0b57d0" not in table_html(diamonds)
+    assert re.search(r'class="loo-card loo-blue[^"]*"[^>]*aria-label="[^"]*diamonds',
+                     table_html(diamonds, four_colour=True))
+    assert "loo-card loo-blue" not in table_html(diamonds)
 
 
 def test_ledger_after_settlement() -> None:
@@ -275,7 +276,7 @@ def test_a_drawing_inside_another_leaves_the_style_sheet_to_it() -> None:
 def test_the_style_sheet_holds_only_the_rules_a_drawing_needs() -> None:
     assert stylesheet("<p>no classes</p>") == ""
     card = card_html(parse_card("QH"))
-    assert ".loo-red{color:#c8102e}" in card and ".loo-seat" not in card
+    assert ".loo-red{color:var(--loo-red-ink,#c8102e)}" in card and ".loo-seat" not in card
     assert ".loo-lit" not in table_html(states("forced-ace")[5])
 
 

@@ -210,4 +210,5 @@ def test_a_session_that_cannot_be_played_is_a_one_line_error(kwargs: dict[str, o
                                                               words: str) -> None:
     widget = SessionLedger(**kwargs)  # type: ignore[arg-type]
     assert widget.error is not None and words in widget.error and "\n" not in widget.error
-    assert 'role="alert"' in widget.html and len(widget.children) == 1
+    assert 'role="alert"' in widget.html
+    assert [c.layout.display for c in widget.children] == ["none", None]  # the style sheet, the error
