@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import html
 import json
+import logging as std_logging
 import re
 import shutil
 import sys
@@ -186,6 +187,21 @@ def _quiet_pages(app: Sphinx, config: Any) -> None:
         config.html_favicon = str(HERE / "static" / "loo_favicon.svg")
 
 
+# The settings that myst-parser and myst-nb log in full at every build.
+CONFIG_DUMP = re.compile(r"^(?:\x1b\[[\d;]*m)*myst(?:-nb)? v[\w.]+:")
+
+
+class _NoConfigDumps(std_logging.Filter):
+    def filter(self, record: std_logging.LogRecord) -> bool:
+        return not (record.levelno == std_logging.INFO and CONFIG_DUMP.match(record.getMessage()))
+
+
+def _quiet_build(app: Sphinx, config: Any) -> None:
+    """Leave out of the build's output myst-parser's and myst-nb's settings, logged in full."""
+    for handler in std_logging.getLogger("sphinx").handlers:
+        handler.addFilter(_NoConfigDumps())
+
+
 def _static_folders(app: Sphinx, config: Any) -> None:
     """This extension's own files, and the in-browser Python (copied to ``_static/pyodide``)."""
     config.html_static_path.extend([str(HERE / "static"), str(vendor_pyodide.SITE)])
@@ -246,6 +262,7 @@ def _finish(app: Sphinx, error: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("config-inited", _quiet_build)
     app.connect("config-inited", _static_folders)
     app.connect("config-inited", _quiet_pages)
     app.connect("builder-inited", _vendor)

@@ -120,11 +120,13 @@ def _draw(states: dict[str, Any], reference: str | None) -> str:
                          f'max="{state.get("max", 100)}" value="{value}">'
                          f'<span class="loo-snap-readout">{value}</span>')
     if name in ("TextModel", "BoundedIntTextModel", "IntTextModel"):
-        kind = "text" if name == "TextModel" else "number"
-        value = html.escape(str(state.get("value", "")))
+        # The saved state leaves out values that are the widget's default.
+        kind, default = ("text", "") if name == "TextModel" else ("number", 0)
+        value = html.escape(str(state.get("value", default)))
         hint = html.escape(state.get("placeholder") or "")
-        return _labelled(state, states,
-                         f'<input type="{kind}" disabled value="{value}" placeholder="{hint}">')
+        limits = "".join(f' {key}="{state[key]}"' for key in ("min", "max") if key in state)
+        return _labelled(state, states, f'<input type="{kind}" disabled value="{value}"'
+                                        f'{limits} placeholder="{hint}">')
     return ""
 
 
