@@ -1,7 +1,8 @@
-"""loo_tutor: an exact rules engine for limited three-card Loo.
+"""loo_tutor: an exact rules engine for three-card Loo, its variants and five-card Pam Loo.
 
 The names most programs need are re-exported here: cards
-(:func:`parse_card`), a deal (:func:`new_deal`, :class:`DealState`), deal
+(:func:`parse_card`), a deal (:func:`new_deal`, :class:`DealState`), a
+session of any game a record's ``rules`` can name (:class:`Session`), deal
 records (:func:`load_record`, :func:`check`) and the errors.
 """
 
@@ -10,6 +11,7 @@ from .errors import IllegalActionError, LooError, MalformedRecord, NotationError
 from .legality import Announcement
 from .record import check, dumps, load_record, loads, record_from_state
 from .rules import LIMITED, Profile, RuleId
+from .session import Session
 from .state import (
     Action,
     Announce,
@@ -31,7 +33,7 @@ __all__ = [
     "CARDS", "Card", "Suit", "format_card", "full_deck", "parse_card",
     "IllegalActionError", "LooError", "MalformedRecord", "NotationError",
     "Announcement", "check", "dumps", "load_record", "loads", "record_from_state",
-    "LIMITED", "Profile", "RuleId",
+    "LIMITED", "Profile", "RuleId", "Session",
     "Action", "Announce", "DealKind", "DealState", "Phase", "Play", "Settlement", "Trick",
     "Verdict", "deal_from_deck", "deal_from_hands", "new_deal",
 ]

@@ -73,9 +73,10 @@ from .narrate import (
     payout_hint,
 )
 from .observe import observation
-from .record import check, record_from_state, replay
 from .profiles import describe, profile_from_rules
+from .record import check, record_from_state, replay
 from .rules import RuleId, RuleKey
+from .session import Session, end_share
 from .state import (
     Action,
     Announce,
@@ -86,7 +87,6 @@ from .state import (
     Play,
     Seat,
     Verdict,
-    deal_in_place,
     new_deal,
 )
 
@@ -758,7 +758,7 @@ class Settle(Exercise):
 
     def next_pool(self) -> Fraction:
         """The pool of the next deal at the start of play (R-POOL)."""
-        return self.settled.carried_next + self.state.profile.ante
+        return self.state.next_pool()
 
     def solution(self) -> tuple[Answer, ...]:
         state, settled = self.state, self.settled
@@ -823,7 +823,7 @@ class Settle(Exercise):
                               f"not right: each looed player pays {state.profile.loo} into the "
                               "pool for the next deal, and that is part of what carries "
                               "(R-CARRY).")
-            if given is not None and given == settled.carried_next + state.profile.ante:
+            if given is not None and given == state.next_pool():
                 return _wrong(RuleId.CARRY, "not right: the carried balance is counted before "
                                             "the next dealer's ante (R-CARRY).")
             return judge_amount(value, settled.carried_next, RuleId.CARRY,
@@ -974,12 +974,9 @@ def _record_items(record: Mapping[str, Any], states: Sequence[DealState],
                   ) -> tuple[tuple[_Item, ...], int]:
     """Every action of an illegal record, with the states around it where they are known.
 
-    The legal prefix comes from the engine's replay. After the refused action
-    the deal is followed with unchecked moves (:func:`~loo_tutor.state.deal_in_place`)
-    as long as they can be made, so that later actions can still be named
-    and explained; where that stops, they are labelled from the record alone.
+    The legal prefix comes from the engine's replay. The check stops at the
+    refused action, so the actions after it are labelled from the record alone.
     """
-    names = states[0].players
     calls: list[tuple[str, str]] = [(str(k), str(v).strip().lower())
                                     for k, v in dict(record.get("announce") or {}).items()]
     cards: list[tuple[int, int, Card]] = [
@@ -990,46 +987,13 @@ def _record_items(record: Mapping[str, Any], states: Sequence[DealState],
         items.append(_Item(_label(states[i], taken), states[i], taken, states[i + 1]))
     bad = len(items)
     items.append(_Item(_label(states[-1], refused), states[-1], refused, None))
-    state: DealState | None = states[-1].copy()
-    try:
-        deal_in_place(state, refused)  # type: ignore[arg-type]
-    except _CANNOT:
-        state = None
     done_calls = sum(isinstance(a, Announce) for a in (*actions, refused))
     done_cards = sum(isinstance(a, Play) for a in (*actions, refused))
     for name, word in calls[done_calls:]:
-        follow: Action | None = None
-        if state is not None and state.phase is Phase.ANNOUNCE and name in names:
-            seat = names.index(name)
-            if seat == state.current_player() and word in {a.value for a in Announcement}:
-                follow = Announce(seat, Announcement(word))
-        items.append(_follow_on(state, follow, f"{name}: {word}"))
-        state = items[-1].after
+        items.append(_Item(f"{name}: {word}", None, None, None))
     for t, k, card in cards[done_cards:]:
-        follow = None
-        if state is not None and state.phase is Phase.PLAY:
-            to_play = state.current_player()
-            if to_play is not None and card in (observation(state, to_play).hand or ()):
-                follow = Play(to_play, card)
-        items.append(_follow_on(state, follow, f"trick {t + 1}, card {k + 1}: {card_text(card)}"))
-        state = items[-1].after
+        items.append(_Item(f"trick {t + 1}, card {k + 1}: {card_text(card)}", None, None, None))
     return tuple(items), bad
-
-
-_CANNOT = (LooError, ValueError, IndexError, KeyError, TypeError)
-"""What an unchecked move can raise once a deal has gone off the rails."""
-
-
-def _follow_on(state: DealState | None, action: Action | None, label: str) -> _Item:
-    """An action after the refused one, taken unchecked when it can be taken at all."""
-    if state is None or action is None:
-        return _Item(label, None, None, None)
-    after = state.copy()
-    try:
-        deal_in_place(after, action)
-    except _CANNOT:
-        return _Item(label, None, None, None)
-    return _Item(_label(state, action), state, action, after)
 
 
 def _label(state: DealState, action: Action) -> str:
@@ -1100,7 +1064,7 @@ class SessionNet(Exercise):
 
     def final(self) -> dict[str, Fraction]:
         """Every balance after the pool is shared equally (R-SESSION-END)."""
-        share = self.left() / len(self.deals[0].players)
+        share = end_share(self.left(), len(self.deals[0].players))
         return {name: value + share for name, value in self.before_split().items()}
 
     def solution(self) -> tuple[Answer, ...]:
@@ -1382,7 +1346,7 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
         fallback = None
         group = by_rule[rule]
         for i, action in rng.sample(group, len(group)):
-            record = _forced_record(states[i], action, rng)
+            record = _forced_record(states[i], action, states[-1])
             if record is None:
                 continue
             before = states[i]
@@ -1396,18 +1360,30 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
     return None
 
 
-def _forced_record(before: DealState, action: Action, rng: random.Random
+def _forced_record(before: DealState, action: Action, end: DealState
                    ) -> dict[str, Any] | None:
-    """The record of ``before`` + the illegal ``action`` + legal play after it, if it is usable."""
+    """The record of the legal deal ``end`` with ``action`` put in at ``before``, if usable.
+
+    The record is edited, not the deal: an illegal announcement replaces the
+    word said there; an illegal card swaps places with the card played there,
+    which the same player plays later instead, so the record stays whole.
+    """
     if isinstance(action, Exchange):  # exercises are set in the limited profile
         return None
-    forced = before.copy()
-    try:
-        deal_in_place(forced, action)
-        end = _play_on(forced, rng)[-1]
-        record = record_from_state(end)
-    except _CANNOT:
-        return None
+    record = record_from_state(end)
+    name = before.players[action.seat]
+    if isinstance(action, Announce):
+        record["announce"][name] = action.announcement.value
+    else:
+        tricks: list[list[str]] = record["tricks"]
+        here = len(before.tricks), len(before.trick)
+        wanted = action.card.text
+        spot = next(((t, k) for t, trick in enumerate(tricks) for k, text in enumerate(trick)
+                     if text == wanted), None)
+        if spot is None:
+            return None
+        played = tricks[here[0]][here[1]]
+        tricks[here[0]][here[1]], tricks[spot[0]][spot[1]] = wanted, played
     try:
         result = check(record)
     except MalformedRecord:  # e.g. the miss played from two hands after a second "miss"
@@ -1415,15 +1391,12 @@ def _forced_record(before: DealState, action: Action, rng: random.Random
         result = check(record)
     error = result["error"]
     wanted = action.card.text if isinstance(action, Play) else action.announcement.value
-    if error is None or error["action"] != wanted or error["player"] != before.players[
-            action.seat]:
+    if error is None or error["action"] != wanted or error["player"] != name:
         return None
     return record
 
 
 def _make_session(rng: random.Random, seed: int) -> Exercise:
-    from .session import Session
-
     count = rng.choice((5, 5, 6))
     session = Session(NAMES[:count], deals=rng.choice((3, 3, 4)), seed=rng.randrange(2**32),
                       first_dealer=rng.randrange(count))

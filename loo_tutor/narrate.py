@@ -179,9 +179,7 @@ def narrate_start(state: DealState) -> Narration:
 def dealer_rule(state: DealState) -> RuleKey | None:
     """Which of the dealer's special cases governs the dealer's announcement.
 
-    The engine is asked, not second-guessed: if it refuses the dealer's pass,
-    the rule it names applies; otherwise the rule it names when refusing a
-    defence tells the single-miss-taker case from the general one.
+    The engine's :meth:`~loo_tutor.state.DealState.dealer_case` is asked.
 
     Returns:
         R-ANN-DEALER-SOLE-STAND, R-ANN-DEALER-SOLE-MISS or
@@ -193,16 +191,8 @@ def dealer_rule(state: DealState) -> RuleKey | None:
     >>> dealer_rule(replay(example("sole-stander")).states[-1]).value
     'R-ANN-DEALER-SOLE-STAND'
     """
-    dealer = state.dealer
-    if state.phase is not Phase.ANNOUNCE or state.current_player() != dealer:
-        return None
-    passing = state.check(Announce(dealer, Announcement.PASS))
-    if not passing:
-        return passing.rule
-    defending = state.check(Announce(dealer, Announcement.DEFEND))
-    if defending.rule is RuleId.ANN_DEALER_SOLE_MISS:
-        return RuleId.ANN_DEALER_SOLE_MISS
-    return RuleId.ANN_DEALER_OTHER
+    case = state.dealer_case()
+    return None if case is None else case.rule
 
 
 def _players_in(state: DealState) -> list[Seat]:
@@ -536,7 +526,7 @@ def _title(state: DealState, action: Action) -> str:
     return f"{name} {verb} {card_text(action.card)}"
 
 
-def steps(source: Mapping[str, Any] | Replay) -> list[Step]:
+def steps(source: Mapping[str, Any] | Replay[DealState]) -> list[Step]:
     """Every step of a deal record, narrated: the start, each action, a refusal.
 
     Args:

@@ -8,7 +8,6 @@ the server is stopped. A missing Chromium is a failure, never a skip.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import importlib
 import json
@@ -32,7 +31,7 @@ from browser_support import in_browser
 from classroom_server import stop
 
 from loo_tutor import classroom
-from loo_tutor.cli import main
+from loo_tutor.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -134,19 +133,18 @@ def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cull_time_in_minutes_or_seconds() -> None:
-    parser = argparse.ArgumentParser()
-    classroom.add_arguments(parser)
-    assert parser.parse_args(["--cull-after", "15"]).cull_after == 15
-    assert parser.parse_args(["--cull-after", "30s"]).cull_after == 0.5
+    parser = build_parser()
+    assert parser.parse_args(["classroom", "--cull-after", "15"]).cull_after == 15
+    assert parser.parse_args(["classroom", "--cull-after", "30s"]).cull_after == 0.5
     for bad in ("30x", "s", "-1", "1.5"):
         with pytest.raises(SystemExit):
-            parser.parse_args(["--cull-after", bad])
+            parser.parse_args(["classroom", "--cull-after", bad])
 
 
-def test_options_are_documented() -> None:
-    parser = argparse.ArgumentParser()
-    classroom.add_arguments(parser)
-    text = parser.format_help()
+def test_options_are_documented(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["classroom", "--help"])
+    text = capsys.readouterr().out
     for option in ("--host", "--port", "--token", "--pool-size", "--cull-after", "--book",
                    "--page"):
         assert option in text

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import html
+import os
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -186,6 +188,30 @@ class PlayTrainer(SeatWidget):
                                    layout={"flex_flow": "row wrap"}),
                          table_box(self, self.table, self.hand), self.story, self.ledger)
         self.reset()
+
+    @classmethod
+    def at_turn(cls, record: str | os.PathLike[str] | Mapping[str, Any] | DealState,
+                seat: Seat | str, trick: int,
+                **options: Any) -> PlayTrainer:
+        """A trainer on the moment the record's own play reaches ``seat``'s turn
+        in trick ``trick``: the very position a rule decides.
+
+        ``options`` are those of the constructor. A record that never gives
+        ``seat`` that turn makes a trainer that says so on one line.
+        """
+        try:
+            states = replay(read_record(record)).states
+            index = seat_of(states[0], seat)
+            start = next((s for s in states if s.phase is Phase.PLAY
+                          and len(s.tricks) == trick - 1 and s.current_player() == index), None)
+            if start is None:
+                raise LooError(f"the record never gives {states[0].players[index]} "
+                               f"a turn in trick {trick}")
+        except LooError as exc:
+            trainer = cls(record, seat, **options)
+            trainer._fail(exc)
+            return trainer
+        return cls(start, index, **options)
 
     # -- acting ------------------------------------------------------------------
 
