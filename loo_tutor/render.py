@@ -780,13 +780,14 @@ def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
             css = ""
         else:
             before = rows[number - 2].pool if number > 1 else Fraction(0)
+            shares = zip(players, row.shares, strict=True)
             each = (f"{row.shares[0]} each" if len(set(row.shares)) == 1 else
-                    ", ".join(f"{html.escape(n)} {s}" for n, s in zip(players, row.shares)))
+                    ", ".join(f"{html.escape(n)} {s}" for n, s in shares))
             cells = (f'<th scope="row" data-label="Deal">End</th><td colspan="5">The last pool '
                      f'of {before} is shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
             css = ' class="loo-end"'
         balances = "".join(f'<td data-label="{html.escape(name)}">{_signed(b)}</td>'
-                           for name, b in zip(players, row.balances))
+                           for name, b in zip(players, row.balances, strict=True))
         check = (f'<span class="loo-ok">{row.total} ✓</span>' if row.total == 0
                  else f'<strong role="alert">{row.total} ✗</strong>')
         body.append(f'<tr{css}>{cells}<td data-label="Carried">{row.pool}</td>{balances}'

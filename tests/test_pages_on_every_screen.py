@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from browser_support import (
     CHROMIUM,
     FLAGS,
