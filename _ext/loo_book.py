@@ -155,18 +155,20 @@ def hands_rows(states: Sequence[DealState]) -> list[tuple[str, str, str]]:
     rows = []
     for seat, name in enumerate(first.players):
         who = f"{name} (dealer)" if seat == first.dealer else name
-        if last.collected_by == seat:
+        if seat not in said and last.collected_by == seat:
             words = "collects the pool"
         elif seat in said:
             words = _SAID[said[seat]]
-            if said[seat] in (Announcement.MISS, Announcement.DEFEND) and first.miss:
-                words += f": {cards_html(first.miss)}"
         else:
             words = ""
         rows.append((who, cards_html(first.hands[seat]), words))
     if first.miss is not None:
-        taker = last.miss_taker if last.miss_taker is not None else last.defender
-        words = "not taken" if taker is None else f"played by {last.players[taker]}"
+        if last.miss_taker is not None:
+            words = f"taken by {last.players[last.miss_taker]}"
+        elif last.defender is not None:
+            words = f"played for the pool by {last.players[last.defender]}"
+        else:
+            words = "not taken"
         rows.append(("miss", cards_html(first.miss), words))
     return rows
 

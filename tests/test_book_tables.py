@@ -65,9 +65,18 @@ def test_each_drawn_deal_agrees_with_the_checker(page: str, source: str, shown: 
     if "hands" in shown:
         rows = loo_book.hands_rows(states)
         hands: dict[str, Any] = record["hands"]
-        for (who, cards, _), name in zip(rows, record["players"]):
+        said = {"stand": "stand", "pass": "pass", "miss": "takes the miss",
+                "defend": "defends the pool"}
+        announced = record.get("announce") or {}
+        for (who, cards, words), name in zip(rows, record["players"]):
             assert who.split(" ")[0] == name
             assert chips(cards) == [parse_card(c).text for c in hands[name]]
+            if name in announced:
+                assert words == said[announced[name]]
+            elif name == result["collected_by"]:
+                assert words == "collects the pool"
+            else:
+                assert words == ""
         if record.get("miss") is not None:
             assert rows[-1][0] == "miss"
             assert chips(rows[-1][1]) == [parse_card(c).text for c in record["miss"]]
