@@ -145,6 +145,11 @@ def indicator_text(states: Sequence[DealState]) -> str:
     return f"Indicator {chip}, face down and never turned: no trumps in this deal."
 
 
+def _unbroken(markup: str) -> str:
+    """``markup`` kept on one line: a hand, or a player and their card."""
+    return f'<span class="loo-unbroken">{markup}</span>'
+
+
 def hands_rows(states: Sequence[DealState]) -> list[tuple[str, str, str]]:
     """One row per hand: who holds it, its cards (HTML) and what was announced.
 
@@ -161,7 +166,7 @@ def hands_rows(states: Sequence[DealState]) -> list[tuple[str, str, str]]:
             words = _SAID[said[seat]]
         else:
             words = ""
-        rows.append((who, cards_html(first.hands[seat]), words))
+        rows.append((who, _unbroken(cards_html(first.hands[seat])), words))
     if first.miss is not None:
         if last.miss_taker is not None:
             words = f"taken by {last.players[last.miss_taker]}"
@@ -169,7 +174,7 @@ def hands_rows(states: Sequence[DealState]) -> list[tuple[str, str, str]]:
             words = f"played for the pool by {last.players[last.defender]}"
         else:
             words = "not taken"
-        rows.append(("miss", cards_html(first.miss), words))
+        rows.append(("miss", _unbroken(cards_html(first.miss)), words))
     return rows
 
 
@@ -179,8 +184,8 @@ def trick_rows(states: Sequence[DealState]) -> list[tuple[str, str]]:
     last = states[-1]
     rows = []
     for trick in last.all_tricks():
-        cards = "<br>".join(f'<span class="loo-play-text">{html.escape(last.players[seat])}: '
-                            f"{card_text_html(card)}</span>" for seat, card in trick.plays)
+        cards = "<br>".join(_unbroken(f"{html.escape(last.players[seat])}: {card_text_html(card)}")
+                            for seat, card in trick.plays)
         winner = "in play" if trick.winner is None else last.players[trick.winner]
         rows.append((cards, winner))
     return rows
@@ -361,7 +366,7 @@ def _style(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any
            doctree: Any) -> None:
     style = (f"{CHIP_STYLE}.loo-picture-scroll{{overflow-x:auto;max-width:100%}}"
              ".loo-picture-caption{font-size:0.95em;opacity:0.85}"
-             ".loo-play-text{white-space:nowrap}")
+             ".loo-unbroken{white-space:nowrap}")
     context["metatags"] = (context.get("metatags", "") + f"\n    <style>{style}</style>"
                            + INKS)
 
