@@ -20,6 +20,7 @@ from conftest import OWN_EXAMPLES
 from loo_tutor import Announcement, RuleId, check, load_record
 from loo_tutor.data import example
 from loo_tutor.record import replay
+from loo_tutor.render import link_rules
 from loo_tutor.widgets import (
     AnnouncementTrainer,
     DealerDecisionTable,
@@ -178,7 +179,7 @@ def test_forced_ace_trainer_refuses_seven_of_hearts_then_plays_the_ace() -> None
     assert trainer.verdict.rule is RuleId.LEAD_ACE
     assert len(trainer.states) == 1  # nothing was played
     assert 'href="../book/rules.html#r-lead-ace"' in trainer.feedback.value
-    assert trainer.verdict.message in trainer.feedback.value
+    assert link_rules(trainer.verdict.message) in trainer.feedback.value
     trainer.buttons["AH"].click()
     assert trainer.verdict
     trick = trainer.state.tricks[0]
