@@ -67,7 +67,7 @@ def _svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
     width, height, left, right, top, bottom = 560, 240, 48, 110, 12, 30
     series = _series(players, rows)
     values = [v for line in series for v in line]
-    low, high = min(values + [0.0]), max(values + [0.0])
+    low, high = min([*values, 0.0]), max([*values, 0.0])
     if high - low < 1:
         low, high = low - 1, high + 1
     steps = max(len(rows), 1)

@@ -143,10 +143,11 @@ _RULES: tuple[tuple[str, str], ...] = (
                     "border-bottom:1px solid var(--loo-line,#8a8a8a)}")),
     ("loo-ledger", ".loo-ledger th[scope=row]{text-align:left}"),
     ("loo-session", ".loo-session td,.loo-session th[scope=col]{text-align:center}"),
+    ("loo-session", ".loo-session th,.loo-session td{padding:0.15em 0.35em}"),
     # A narrow column: each deal of the session becomes a small card of
     # labelled lines instead of a row too wide for the screen.
     ("loo-session", ".loo-session-view{container-type:inline-size;width:100%}"),
-    ("loo-session", ("@container (max-width:560px){"
+    ("loo-session", ("@container (max-width:700px){"
                      ".loo-session thead{position:absolute;width:1px;height:1px;"
                      "overflow:hidden;clip-path:inset(50%)}"
                      ".loo-session,.loo-session caption,.loo-session tbody,.loo-session tr,"
@@ -191,8 +192,10 @@ WIDGET_CSS = (
     + ".loo-widget a{color:var(--loo-link);text-decoration:underline}"
     ".loo-widget a:hover{color:var(--loo-link-hover)}"
     # a focus ring that shows: 3 px, in the theme's accent colour
-    ".loo-widget :focus-visible,.loo-widget .jupyter-button:focus-visible{"
-    "outline:3px solid var(--loo-focus);outline-offset:2px}"
+    # (ipywidgets' own fields and menus take theirs away with !important)
+    ".loo-widget :focus-visible,.loo-widget .jupyter-button:focus-visible:enabled,"
+    ".loo-widget input:focus-visible,.loo-widget select:focus-visible{"
+    "outline:3px solid var(--loo-focus)!important;outline-offset:2px}"
     # buttons keep their whole label: they grow, and their rows wrap
     ".loo-widget .widget-hbox{flex-wrap:wrap;max-width:100%}"
     ".loo-widget .jupyter-button,.loo-widget .loo-snap-button{width:auto;min-width:2.6em;"
@@ -777,13 +780,14 @@ def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
             css = ""
         else:
             before = rows[number - 2].pool if number > 1 else Fraction(0)
+            shares = zip(players, row.shares, strict=True)
             each = (f"{row.shares[0]} each" if len(set(row.shares)) == 1 else
-                    ", ".join(f"{html.escape(n)} {s}" for n, s in zip(players, row.shares)))
+                    ", ".join(f"{html.escape(n)} {s}" for n, s in shares))
             cells = (f'<th scope="row" data-label="Deal">End</th><td colspan="5">The last pool '
                      f'of {before} is shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
             css = ' class="loo-end"'
         balances = "".join(f'<td data-label="{html.escape(name)}">{_signed(b)}</td>'
-                           for name, b in zip(players, row.balances))
+                           for name, b in zip(players, row.balances, strict=True))
         check = (f'<span class="loo-ok">{row.total} ✓</span>' if row.total == 0
                  else f'<strong role="alert">{row.total} ✗</strong>')
         body.append(f'<tr{css}>{cells}<td data-label="Carried">{row.pool}</td>{balances}'

@@ -6,7 +6,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from conftest import FORCED_ACE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +26,8 @@ from loo_tutor.rules import RuleId, VariantRuleId
 from loo_tutor.state import Announce, DealKind, Exchange, deal_from_deck
 from loo_tutor.widgets import VariantCompare
 
+from conftest import FORCED_ACE
+
 CLUB_SEED = 8  # the pack of seed 8 turns a club for trumps
 
 
@@ -37,7 +38,7 @@ def finished(left: Any, right: Any, seed: int, **kw: Any) -> Comparison:
 
 
 def conserved(duel: Comparison) -> None:
-    for side, settled in zip((duel.left, duel.right), duel.settlements()):
+    for side, settled in zip((duel.left, duel.right), duel.settlements(), strict=True):
         assert sum(settled.net.values()) == side.start.carried - settled.carried_next
 
 
@@ -136,7 +137,7 @@ def test_a_hands_record_is_dealt_again_from_a_rebuilt_pack() -> None:
 
 
 def test_bad_profiles_and_choosers_are_refused_with_one_line() -> None:
-    with pytest.raises(MalformedRecord, match="^rules"):
+    with pytest.raises(MalformedRecord, match=r"^rules"):
         profile_named("whist")
     with pytest.raises(LooError, match="not three-card"):
         compare_deals("limited", "pam")

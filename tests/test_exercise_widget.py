@@ -10,12 +10,13 @@ from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
-from conftest import OWN_EXAMPLES
 
 from loo_tutor import Play, RuleId, dumps
 from loo_tutor.data import example
 from loo_tutor.exercises import Kind, LegalCards, make
 from loo_tutor.widgets import DealStepper, ExerciseWidget, Scoreboard
+
+from conftest import OWN_EXAMPLES
 
 RULE_HREF = re.compile(r'href="[^"]*rules\.html#([^"]*)"')
 LABELS = {rule.label for rule in RuleId}
@@ -86,7 +87,8 @@ def test_new_variant_changes_the_seed_reproducibly_and_resets_the_answers() -> N
 
 def test_a_shared_scoreboard_counts_every_exercise_of_the_page() -> None:
     board = Scoreboard()
-    one, two = ExerciseWidget(1, seed=1, scoreboard=board), ExerciseWidget(3, seed=1, scoreboard=board)
+    one = ExerciseWidget(1, seed=1, scoreboard=board)
+    two = ExerciseWidget(3, seed=1, scoreboard=board)
     assert board not in one.children  # shown once, by the page
     for widget in (one, two):
         widget.fill(widget.exercise.answers())  # type: ignore[union-attr]

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from browser_support import (
     CHROMIUM,
     FLAGS,
@@ -294,3 +295,44 @@ def test_every_widget_page_goes_live_and_reads_well(site: str, browser: Any,
 def test_the_accessibility_checker_is_not_part_of_the_site() -> None:
     assert not [p for p in HTML.rglob("axe*.js")], "axe-core must stay out of the site"
     assert Path(ROOT / ".gitignore").read_text().count("_vendor_test/") == 1
+
+
+def test_the_keyboard_reaches_the_first_widget_and_plays_its_cards(site: str,
+                                                                    browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/notebooks/forced-ace.html", wait_until="domcontentloaded")
+        page.wait_for_function("() => document.documentElement.dataset.looLive === 'ready'",
+                               timeout=LIVE_TIMEOUT_MS)
+        page.evaluate(_SETTLE)
+        # The second stop of the Tab key is the skip link to the first widget.
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.innerText") == "Skip to the first widget"
+        page.keyboard.press("Enter")
+        assert page.evaluate("!!document.activeElement.closest('.loo-widget')")
+        # The focus ring shows: 2 px or more.
+        ring = page.evaluate("parseFloat(getComputedStyle(document.activeElement).outlineWidth)")
+        assert ring >= 2, ring
+
+        trainer = page.locator(".loo-widget").filter(has_text="You are A.")
+        seven = trainer.locator("button.loo-card-button", has_text="7♥")
+        ace = trainer.locator("button.loo-card-button", has_text="A♥")
+        seven.focus()
+        page.keyboard.press("Enter")
+        refusal = trainer.locator(".loo-refused")
+        refusal.wait_for(timeout=30_000)
+        # The refusal names and links its rule, and the legal card is lit at once.
+        assert refusal.locator("a.loo-rule").first.inner_text() == "R-LEAD-ACE"
+        page.wait_for_function("el => el.classList.contains('loo-lit')", arg=ace.element_handle())
+        assert page.evaluate("document.activeElement.innerText") == "7♥"
+        ace.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => ![...document.querySelectorAll('button.loo-card-button')]"
+                               ".some(b => b.innerText === 'A♥')", timeout=30_000)
+        page.evaluate(_SETTLE)
+        # The played card's button is gone; the focus stays in the hand.
+        assert page.evaluate("document.activeElement.classList.contains('loo-card-button')")
+    finally:
+        context.close()

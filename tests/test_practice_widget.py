@@ -59,7 +59,7 @@ def test_a_seeded_session_plays_to_its_end_headlessly() -> None:
     assert session.is_over() and len(session.history) == 5
     assert session.ledger.total() == 0 and session.ledger.pool == 0  # R-CONSERVE, R-SESSION-END
     assert len(practice.reviews) == 5
-    for deal, lines in zip(session.history, practice.reviews):
+    for deal, lines in zip(session.history, practice.reviews, strict=True):
         cards = sum(1 for t in deal.tricks for seat, _ in t.plays if seat == practice.seat)
         assert sum(line.what == "card" for line in lines) == cards
         # Playing the hinted card never loses value by the solver's own judgement.

@@ -282,7 +282,8 @@ def test_the_style_sheet_holds_only_the_rules_a_drawing_needs() -> None:
 
 def test_the_player_to_act_and_the_dealer_are_marked_by_class() -> None:
     page = table_html(states("forced-ace")[5])
-    acting = re.findall(r'<div class="loo-seat" role="group" aria-label="([^"]*)" data-to-act', page)
+    acting = re.findall(r'<div class="loo-seat" role="group" aria-label="([^"]*)" data-to-act',
+                        page)
     assert acting == ["A, to act"]
     assert ".loo-seat[data-to-act]{" in page
     assert ".loo-dealer," in page and 'class="loo-you"' not in page
@@ -303,7 +304,8 @@ def test_replay_html_draws_every_step_with_narration() -> None:
 def test_replay_html_reads_a_path_and_shows_a_refusal() -> None:
     path = Path(__file__).parent / "data" / "examples" / "31_follow_suit.yaml"
     page = replay_html(str(path))
-    assert "Refused: C may not play 9C" in page
+    assert ('Refused: C may not play <span class="loo-card-text loo-black" role="img" '
+            'aria-label="9 of clubs">9♣</span>') in page
     assert page == replay_html(load_record(path))
 
 

@@ -16,7 +16,6 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 
-from conftest import OWN_EXAMPLES
 from loo_tutor import Announcement, RuleId, check, load_record
 from loo_tutor.data import example
 from loo_tutor.record import replay
@@ -28,6 +27,8 @@ from loo_tutor.widgets import (
     PlayTrainer,
     parse_amount,
 )
+
+from conftest import OWN_EXAMPLES
 
 WIDGETS_DIR = Path(__file__).parent.parent / "loo_tutor" / "widgets"
 RULE_HREF = re.compile(r'href="[^"]*rules\.html#([^"]*)"')
@@ -178,7 +179,10 @@ def test_forced_ace_trainer_refuses_seven_of_hearts_then_plays_the_ace() -> None
     assert trainer.verdict.rule is RuleId.LEAD_ACE
     assert len(trainer.states) == 1  # nothing was played
     assert 'href="../book/rules.html#r-lead-ace"' in trainer.feedback.value
-    assert trainer.verdict.message in trainer.feedback.value
+    assert trainer.verdict.message in words(trainer.feedback.value)
+    # the cards in the message as the reader sees them, each read out by name
+    assert 'aria-label="7 of hearts">7♥</span>' in trainer.feedback.value
+    assert 'aria-label="ace of hearts">A♥</span>' in trainer.feedback.value
     trainer.buttons["AH"].click()
     assert trainer.verdict
     trick = trainer.state.tricks[0]

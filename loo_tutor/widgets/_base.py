@@ -35,7 +35,8 @@ def read_record(source: Source) -> dict[str, Any]:
         return dict(source)
     if isinstance(source, str):
         text = source.strip()
-        if "\n" not in text and text.lower().endswith(_RECORD_SUFFIXES) and not os.path.isfile(text):
+        looks_like_a_path = "\n" not in text and text.lower().endswith(_RECORD_SUFFIXES)
+        if looks_like_a_path and not os.path.isfile(text):
             raise MalformedRecord(f"cannot find the record file {text!r}")
         return load_record(source)
     if isinstance(source, os.PathLike):

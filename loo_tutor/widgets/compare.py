@@ -47,10 +47,7 @@ def step_line(step: CompareStep, base: str = RULES_BASE) -> str:
     """One step of a comparison as a list item: both actions, and why it is marked."""
     left = "waits" if step.left_action is None else _named(step.left, step.left_action)
     right = "waits" if step.right_action is None else _named(step.right, step.right_action)
-    if step.repeated:
-        what = f"both: {left}"
-    else:
-        what = f"left: {left} · right: {right}"
+    what = f"both: {left}" if step.repeated else f"left: {left} · right: {right}"
     classes, tag = "", ""
     if step.diverges:
         classes, tag = "loo-diverge", "<strong>Diverges</strong>"
@@ -137,7 +134,8 @@ class VariantCompare(LooWidget):
 
     def __init__(self, left: Any = "limited", right: Any = "club_law", seed: int = 0,
                  record: Source | None = None, carried: int = 3, chooser: str = "thumb",
-                 steps: int | None = 0, four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
+                 steps: int | None = 0, four_colour: bool = False,
+                 rules_base: str = RULES_BASE) -> None:
         super().__init__()
         self.seed = seed
         self.carried = carried

@@ -249,9 +249,9 @@ class ExerciseWidget(LooWidget):
                 tips = [card.label for card in cards]
             boxes = [self.part(widgets.Checkbox, value=False, description=label, indent=False,
                                tooltip=f"{field.label}: {tip}", layout={"width": "auto"})
-                     for label, tip in zip(labels, tips)]
+                     for label, tip in zip(labels, tips, strict=True)]
             if field.form == "cards":
-                for box, card in zip(boxes, cards):
+                for box, card in zip(boxes, cards, strict=False):
                     box.add_class(colour_class(card))
             if field.form == "names":
                 boxes.append(self.part(widgets.Checkbox, value=False, description="nobody",
@@ -262,7 +262,7 @@ class ExerciseWidget(LooWidget):
                                  "style": {"description_width": "initial"}}
         if field.form in ("choice", "yesno", "rule"):
             options = [("— not answered —", _NOT_ANSWERED),
-                       *zip(field.labels or field.options, field.options)]
+                       *zip(field.labels or field.options, field.options, strict=True)]
             menu = self.part(widgets.Dropdown, options=options, value=_NOT_ANSWERED,
                              tooltip=described, **named)
             return menu, menu
@@ -289,7 +289,7 @@ class ExerciseWidget(LooWidget):
                 if field.form == "names" and control[-1].value and not ticked:
                     found[field.key] = "nobody"
                 elif field.form == "names" and control[-1].value:
-                    found[field.key] = ticked + ["nobody"]  # both ticked: the grader says so
+                    found[field.key] = [*ticked, "nobody"]  # both ticked: the grader says so
                 else:
                     found[field.key] = ticked
             else:
@@ -312,7 +312,7 @@ class ExerciseWidget(LooWidget):
             if isinstance(control, list):
                 wanted = value if isinstance(value, (list, tuple)) else [
                     v.strip() for v in str(value).replace(",", " ").split() if v.strip()]
-                for option, box in zip(field.options, control):
+                for option, box in zip(field.options, control, strict=False):
                     box.value = option in wanted
                 if field.form == "names":
                     control[-1].value = str(value).strip().lower() == "nobody"

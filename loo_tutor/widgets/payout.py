@@ -32,9 +32,10 @@ class PayoutChecker(LooWidget):
     One field per player for what they receive from the pool, a tick box per
     player for who is looed (and one for "nobody", as in the exercises), and
     a field for the balance carried to the next deal. A field left empty is
-    not answered yet, and is not counted. *Check* judges every field against the engine's settlement of the
-    record and names the rule behind each wrong answer (R-PAY-THIRD, R-LOO,
-    R-CARRY, or R-COLLECT / R-DEFEND / R-ANN-PASS where those decide).
+    not answered yet, and is not counted. *Check* judges every field against
+    the engine's settlement of the record and names the rule behind each
+    wrong answer (R-PAY-THIRD, R-LOO, R-CARRY, or R-COLLECT / R-DEFEND /
+    R-ANN-PASS where those decide).
 
     Args:
         record: a complete deal record (path, text or dict).
@@ -129,7 +130,7 @@ class PayoutChecker(LooWidget):
     def _looed_result(self) -> FieldResult:
         """The verdict on who is looed: names ticked, or "nobody", as the exercises read them."""
         ticked = [n for n, box in self.looed_boxes.items() if box.value]
-        given: list[str] | str = ticked + ["nobody"] if self.nobody_box.value else ticked
+        given: list[str] | str = [*ticked, "nobody"] if self.nobody_box.value else ticked
         if given == ["nobody"]:
             given = "nobody"
         try:

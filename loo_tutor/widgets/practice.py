@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
 import ipywidgets as widgets
 
@@ -266,7 +267,7 @@ class PracticeSession(SeatWidget):
     def _review(self) -> list[ReviewLine]:
         """The reader's decisions in the deal just finished, each judged."""
         lines: list[ReviewLine] = []
-        for before, after in zip(self.states, self.states[1:]):
+        for before, after in pairwise(self.states):
             if before.phase is Phase.ANNOUNCE and before.current_player() == self.seat:
                 chosen = after.announcements[-1][1]
                 found = self._estimates(observation(before, self.seat))
@@ -312,8 +313,8 @@ class PracticeSession(SeatWidget):
         elif state.phase is Phase.ANNOUNCE:
             where = "Your turn to announce."
         else:
-            where = (f"Your turn to play to trick {len(state.tricks) + 1}."
-                     if state.trick_cards() else f"Your turn to lead to trick {len(state.tricks) + 1}.")
+            verb = "play" if state.trick_cards() else "lead"
+            where = f"Your turn to {verb} to trick {len(state.tricks) + 1}."
         self.header.value = (f'<p class="loo-header"><strong>You are {html.escape(name)}.</strong> '
                              f'Deal {number} of {session.deals}. {where}</p>')
         mine = self._my_turn()
