@@ -148,8 +148,8 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         expect(score).to_have_text("Score: no exercise checked yet.")
 
         def box(card: Any) -> Any:
-            return widget.locator(f'.widget-checkbox:has([aria-label="{card.label}"]) '
-                                  'input[type="checkbox"]')
+            return widget.locator(".widget-checkbox", has_text=card_text(card)).locator(
+                'input[type="checkbox"]')
 
         check = widget.locator("button", has_text=re.compile(r"^\s*Check\s*$"))
 
