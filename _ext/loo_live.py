@@ -44,8 +44,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))
 sys.path.insert(0, str(HERE))
 
-import loo_snapshot
-import vendor_pyodide
+import loo_snapshot  # noqa: E402 (found through the path set above)
+import vendor_pyodide  # noqa: E402
 
 logger = logging.getLogger(__name__)
 REMOTE = ("http://", "https://", "//")
@@ -77,7 +77,7 @@ def _drop_remote_assets(app: Sphinx) -> None:
 
 
 def _keep_scripts_local(files: list[Any]) -> None:
-    """Keep one copy of each inline script, none that names another host, none of ``UNUSED_SCRIPTS``.
+    """Keep one copy of each inline script, none naming another host, none of ``UNUSED_SCRIPTS``.
 
     Jupyter Book sets sphinx-thebe up so that every page declared
     ``const THEBE_JS_URL = "https://unpkg.com/..."`` twice (the browser

@@ -66,7 +66,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser_support import serve_directory
+from browser_support import serve_directory  # noqa: E402 (the tests' folder, just added)
 
 HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
@@ -136,7 +136,8 @@ def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
         if starts:
             phases[label] = min(starts) - origin
     for label, name in PHASE_MARKS:
-        marks = page.evaluate(f"performance.getEntriesByName({json.dumps(name)}).map(m => m.startTime)")
+        marks = page.evaluate(
+            f"performance.getEntriesByName({json.dumps(name)}).map(m => m.startTime)")
         if marks:
             phases[label] = float(marks[0])
     return phases
@@ -151,7 +152,8 @@ def _open_live(context: Any, url: str) -> tuple[Any, float]:
         timeout=180_000)
     state = page.evaluate("document.documentElement.dataset.looLive")
     if state != "ready":
-        raise RuntimeError(f"the page did not go live: {page.locator('.loo-live-status').inner_text()}")
+        status = page.locator(".loo-live-status").inner_text()
+        raise RuntimeError(f"the page did not go live: {status}")
     return page, float(page.evaluate("Number(document.documentElement.dataset.looLiveMs)"))
 
 
@@ -339,11 +341,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     def mark(value: float | None, target: float) -> str:
-        return "" if value is None else ("  ok" if value <= target else f"  over the {target:g} target")
+        if value is None:
+            return ""
+        return "  ok" if value <= target else f"  over the {target:g} target"
 
     print(f"loo-tutor live widgets, {figures['cpus']} CPUs, load average {figures['load']:.2f} "
           f"at the start")
-    print(f"site size                     {size:7.1f} MB, {maps} source maps{mark(size, TARGETS['size'])}")
+    print(f"site size                     {size:7.1f} MB, {maps} source maps"
+          f"{mark(size, TARGETS['size'])}")
     browser = figures.get("browser")
     if browser:
         for key, label in (("cold", "in-browser, cold"), ("warm", "in-browser, warm cache")):

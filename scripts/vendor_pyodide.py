@@ -5,9 +5,11 @@ Pyodide served by the site itself (never from another host):
 
 * Pyodide's core (``pyodide.js``, the WebAssembly module, the standard
   library) comes from the ``pyodide`` package on npm, release ``PYODIDE``;
-* the pure-Python packages the widgets need come from PyPI in the versions
-  installed here: ipywidgets, comm and traitlets as wheels, and PyYAML's
-  modules from its source release (its only wheels hold a C extension);
+* the pure-Python packages the widgets need (ipywidgets, comm, traitlets
+  and PyYAML's modules, without its C extension, which PyYAML does without)
+  are taken from their installs here, which ``requirements.txt`` pins: the
+  browser runs the very code the book is built with, and nothing more is
+  downloaded;
 * loo-tutor comes from this checkout, and the pages' own Python from
   ``_ext/browser``: the worker's side of the widgets' messages and a small
   stand-in for IPython, which the pages do not run.
@@ -19,9 +21,9 @@ while a page starts, and the lock file written beside it (with pyodide-lock)
 lists none. Sphinx copies the folder into the site as ``_static/pyodide``
 (``_ext/loo_live.py``).
 
-Each step prints what it does; downloads and compiled archives are cached in
-``_vendor_pyodide/`` by content, so after an edit of ``loo_tutor/`` only its
-archive is compiled again.
+Each step prints what it does; Pyodide's download and the compiled archives
+are cached in ``_vendor_pyodide/`` by content, so after an edit of
+``loo_tutor/`` only its archive is compiled again.
 
 Usage::
 
@@ -56,9 +58,9 @@ STAMP = CACHE / "state.json"
 BROWSER = ROOT / "_ext" / "browser"
 PYODIDE = "0.29.0"
 """The Pyodide release (npm); its Python is the one the browser runs."""
-WHEELS = ("traitlets", "comm", "ipywidgets")
-"""Packages shipped from their PyPI wheels, in the versions installed here."""
-PYYAML = "pyyaml"
+PACKAGES = {"traitlets": ("traitlets",), "comm": ("comm",), "ipywidgets": ("ipywidgets",),
+            "pyyaml": ("yaml",)}
+"""The installed distributions shipped, each with the packages of it that are."""
 # The files of Pyodide's npm package that a page loads (pyodide.js from its
 # worker, which loads the rest).
 CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -90,10 +92,6 @@ def run(*command: str, cwd: Path | None = None, show: bool = False) -> None:
         raise SystemExit(f"in-browser Python: failed (exit {done.returncode}): {' '.join(command)}")
 
 
-def pip(*args: str) -> None:
-    run(sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", *args)
-
-
 # -- what is wanted --------------------------------------------------------------
 
 def package_sources() -> list[Path]:
@@ -110,8 +108,7 @@ def wanted_state() -> dict[str, Any]:
     """Everything the contents of ``OUT`` depend on."""
     return {
         "pyodide": PYODIDE,
-        "wheels": {name: metadata.version(name) for name in WHEELS},
-        PYYAML: metadata.version(PYYAML),
+        "packages": {name: metadata.version(name) for name in PACKAGES},
         "package": digest(package_sources()),
         "browser": digest(browser_sources()),
         "script": sha256_of(Path(__file__)),
@@ -132,7 +129,8 @@ def fetch_core(version: str) -> Path:
     if (folder / "pyodide-lock.json").exists():
         return folder
     if shutil.which("npm") is None:
-        raise SystemExit("in-browser Python: npm not found; it is needed to fetch Pyodide (Node.js 18+)")
+        raise SystemExit("in-browser Python: npm not found; "
+                         "it is needed to fetch Pyodide (Node.js 18+)")
     say(f"fetching Pyodide {version} from npm (about 13 MB)")
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
         run("npm", "pack", "--silent", f"pyodide@{version}", cwd=Path(tmp))
@@ -144,54 +142,22 @@ def fetch_core(version: str) -> Path:
     return folder
 
 
-def fetch_wheels(versions: dict[str, str], folder: Path) -> list[Path]:
-    """The pure-Python wheels of ``versions`` (name -> version) from PyPI, cached."""
-    folder.mkdir(exist_ok=True)
-
-    def found(name: str, version: str) -> list[Path]:
-        return [w for w in folder.glob("*.whl")
-                if w.name.split("-")[0].lower() == name.replace("-", "_").lower()
-                and w.name.split("-")[1] == version]
-
-    missing = [f"{n}=={v}" for n, v in versions.items() if not found(n, v)]
-    if missing:
-        say(f"fetching {', '.join(missing)} from PyPI")
-        pip("download", "--no-deps", "--only-binary=:all:", "--platform", "any",
-            "--implementation", "py", "--abi", "none", "--dest", str(folder), *missing)
-    wheels = []
-    for name, version in versions.items():
-        (wheel,) = found(name, version)
-        if not wheel.name.endswith("-none-any.whl"):
-            raise SystemExit(f"in-browser Python: {wheel.name} is not a pure-Python wheel")
-        wheels.append(wheel)
-    return wheels
-
-
-def pyyaml_archive(version: str) -> Path:
-    """PyYAML's pure-Python modules (``yaml/``), taken from its source release, as a zip."""
-    target = CACHE / f"pyyaml-{version}.zip"
-    if target.exists():
-        return target
-    say(f"fetching PyYAML {version}'s source release from PyPI")
-    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-        pip("download", "--no-deps", "--no-binary=:all:", "--no-build-isolation",
-            f"pyyaml=={version}", "--dest", tmp)
-        (sdist,) = Path(tmp).glob("*.tar.gz")
-        part = target.with_name(target.name + ".part")
-        with tarfile.open(sdist) as archive, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as out:
-            for member in archive.getmembers():
-                inside = member.name.split("/", 1)[-1]
-                if member.isfile() and inside.startswith("lib/yaml/") and inside.endswith(".py"):
-                    source = archive.extractfile(member)
-                    assert source is not None
-                    out.writestr(zipfile.ZipInfo(inside.removeprefix("lib/"), ARCHIVE_DATE), source.read())
-        part.rename(target)
-    return target
+def installed_archive(name: str, packages: tuple[str, ...]) -> Path:
+    """The files of ``packages`` of the installed distribution ``name`` as a zip, cached."""
+    dist = metadata.distribution(name)
+    files = sorted(Path(str(dist.locate_file(f))) for f in dist.files or []
+                   if f.parts[0] in packages and "__pycache__" not in f.parts
+                   and f.suffix not in (".pyc", ".so"))
+    if not files:
+        raise SystemExit(f"in-browser Python: {name} has no files of "
+                         f"{', '.join(packages)} installed")
+    return folder_archive(name, files, Path(str(dist.locate_file(""))))
 
 
 def folder_archive(name: str, files: list[Path], base: Path) -> Path:
     """``files`` (paths under ``base``) as a zip in the cache, named by their content."""
-    key = digest(files, name)[:16]
+    key = hashlib.sha256(b"".join(p.relative_to(base).as_posix().encode() + b"\0" + p.read_bytes()
+                                  for p in files)).hexdigest()[:16]
     target = CACHE / "own" / f"{name}-{key}.zip"
     if target.exists():
         return target
@@ -256,7 +222,8 @@ def compile_archives(core: Path, sources: dict[str, Path]) -> dict[str, Path]:
     """Each archive of ``sources`` (label -> zip) with its modules compiled; cached by content."""
     out = CACHE / "compiled"
     out.mkdir(exist_ok=True)
-    targets = {label: out / f"{sha256_of(src)[:16]}-{src.stem}.zip" for label, src in sources.items()}
+    targets = {label: out / f"{sha256_of(src)[:16]}-{src.stem}.zip"
+               for label, src in sources.items()}
     for old in out.glob("*.zip"):  # earlier builds of changed archives
         if old not in targets.values():
             old.unlink()
@@ -291,7 +258,8 @@ def bundle(stdlib: Path, archives: list[Path]) -> Path:
     Python imports the bundled packages from the zip, reading only the
     modules it needs.
     """
-    key = hashlib.sha256(b"".join(sha256_of(p).encode() for p in [stdlib, *archives])).hexdigest()[:16]
+    hashes = b"".join(sha256_of(p).encode() for p in [stdlib, *archives])
+    key = hashlib.sha256(hashes).hexdigest()[:16]
     folder = CACHE / "bundle"
     folder.mkdir(exist_ok=True)
     target = folder / f"{key}-python_stdlib.zip"
@@ -315,7 +283,7 @@ def bundle(stdlib: Path, archives: list[Path]) -> Path:
 
 
 def write_site(core: Path, stdlib: Path) -> None:
-    """Write ``OUT``: Pyodide's core files, the bundled standard library, a lock file of no packages."""
+    """Write ``OUT``: Pyodide's core files, the bundled standard library, an empty lock file."""
     tmp = OUT.with_name(OUT.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -337,9 +305,8 @@ def vendor() -> None:
     want = wanted_state()
     core = fetch_core(PYODIDE)
     archives: dict[str, Path] = {"the standard library": core / "python_stdlib.zip"}
-    for wheel in fetch_wheels(want["wheels"], CACHE / "wheels"):
-        archives[wheel.name.split("-")[0]] = wheel
-    archives["PyYAML"] = pyyaml_archive(want[PYYAML])
+    for name, packages in PACKAGES.items():
+        archives[f"{name} {want['packages'][name]}"] = installed_archive(name, packages)
     archives["loo-tutor"] = folder_archive("loo_tutor", package_sources(), ROOT)
     archives["the live pages' own modules"] = folder_archive("browser", browser_sources(), BROWSER)
     compiled = compile_archives(core, archives)
@@ -351,7 +318,8 @@ def vendor() -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
-                        help="only report whether the in-browser Python is up to date (exit 1 if not)")
+                        help="only say whether the in-browser Python is up to date "
+                             "(exit 1 if not)")
     args = parser.parse_args(argv)
     if args.check:
         return 0 if up_to_date() else 1

@@ -1,4 +1,4 @@
-"""What the browser tests (and benchmarks/browser.py) share: Debian's Chromium, a quiet local web server."""
+"""What the browser tests and benchmarks/browser.py share: Debian's Chromium, a quiet server."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def in_browser(work: Callable[[Any], None]) -> None:
                     work(browser)
                 finally:
                     browser.close()
-        except BaseException as exc:  # noqa: BLE001 (re-raised in the test's own thread)
+        except BaseException as exc:
             failure.append(exc)
 
     thread = threading.Thread(target=run)
@@ -159,7 +159,8 @@ def wait_live(page: Any, widget_text: str, button_text: str) -> Any:
     assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
         status.inner_text()
     assert "Live" in status.inner_text()
-    assert page.locator(".loo-snapshot").count() == 0, "every saved copy gives way to its live widget"
+    assert page.locator(".loo-snapshot").count() == 0, \
+        "every saved copy gives way to its live widget"
     live = page.locator(".loo-live-widget .loo-widget").filter(has_text=widget_text)
     live.locator("button", has_text=button_text).first.wait_for(timeout=10_000)
     assert page.locator("iframe").count() == 0

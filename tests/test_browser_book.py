@@ -29,9 +29,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import CHROMIUM, FLAGS, require_chromium, serve_directory
 
 from loo_tutor.exercises import make
+from loo_tutor.narrate import card_text
+
+from browser_support import CHROMIUM, FLAGS, require_chromium, serve_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -144,6 +146,9 @@ def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
         table = widgets.locator(".loo-table").first
         table.wait_for(state="visible", timeout=30_000)
         assert page.locator(".loo-snapshot").count() == 0  # drawn in place of the HTML copies
+        # The page says why its widgets stay a saved copy, and signals it.
+        assert page.evaluate("document.documentElement.dataset.looLive") == "failed"
+        assert "This browser cannot run Python." in page.locator(".loo-live-status").inner_text()
         assert table.locator('[aria-label="ace of hearts"]').count() == 1
         assert table.locator('[aria-label="hidden trump indicator"]').count() == 0
         assert table.locator('[aria-label="4 of hearts, trump indicator"]').count() == 1
@@ -153,10 +158,10 @@ def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
         link = narration.locator("a.loo-rule").first
         assert link.get_attribute("href").startswith("../book/rules.html#r-")
 
-        # The slider is linked to the steps in the browser, so it moves
+        # The step field is linked to the steps in the browser, so it moves
         # through the deal even without a kernel.
-        widgets.locator(".widget-slider .noUi-handle").first.focus()
-        page.keyboard.press("ArrowRight")
+        widgets.locator(".loo-step-field input").first.focus()
+        page.keyboard.press("ArrowUp")
         page.wait_for_function(
             "() => [...document.querySelectorAll('.loo-narration')]"
             ".some(p => p.offsetParent !== null && p.innerText.startsWith('A stands'))",
@@ -231,12 +236,12 @@ def test_exercises_page_shows_every_type_from_saved_state_without_leaving_localh
         assert exercises.count() == 7  # the six types, and one made from a record
 
         # Exercise 1: the engine's question, and a check box named by each
-        # card, with the card's name for screen readers.
+        # card as the reader sees it (10♦).
         first = make(1, EXERCISE_SEED)
         shown = exercises.nth(0)
         assert first.question in shown.inner_text()
         for card in first.hand:  # type: ignore[attr-defined]
-            named = shown.locator(f'label:has(input[type=checkbox]) [aria-label="{card.label}"]')
+            named = shown.locator(".widget-checkbox", has_text=card_text(card))
             assert named.count() == 1, card
         cards = shown.locator('.loo-card-text[role="img"][aria-label]')
         assert cards.count() >= len(first.field("cards").labels)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from browser_support import (
     HTML,
     LIVE_PAGE,
@@ -57,14 +58,15 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     # The saved widgets are HTML in the page (_ext/loo_snapshot.py): a page
     # that goes live never loads the widget manager that would draw them.
     assert not [u for u in requests if "/html-manager/" in u or "/require.js" in u], requests
-    assert sum(u.split("?")[0].endswith("/_static/pyodide/python_stdlib.zip") for u in requests) == 1
+    stdlib = "/_static/pyodide/python_stdlib.zip"
+    assert sum(u.split("?")[0].endswith(stdlib) for u in requests) == 1
     assert sum(u.endswith("/pyodide.asm.wasm") for u in requests) == 1, requests
     # Python starts from the top of the page, before the page's own script loads.
     worker = next(i for i, u in enumerate(requests) if "/_static/live/worker.js" in u)
     script = next(i for i, u in enumerate(requests) if "/_static/live/live.js" in u)
     assert worker < script, "the worker should start before the page's script is requested"
     assert not [u for u in requests if "/lite/" in u], "no second application is loaded"
-    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
+    assert not outside_site(requests, site), f"requests left: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
@@ -110,7 +112,8 @@ def test_exercises_page_goes_live_and_the_engine_grades_answers(site: str) -> No
     from loo_tutor.exercises import Kind, LegalCards, make
 
     if not (HTML / EXERCISES_PAGE).exists():
-        pytest.fail(f"{EXERCISES_PAGE} is missing from {HTML.relative_to(ROOT)}: build the site first")
+        pytest.fail(f"{EXERCISES_PAGE} is missing from {HTML.relative_to(ROOT)}: "
+                    "build the site first")
     # What the engine says of the notebook's first exercise: its legal cards,
     # and a wrong answer (the first card of the hand it refuses) with its rule.
     exercise = make(Kind.LEGAL_CARDS, EXERCISES_SEED)
@@ -126,7 +129,7 @@ def test_exercises_page_goes_live_and_the_engine_grades_answers(site: str) -> No
     in_browser(lambda browser: _answer_exercise(browser, site, exercise, wrong, verdict.rule,
                                                 requests, errors))
 
-    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
+    assert not outside_site(requests, site), f"requests left: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
@@ -145,8 +148,8 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         expect(score).to_have_text("Score: no exercise checked yet.")
 
         def box(card: Any) -> Any:
-            return widget.locator(f'.widget-checkbox:has([aria-label="{card.label}"]) '
-                                  'input[type="checkbox"]')
+            return widget.locator(".widget-checkbox", has_text=card_text(card)).locator(
+                'input[type="checkbox"]')
 
         check = widget.locator("button", has_text=re.compile(r"^\s*Check\s*$"))
 
@@ -185,10 +188,12 @@ def myst_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     book = tmp_path_factory.mktemp("myst-book")
     for source in MYST_BOOK.iterdir():
         text = source.read_text(encoding="utf-8")
-        text = text.replace("@EXT@", str(ROOT / "_ext")).replace("@VENDOR_JS@", str(ROOT / "_vendor_js"))
+        text = text.replace("@EXT@", str(ROOT / "_ext"))
+        text = text.replace("@VENDOR_JS@", str(ROOT / "_vendor_js"))
         (book / source.name).write_text(text, encoding="utf-8")
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = dict(os.environ, PATH=path)
     done = subprocess.run([str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"],
                           capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]

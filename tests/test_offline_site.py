@@ -29,11 +29,11 @@ import json
 import re
 from typing import Any
 
-from browser_support import HTML, LIVE_PAGE, in_browser
-from monkey import Tally, problems_with, run_page, watch
-
 from loo_tutor.data import example
 from loo_tutor.widgets import PlayTrainer
+
+from browser_support import HTML, LIVE_PAGE, in_browser
+from monkey import Tally, problems_with, run_page, watch
 
 CLICKS_PER_PAGE = 8
 SEED = 2026
@@ -45,7 +45,8 @@ _FETCHING_TAG = re.compile(
     r"[^>]*\bhref\s*=\s*[\"']?(?P<href>[^\"'\s>]+)", re.IGNORECASE)
 # ... and the page's own scripts and style sheets, where any address is one
 # that code could load from.
-_INLINE = re.compile(r"<(?P<tag>script|style)\b[^>]*>(?P<body>.*?)</(?P=tag)>", re.DOTALL | re.IGNORECASE)
+_INLINE = re.compile(r"<(?P<tag>script|style)\b[^>]*>(?P<body>.*?)</(?P=tag)>",
+                     re.DOTALL | re.IGNORECASE)
 _OTHER_HOST = re.compile(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.IGNORECASE)
 # Text in a page's scripts that names an address but loads nothing: the
 # saved widgets' state and the code of the page's cells (JSON, never run

@@ -74,7 +74,7 @@ class PageLog(logging.Handler):
 
 
 def show(value: Any) -> None:
-    """Announce ``value`` to the page if it is a widget shown by a cell whose output the page has."""
+    """Announce ``value`` to the page if it is a widget, shown by a cell whose output it has."""
     represent = getattr(value, "_repr_mimebundle_", None)
     bundle = represent() if callable(represent) else None
     if _showing and isinstance(bundle, dict) and WIDGET_VIEW in bundle:
@@ -101,7 +101,7 @@ def run_cell(source: str, name: str, shown: bool = True) -> None:
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     _showing = shown
     try:
-        exec(compile(tree, name, "exec"), namespace)  # noqa: S102 (the page's own cells, built with the book)
+        exec(compile(tree, name, "exec"), namespace)
         if last is not None:
             value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)
             if value is not None:
@@ -131,7 +131,7 @@ def receive(message_json: str, buffers: list[Any]) -> None:
         elif target is not None and kind == "comm_close":
             target.handle_close(message)
             manager.unregister_comm(target)
-    except Exception:  # noqa: BLE001 (a widget's own error: shown on the page's console, the page goes on)
+    except Exception:
         _message("error", {"ename": "WidgetError", "evalue": "",
                            "traceback": traceback.format_exc().splitlines()})
     finally:

@@ -62,13 +62,13 @@ function statusLine(article) {
   const status = el('div', 'loo-live-status');
   status.setAttribute('role', 'status');
   status.setAttribute('aria-live', 'polite');
-  const spinner = el('span', 'loo-live-spinner');
-  spinner.setAttribute('aria-hidden', 'true');
   const text = el('span', 'loo-live-text');
   const note = el('span', 'loo-live-note');
   const bar = el('progress', 'loo-live-progress');
   bar.setAttribute('aria-hidden', 'true');
-  status.append(spinner, text, bar, note);
+  bar.max = 1;
+  bar.value = 0; // a progress bar with no value is animated: redrawn every frame
+  status.append(text, bar, note);
   article.prepend(status);
   return {
     say(main, detail, kind) {

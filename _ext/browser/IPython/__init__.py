@@ -1,4 +1,4 @@
-# ruff: noqa: N999 (the stand-in is imported under the name of the package it stands in for)
+
 """A stand-in for IPython on the live book pages, where no IPython shell runs.
 
 ipywidgets imports IPython only to ask for the running shell (there is
