@@ -196,7 +196,8 @@ def package_sources() -> list[Path]:
     """The files that make up the loo-tutor wheel."""
     files = [ROOT / "pyproject.toml", ROOT / "README.md"]
     files += [p for p in (ROOT / "loo_tutor").rglob("*")
-              if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
+              if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+              and "classroom_templates" not in p.parts]  # the classroom server's pages
     return files
 
 

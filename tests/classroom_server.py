@@ -117,6 +117,24 @@ def kernels(server: Server) -> list[psutil.Process]:
     return found
 
 
+_KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})\.json$")
+
+
+def kernel_ids(server: Server) -> set[str]:
+    """The ids of the kernels still running, read from their connection files' names."""
+    found = set()
+    for kernel in kernels(server):
+        try:
+            arguments = kernel.cmdline()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        for argument in arguments:
+            named = _KERNEL_FILE.search(argument)
+            if named:
+                found.add(named.group(1))
+    return found
+
+
 def listening_addresses(server: Server) -> set[str]:
     """The addresses the server's own process listens on."""
     try:
