@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 import timeit
-from typing import Callable
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,10 +54,10 @@ def best_times(operations: dict[str, Callable[[], object]], number: int,
 
 def measure(engine: str, number: int, rounds: int) -> None:
     """Measure the engine this process imports, which must be ``engine``, and print its rows."""
+    import loo_tutor.state
     from loo_tutor import check
     from loo_tutor.data import example
     from loo_tutor.sim import random_deal
-    import loo_tutor.state
 
     if loo_tutor.state.__file__.endswith(".so") != (engine == "compiled"):
         raise SystemExit(f"engine.py: expected the {engine} engine, got {loo_tutor.state.__file__}")
@@ -71,7 +71,8 @@ def measure(engine: str, number: int, rounds: int) -> None:
     operations: dict[str, Callable[[], object]] = {
         "shuffle 52 cards (random.Random.shuffle)": lambda: rng.shuffle(pack),
         "check() a complete record": lambda: check(record),
-        "random complete deal, 6 players": lambda: random_deal(PLAYERS, 5, 9, deal_rng).settlement(),
+        "random complete deal, 6 players":
+            lambda: random_deal(PLAYERS, 5, 9, deal_rng).settlement(),
     }
     times = best_times(operations, number, rounds)
     shuffle = times["shuffle 52 cards (random.Random.shuffle)"]

@@ -26,16 +26,16 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loo_tutor.bots import Bot, RandomBot, ThumbBot  # noqa: E402
-from loo_tutor.estimate import WorldSampler, estimate_actions  # noqa: E402
-from loo_tutor.observe import PlayerView, observation  # noqa: E402
-from loo_tutor.progress import ProgressBar  # noqa: E402
-from loo_tutor.state import Action, Announce, DealState, Phase, new_deal  # noqa: E402
+from loo_tutor.bots import Bot, RandomBot, ThumbBot
+from loo_tutor.estimate import WorldSampler, estimate_actions
+from loo_tutor.observe import PlayerView, observation
+from loo_tutor.progress import ProgressBar
+from loo_tutor.state import Action, Announce, DealState, Phase, new_deal
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 

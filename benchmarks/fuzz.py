@@ -1,10 +1,12 @@
 """The long fuzz run: every input reader, with a large hypothesis budget.
 
 Runs the properties of ``tests/fuzzing.py`` (records, card text, the command
-line, exercise answers) far longer than the test suite does, each example
-under a time limit that turns a hang into a failure. Prints, per target, the
-examples run, the examples per second, what the examples came to (e.g. how
-many records were complete, in progress, illegal or malformed) and the
+line, exercise answers, hostile YAML text) far longer than the test suite
+does, each example under a time limit that turns a hang into a failure.
+Prints, per target, the examples run, the examples per second, the slowest
+example, what the examples came to (e.g. how many records were complete, in
+progress, illegal or malformed), then the tracebacks (errors other than a
+failed property), the hangs and the ``--jsonl`` lines lost in all, and the
 failures with the smallest failing input hypothesis found.
 
     python benchmarks/fuzz.py                      # 20,000 examples per target
@@ -28,73 +30,73 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+from tqdm import tqdm  # noqa: E402
 
-from fuzzing import TARGETS  # noqa: E402
+from fuzzing import JSONL, TARGETS  # noqa: E402
 
 HANG_SECONDS = 10
 
 
-class Hang(Exception):
-    """An example ran longer than the time limit."""
+class Hang(BaseException):
+    """An example ran longer than the time limit (a BaseException, which ``except
+    Exception`` in the code under test cannot take for an error of its own)."""
 
 
 def _alarm(signum: int, frame: Any) -> None:
     raise Hang(f"an example ran longer than {HANG_SECONDS} s")
 
 
-class Bar:
-    """A one-line progress bar on standard error."""
+class Tally:
+    """What one target's examples came to."""
 
-    def __init__(self, name: str, total: int) -> None:
-        self.name, self.total, self.started, self.shown = name, total, time.monotonic(), 0.0
-        self.tty = sys.stderr.isatty()
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if now - self.shown < (0.2 if self.tty else 15) and done < self.total:
-            return
-        self.shown = now
-        width = 30
-        filled = min(width, width * done // max(1, self.total))
-        rate = done / max(1e-9, now - self.started)
-        line = (f"{self.name:>10} [{'#' * filled}{'.' * (width - filled)}] "
-                f"{done}/{self.total} {rate:.0f}/s")
-        print(("\r" + line) if self.tty else line, end="" if self.tty else "\n",
-              file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.tty:
-            print(file=sys.stderr)
+    def __init__(self) -> None:
+        self.outcomes: collections.Counter[str] = collections.Counter()
+        self.examples = self.tracebacks = self.hangs = 0
+        self.slowest = 0.0
+        self.failure: str | None = None
+        self.hung_on = ""
 
 
-def run(name: str, examples: int, base_seed: int) -> tuple[int, float, collections.Counter[str],
-                                                           str | None]:
-    """Run one target; returns examples run, seconds, outcomes, and the failure if any."""
+def run(name: str, examples: int, base_seed: int) -> Tally:
+    """Run one target with a progress bar on standard error."""
     strategy, prop = TARGETS[name]
-    outcomes: collections.Counter[str] = collections.Counter()
-    bar = Bar(name, examples)
-    count = [0]
+    tally = Tally()
+    bar = tqdm(total=examples, desc=f"{name:>10}", unit="example", file=sys.stderr,
+               mininterval=0.5 if sys.stderr.isatty() else 15)
 
     def example(drawn: Any) -> None:
-        count[0] += 1
-        bar.update(count[0])
+        tally.examples += 1
+        bar.update()
+        started = time.monotonic()
         signal.alarm(HANG_SECONDS)
         try:
-            outcomes[str(prop(drawn))] += 1
+            tally.outcomes[str(prop(drawn))] += 1
+        except Hang:
+            tally.hangs += 1
+            tally.hung_on = repr(drawn)[:2000]
+            raise
+        except AssertionError:
+            raise
+        except Exception:
+            tally.tracebacks += 1
+            raise
         finally:
             signal.alarm(0)
+            tally.slowest = max(tally.slowest, time.monotonic() - started)
 
+    # No explain phase: its line tracing slows an example tenfold and would pass for a hang.
     test = settings(max_examples=examples, deadline=None, database=None,
+                    phases=[p for p in Phase if p is not Phase.explain],
                     suppress_health_check=list(HealthCheck))(seed(base_seed)(given(strategy)(example)))
-    started = time.monotonic()
-    failure = None
     try:
         test()
-    except Exception:  # noqa: BLE001 (reported, with hypothesis's smallest example)
-        failure = traceback.format_exc(limit=-6)
+    except Hang as hang:  # hypothesis does not shrink what is not an Exception
+        tally.failure = f"{hang}: {tally.hung_on}"
+    except Exception:  # reported, with hypothesis's smallest example
+        tally.failure = traceback.format_exc(limit=-6)
     bar.close()
-    return count[0], time.monotonic() - started, outcomes, failure
+    return tally
 
 
 def main() -> int:
@@ -106,21 +108,32 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _alarm)
-    total, failed, spent = 0, [], 0.0
-    rows = []
+    print(f"command: python benchmarks/fuzz.py --examples {args.examples} --seed {args.seed} "
+          f"--targets {' '.join(args.targets)}")
+    total = tracebacks = hangs = 0
+    spent = 0.0
+    failed, rows = [], []
     for name in args.targets:
-        done, seconds, outcomes, failure = run(name, args.examples, args.seed)
-        total += done
+        started = time.monotonic()
+        tally = run(name, args.examples, args.seed)
+        seconds = time.monotonic() - started
+        total += tally.examples
+        tracebacks += tally.tracebacks
+        hangs += tally.hangs
         spent += seconds
-        seen = ", ".join(f"{k} {v}" for k, v in outcomes.most_common())
-        rows.append(f"{name:>10}: {done} examples in {seconds:.0f} s, {done / seconds:.0f}/s; "
-                    f"{'FAILED' if failure else 'no failure'} ({seen})")
-        if failure:
-            failed.append((name, failure))
+        seen = ", ".join(f"{k} {v}" for k, v in tally.outcomes.most_common())
+        rows.append(f"{name:>10}: {tally.examples} examples in {seconds:.0f} s, "
+                    f"{tally.examples / max(seconds, 1e-9):.0f}/s, slowest {tally.slowest:.2f} s; "
+                    f"{'FAILED' if tally.failure else 'no failure'} ({seen})")
+        if tally.failure:
+            failed.append((name, tally.failure))
+    lost = JSONL["files"] - JSONL["lines"]
     print()
     print("\n".join(rows))
     print(f"\nin all: {total} examples in {spent:.0f} s ({total / max(spent, 1e-9):.0f}/s), "
-          f"{len(failed)} of {len(args.targets)} targets failed")
+          f"{len(failed)} of {len(args.targets)} targets failed; {tracebacks} tracebacks, "
+          f"{hangs} hangs (over {HANG_SECONDS} s), {lost} lost lines "
+          f"({JSONL['lines']} --jsonl lines for {JSONL['files']} files)")
     for name, failure in failed:
         print(f"\n--- {name} ---\n{failure}")
     return 1 if failed else 0

@@ -53,7 +53,7 @@ def main() -> int:
     started = time.monotonic()
 
     def work(browser: object) -> None:
-        for name, clicks in zip(pages, share):
+        for name, clicks in zip(pages, share, strict=True):
             before = (tally.clicks, len(tally.problems), len(tally.errors))
             t0 = time.monotonic()
             run_page(browser, site, f"notebooks/{name}.html", clicks, args.seed, tally,

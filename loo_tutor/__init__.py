@@ -1,15 +1,17 @@
-"""loo_tutor: an exact rules engine for limited three-card Loo.
+"""loo_tutor: an exact rules engine for three-card Loo, its variants and five-card Pam Loo.
 
 The names most programs need are re-exported here: cards
-(:func:`parse_card`), a deal (:func:`new_deal`, :class:`DealState`), deal
+(:func:`parse_card`), a deal (:func:`new_deal`, :class:`DealState`), a
+session of any game a record's ``rules`` can name (:class:`Session`), deal
 records (:func:`load_record`, :func:`check`) and the errors.
 """
 
 from .cards import CARDS, Card, Suit, format_card, full_deck, parse_card
-from .errors import IllegalActionError, LooError, MalformedRecord, NotationError
+from .errors import IllegalActionError, LooError, MalformedRecord, NotationError, RuleError
 from .legality import Announcement
 from .record import check, dumps, load_record, loads, record_from_state
 from .rules import LIMITED, Profile, RuleId
+from .session import Session
 from .state import (
     Action,
     Announce,
@@ -29,9 +31,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CARDS", "Card", "Suit", "format_card", "full_deck", "parse_card",
-    "IllegalActionError", "LooError", "MalformedRecord", "NotationError",
+    "IllegalActionError", "LooError", "MalformedRecord", "NotationError", "RuleError",
     "Announcement", "check", "dumps", "load_record", "loads", "record_from_state",
-    "LIMITED", "Profile", "RuleId",
+    "LIMITED", "Profile", "RuleId", "Session",
     "Action", "Announce", "DealKind", "DealState", "Phase", "Play", "Settlement", "Trick",
     "Verdict", "deal_from_deck", "deal_from_hands", "new_deal",
 ]

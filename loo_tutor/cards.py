@@ -105,6 +105,15 @@ class Card:
         return RANK_TEXT[self.rank]
 
     @property
+    def shown(self) -> str:
+        """The card as a reader writes it, e.g. ``"7♥"`` or ``"10♣"``.
+
+        >>> parse_card("10C").shown
+        '10♣'
+        """
+        return f"{RANK_TEXT[self.rank]}{self.suit.symbol}"
+
+    @property
     def label(self) -> str:
         """A spoken form for screen readers, e.g. ``"10 of hearts"``."""
         names = {9: "jack", 10: "queen", 11: "king", 12: "ace"}

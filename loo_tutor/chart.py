@@ -1,14 +1,14 @@
 """The balances of a session as a line chart, as an HTML string.
 
-:func:`balance_chart` draws every player's balance after each deal. It uses
-matplotlib when it can be imported (drawn to SVG with its object interface,
-so no plotting window or backend is touched) and otherwise draws the same
-chart as plain SVG itself: the in-browser pages run without matplotlib, and
-the chart must not fail there. Either way the result is HTML with a text
-alternative giving the final balances.
+:func:`balance_chart` draws every player's balance after each deal as SVG,
+written here without any plotting library, so that the chart is the same in
+the book, in the reader's browser (where Python runs without matplotlib) and
+in the classroom. It scales to the width of its column, draws its axes and
+words in the page's text colour (so it reads in the dark theme too), and
+carries a text alternative giving the final balances.
 
 >>> from fractions import Fraction as F
->>> html = balance_chart(["A", "B"], [(F(-3), F(0)), (F(1), F(-4))], use_matplotlib=False)
+>>> html = balance_chart(["A", "B"], [(F(-3), F(0)), (F(1), F(-4))])
 >>> "<svg" in html, "A +1" in html
 (True, True)
 """
@@ -16,16 +16,16 @@ alternative giving the final balances.
 from __future__ import annotations
 
 import html as _html
-import io
 from collections.abc import Sequence
 from fractions import Fraction
 
 from .render import HtmlStr
 
 # Eight colours that stay apart for the common kinds of colour blindness
-# (Okabe and Ito's palette, with grey for the eighth).
-COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
-           "#999999")
+# (Okabe and Ito's palette, with greys for the last two instead of black,
+# which a dark page would hide).
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#7F7F7F",
+           "#B0B0B0")
 
 
 def _signed(amount: Fraction) -> str:
@@ -42,31 +42,18 @@ def _summary(players: Sequence[str], rows: Sequence[Sequence[Fraction]]) -> str:
 
 
 def balance_chart(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
-                  highlight: int | None = None, use_matplotlib: bool | None = None) -> HtmlStr:
+                  highlight: int | None = None) -> HtmlStr:
     """Every player's balance after each deal, as a chart in HTML.
 
     Args:
         players: the names, in seating order.
         rows: the balances after each deal, by seat (the start, all 0, is added).
         highlight: a seat drawn with a thicker line (the reader's).
-        use_matplotlib: ``None`` to use matplotlib when it can be imported,
-            ``False`` for the plain SVG drawing, ``True`` to insist on matplotlib.
-
-    Raises:
-        ImportError: ``use_matplotlib`` is ``True`` and matplotlib is missing.
     """
     summary = _summary(players, rows)
-    svg = None
-    if use_matplotlib is not False:
-        try:
-            svg = _matplotlib_svg(players, rows, highlight)
-        except ImportError:
-            if use_matplotlib:
-                raise
-    if svg is None:
-        svg = _plain_svg(players, rows, highlight)
-    return HtmlStr(f'<figure class="loo-chart" role="group" aria-label="{_html.escape(summary)}">'
-                   f'<div aria-hidden="true">{svg}</div>'
+    return HtmlStr(f'<figure class="loo-chart" role="group" aria-label="{_html.escape(summary)}" '
+                   f'style="margin:0.5em 0;max-width:40em">'
+                   f'<div aria-hidden="true">{_svg(players, rows, highlight)}</div>'
                    f'<figcaption>{_html.escape(summary)}</figcaption></figure>')
 
 
@@ -74,38 +61,13 @@ def _series(players: Sequence[str], rows: Sequence[Sequence[Fraction]]) -> list[
     return [[0.0] + [float(row[seat]) for row in rows] for seat in range(len(players))]
 
 
-def _matplotlib_svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
-                    highlight: int | None) -> str:
-    import matplotlib
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(6.4, 3.2))
-    axes = figure.add_subplot()
-    deals = list(range(len(rows) + 1))
-    for seat, values in enumerate(_series(players, rows)):
-        axes.plot(deals, values, marker="o", markersize=3, label=players[seat],
-                  color=COLOURS[seat % len(COLOURS)], linewidth=3 if seat == highlight else 1.5)
-    axes.axhline(0, color="#666666", linewidth=0.8)
-    axes.set_xlabel("deal")
-    axes.set_ylabel("balance (units)")
-    axes.set_xticks(deals)
-    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize="small")
-    figure.tight_layout()
-    out = io.StringIO()
-    # A fixed salt and no date, so the same balances give the same SVG text.
-    with matplotlib.rc_context({"svg.hashsalt": "loo-tutor"}):
-        figure.savefig(out, format="svg", metadata={"Date": None})
-    text = out.getvalue()
-    return text[text.index("<svg"):]
-
-
-def _plain_svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
-               highlight: int | None) -> str:
-    """The same chart drawn by hand: axes, a zero line, one polyline a player, a key."""
+def _svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
+         highlight: int | None) -> str:
+    """Axes, a zero line, one polyline a player and a key, in a box that scales."""
     width, height, left, right, top, bottom = 560, 240, 48, 110, 12, 30
     series = _series(players, rows)
     values = [v for line in series for v in line]
-    low, high = min(values + [0.0]), max(values + [0.0])
+    low, high = min([*values, 0.0]), max([*values, 0.0])
     if high - low < 1:
         low, high = low - 1, high + 1
     steps = max(len(rows), 1)
@@ -117,11 +79,13 @@ def _plain_svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
         return top + (height - top - bottom) * (high - value) / (high - low)
 
     opening = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-               f'width="{width}" height="{height}" font-family="sans-serif" font-size="11">')
+               'width="100%" font-family="system-ui,sans-serif" font-size="12" '
+               'fill="currentColor" style="display:block;max-width:100%;height:auto">')
     parts = [opening]
     parts.append(f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
-                 'stroke="#666" stroke-width="0.8"/>')
-    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#333"/>')
+                 'stroke="currentColor" stroke-opacity="0.6" stroke-width="0.8"/>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" '
+                 'stroke="currentColor"/>')
     for value in (low, 0.0, high):
         parts.append(f'<text x="{left - 4}" y="{y(value) + 4:.1f}" text-anchor="end">'
                      f'{value:+.0f}</text>')

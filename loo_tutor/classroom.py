@@ -63,6 +63,7 @@ exits with status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import importlib
 import ipaddress
@@ -77,9 +78,6 @@ from pathlib import Path
 from typing import Any
 
 EXIT_BAD = 2
-DESCRIPTION = ("Serve the notebooks as apps for a class with Voila: code hidden, kernels "
-               "kept ready, idle kernels stopped, nothing loaded from other hosts.")
-DEFAULT_PORT = 8866
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
 TEMPLATES = Path(__file__).resolve().parent / "classroom_templates"
@@ -99,57 +97,8 @@ BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``loo-tutor classroom``."""
-    parser.add_argument("notebooks", nargs="?", default="notebooks", metavar="NOTEBOOKS",
-                        help="the folder of notebooks to serve (default: notebooks)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1, this machine only; "
-                             "0.0.0.0 for every network interface, which requires a token)")
-    parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                        help=f"port to listen on (default {DEFAULT_PORT})")
-    parser.add_argument("--token", default=None,
-                        help="the token readers must give (default: none on 127.0.0.1, "
-                             "a generated one on any other address)")
-    parser.add_argument("--pool-size", type=_count, default=1, metavar="N",
-                        help="kernels kept started and run ahead per notebook (default 1)")
-    parser.add_argument("--cull-after", type=_minutes, default=20, metavar="MINUTES",
-                        help="stop a kernel idle this many minutes with no page connected, "
-                             "or seconds written like 30s; 0 never (default 20)")
-    parser.add_argument("--book", default=None, metavar="DIR",
-                        help="built book to serve for the rule links "
-                             "(default: _build/html beside NOTEBOOKS, when it exists)")
-    parser.add_argument("--page", choices=("light", "voila"), default="light",
-                        help="the notebook pages: 'light', the project's own page, which "
-                             "draws the widgets of ipywidgets (default; Voila's page when "
-                             "./dev has not built it), or 'voila', Voila's JupyterLab front "
-                             "end, which also draws other widget libraries installed for it")
-
-
-def _port(text: str) -> int:
-    if not text.isdigit() or not 0 < int(text) < 65536:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
-    return int(text)
-
-
-def _minutes(text: str) -> float:
-    """Minutes, or seconds written with an ``s`` (``90s``); 0 or more."""
-    seconds = text.endswith("s")
-    digits = text[:-1] if seconds else text
-    if not digits.isdigit():
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a whole number of minutes, or of seconds like 30s")
-    return int(digits) / 60 if seconds else int(digits)
-
-
 def _duration(minutes: float) -> str:
     return f"{round(minutes * 60)} s" if minutes < 1 else f"{minutes:g} min"
-
-
-def _count(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 0 or more")
-    return int(text)
 
 
 def is_loopback(host: str) -> bool:
@@ -258,10 +207,8 @@ def book_order(toc: Path, notebooks: Path) -> list[str]:
             name = node.get("file", node.get("root"))
             if isinstance(name, str):
                 path = toc.parent / (name if name.endswith(".ipynb") else name + ".ipynb")
-                try:
+                with contextlib.suppress(ValueError):  # a page of the book, not a notebook here
                     found.append(path.resolve().relative_to(notebooks.resolve()).as_posix())
-                except ValueError:
-                    pass  # a page of the book, not one of these notebooks
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
@@ -546,18 +493,16 @@ def run(args: argparse.Namespace) -> int:
               "(Ctrl-C stops the server).", flush=True)
 
     ioloop.IOLoop.current().add_callback(announce)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         app.start()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m loo_tutor.classroom``: the same as ``loo-tutor classroom``."""
-    parser = argparse.ArgumentParser(prog="loo-tutor classroom", description=DESCRIPTION)
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
+    from .cli import main as command
+
+    return command(["classroom", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

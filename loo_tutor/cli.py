@@ -1,23 +1,29 @@
-"""The ``loo-tutor`` command.
+"""The ``loo-tutor`` command and every one of its subcommands.
 
 ``loo-tutor check FILE`` replays a deal record and prints its settlement or
 its first illegal action (CONTRACT.md §3); ``loo-tutor demo`` plays a seeded
-deal and prints it move by move.
+deal and prints it move by move; ``worksheet`` and ``exercise`` write
+exercise sheets (:mod:`loo_tutor.worksheet`); ``classroom`` serves the
+notebooks as apps (:mod:`loo_tutor.classroom`).
+
+Each subcommand imports what it runs only when it runs: ``loo-tutor check``
+loads the rules engine and nothing of the teaching or web modules.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
-from typing import Any, NoReturn, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import MalformedRecord
-from .record import check, dumps, loads, record_from_state
-from .sim import random_deal
-from . import classroom
-from .worksheet import add_commands as add_exercise_commands
+from . import reading
+from .errors import LooError, MalformedRecord
+from .record import check
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD = 0, 1, 2
 _SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", None: "not yet known"}
@@ -27,32 +33,49 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        # An argument may hold a line break; the message stays on one line.
-        message = message.replace("\r", "\\r").replace("\n", "\\n")
-        print(f"error: {message} (see 'loo-tutor --help')", file=sys.stderr)
+        print(f"error: {_one_line(message)} (see 'loo-tutor --help')", file=sys.stderr)
         raise SystemExit(EXIT_BAD)
 
 
-def _read(path: str) -> str:
-    """The text of FILE, or of standard input for ``-``."""
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+_JSON_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every character that could break a line written out."""
+    return text.translate(_LINE_BREAKS)
+
+
+def _unexpected(exc: Exception, doing: str) -> str:
+    """The one line that reports an error loo-tutor did not foresee."""
+    detail = str(exc).strip().splitlines()
+    said = f": {_one_line(detail[0])}" if detail else ""
+    return (f"unexpected {type(exc).__name__} while {doing}{said} "
+            "(a fault in loo-tutor; please report it)")
+
+
+# -- check ---------------------------------------------------------------------------------
 
 
 def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str | None]:
-    """Check one file: exit code, result, malformed message, and the stderr line."""
+    """Check one file: exit code, result, the reason it was refused, and the stderr line.
+
+    Whatever the file holds, the answer is one of these, never an exception.
+    """
     try:
-        text = _read(path)
+        text = reading.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        problem = f"cannot read {path!r}: {reason}"
+        problem = f"cannot read {path!r}: {_one_line(reason)}"
         return EXIT_BAD, None, problem, f"error: {problem}"
     try:
-        result = check(loads(text))
+        result = check(reading.loads(text))
     except MalformedRecord as exc:
-        return EXIT_BAD, None, str(exc), f"malformed record: {exc}"
+        problem = _one_line(str(exc))
+        return EXIT_BAD, None, problem, f"malformed record: {problem}"
+    except Exception as exc:  # the file gets its line; the batch goes on
+        problem = _unexpected(exc, f"checking {path!r}")
+        return EXIT_BAD, None, problem, f"error: {problem}"
     return (EXIT_ILLEGAL if result["status"] == "illegal" else EXIT_LEGAL), result, None, None
 
 
@@ -98,14 +121,22 @@ def _signed(amount: str) -> str:
     return amount if amount.startswith("-") or amount == "0" else "+" + amount
 
 
+def _print_line(line: dict[str, Any]) -> None:
+    """One JSON line, which no reader can split: the line breaks JSON leaves in text are
+    escaped, and everything is escaped to ASCII if standard output cannot write a character."""
+    try:
+        print(json.dumps(line, ensure_ascii=False).translate(_JSON_LINE_BREAKS))
+    except UnicodeEncodeError:
+        print(json.dumps(line))
+
+
 def _run_check(args: argparse.Namespace) -> int:
     if args.jsonl:
         worst = EXIT_LEGAL
         for path in args.files:
-            code, result, malformed, _ = _check_file(path)
+            code, result, refused, _ = _check_file(path)
             worst = max(worst, code)
-            line = {"file": path, "exit": code, "result": result, "malformed": malformed}
-            print(json.dumps(line, ensure_ascii=False))
+            _print_line({"file": path, "exit": code, "result": result, "malformed": refused})
         return worst
     if len(args.files) != 1:
         print("error: check takes one FILE (use --jsonl for several)", file=sys.stderr)
@@ -118,7 +149,15 @@ def _run_check(args: argparse.Namespace) -> int:
     return code
 
 
+# -- demo ----------------------------------------------------------------------------------
+
+
 def _run_demo(args: argparse.Namespace) -> int:
+    import random
+
+    from .record import dumps, record_from_state
+    from .sim import random_deal
+
     players = [chr(ord("A") + i) for i in range(args.players)]
     rng = random.Random(args.seed)
     state = random_deal(players, dealer=len(players) - 1, carried=args.carried, rng=rng)
@@ -134,6 +173,184 @@ def _units(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of units, 0 or more")
     return int(text)
+
+
+# -- worksheet and exercise ----------------------------------------------------------------
+
+
+def _kinds(text: str) -> tuple[Any, ...]:
+    from .exercises import parse_kinds
+
+    try:
+        return parse_kinds(text)
+    except LooError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _whole(text: str, low: int, high: int | None) -> int:
+    if not text.strip().isdigit() or not (low <= int(text) and (high is None or int(text) <= high)):
+        wanted = f" from {low} to {high}" if high is not None else f", {low} or more"
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number{wanted}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, None)
+
+
+def _exercise_count(text: str) -> int:
+    from .worksheet import MAX_COUNT
+
+    return _whole(text, 1, MAX_COUNT)
+
+
+class _Progress:
+    """A worksheet's progress on standard error (a tqdm bar), drawn only when ``show``."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.bar: tqdm[Any] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.show:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc="exercises", unit="exercise", file=sys.stderr,
+                            ascii=True)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
+
+
+def _run_worksheet(args: argparse.Namespace) -> int:
+    from .worksheet import write_worksheet
+
+    try:
+        sheet, key = write_worksheet(args.kinds, args.count, args.seed, args.out,
+                                     _Progress(args.progress or sys.stderr.isatty()))
+    except LooError as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    print(f"wrote {sheet} and {key}")
+    return EXIT_LEGAL
+
+
+def _run_exercise(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .worksheet import write_record_sheet
+
+    if args.record != "-" and not Path(args.record).is_file():
+        print(f"error: cannot read {args.record!r}: no such file", file=sys.stderr)
+        return EXIT_BAD
+    try:
+        sheet, key = write_record_sheet(args.record, args.kinds, args.out, args.seed)
+    except MalformedRecord as exc:
+        print(f"malformed record: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    except LooError as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    print(f"wrote {sheet} and {key}")
+    return EXIT_LEGAL
+
+
+def _add_exercise_commands(commands: Any) -> None:
+    sheet = commands.add_parser(
+        "worksheet", help="write a printable worksheet of seeded exercises and its answer key",
+        description="Write DIR/worksheet.html and DIR/answers.html: COUNT exercises of each "
+                    "chosen type, generated from SEED (the same seed writes the same files).")
+    sheet.add_argument("--kinds", type=_kinds, default="1,2,3,4,5,6", metavar="K,K",
+                       help="exercise types from 1 to 6, e.g. 1,4 (default: all)")
+    sheet.add_argument("--count", type=_exercise_count, default=5, metavar="N",
+                       help="exercises of each type (default 5)")
+    sheet.add_argument("--seed", type=_seed, default=0, metavar="S",
+                       help="the worksheet's seed (default 0)")
+    sheet.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    sheet.add_argument("--progress", action="store_true",
+                       help="show the progress bar even when standard error is not a terminal")
+    sheet.set_defaults(run=_run_worksheet)
+    one = commands.add_parser(
+        "exercise", help="turn a deal record into an exercise sheet and its answer key",
+        description="Write DIR/worksheet.html and DIR/answers.html with exercises of the chosen "
+                    "types made from the deal record RECORD.")
+    one.add_argument("record", metavar="RECORD", help="a deal record file, or - for stdin")
+    one.add_argument("--kind", "--kinds", dest="kinds", type=_kinds, required=True, metavar="K",
+                     help="exercise types from 1 to 6, e.g. 4 or 1,4")
+    one.add_argument("--seed", type=_seed, default=0, metavar="S",
+                     help="for type 5 on a legal record: which card is made illegal (default 0)")
+    one.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    one.set_defaults(run=_run_exercise)
+
+
+# -- classroom -----------------------------------------------------------------------------
+
+CLASSROOM_PORT = 8866
+"""The port ``loo-tutor classroom`` listens on unless ``--port`` says otherwise."""
+
+
+def _run_classroom(args: argparse.Namespace) -> int:
+    from . import classroom
+
+    return classroom.run(args)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _minutes(text: str) -> float:
+    """Minutes, or seconds written with an ``s`` (``90s``); 0 or more."""
+    seconds = text.endswith("s")
+    digits = text[:-1] if seconds else text
+    if not digits.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number of minutes, or of seconds like 30s")
+    return int(digits) / 60 if seconds else int(digits)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 0 or more")
+    return int(text)
+
+
+def _add_classroom_command(commands: Any) -> None:
+    room = commands.add_parser(
+        "classroom", help="serve the notebooks as apps for a class (Voila)",
+        description="Serve the notebooks as apps for a class with Voila: code hidden, kernels "
+                    "kept ready, idle kernels stopped, nothing loaded from other hosts.")
+    room.add_argument("notebooks", nargs="?", default="notebooks", metavar="NOTEBOOKS",
+                      help="the folder of notebooks to serve (default: notebooks)")
+    room.add_argument("--host", default="127.0.0.1",
+                      help="address to listen on (default 127.0.0.1, this machine only; "
+                           "0.0.0.0 for every network interface, which requires a token)")
+    room.add_argument("--port", type=_port, default=CLASSROOM_PORT,
+                      help=f"port to listen on (default {CLASSROOM_PORT})")
+    room.add_argument("--token", default=None,
+                      help="the token readers must give (default: none on 127.0.0.1, "
+                           "a generated one on any other address)")
+    room.add_argument("--pool-size", type=_count, default=1, metavar="N",
+                      help="kernels kept started and run ahead per notebook (default 1)")
+    room.add_argument("--cull-after", type=_minutes, default=20, metavar="MINUTES",
+                      help="stop a kernel idle this many minutes with no page connected, "
+                           "or seconds written like 30s; 0 never (default 20)")
+    room.add_argument("--book", default=None, metavar="DIR",
+                      help="built book to serve for the rule links "
+                           "(default: _build/html beside NOTEBOOKS, when it exists)")
+    room.add_argument("--page", choices=("light", "voila"), default="light",
+                      help="the notebook pages: 'light', the project's own page, which "
+                           "draws the widgets of ipywidgets (default; Voila's page when "
+                           "./dev has not built it), or 'voila', Voila's JupyterLab front "
+                           "end, which also draws other widget libraries installed for it")
+    room.set_defaults(run=_run_classroom)
+
+
+# -- the command ---------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -153,11 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--carried", type=_units, default=9,
                       help="carried balance; 0 gives a simple deal (default 9)")
     demo.set_defaults(run=_run_demo)
-    room = commands.add_parser("classroom", help="serve the notebooks as apps for a class (Voila)",
-                               description=classroom.DESCRIPTION)
-    classroom.add_arguments(room)
-    room.set_defaults(run=classroom.run)
-    add_exercise_commands(commands)  # worksheet, exercise
+    _add_classroom_command(commands)
+    _add_exercise_commands(commands)
     return parser
 
 
@@ -170,6 +384,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_LEGAL
+    except Exception as exc:  # one line, never a traceback
+        print(f"error: {_unexpected(exc, f'running loo-tutor {args.command}')}", file=sys.stderr)
+        return EXIT_BAD
     return code
 
 

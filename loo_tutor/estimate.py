@@ -57,7 +57,7 @@ from .errors import LooError
 from .legality import Announcement
 from .observe import PlayerView, observation
 from .rules import LIMITED
-from .sim import _finish as _finish_random
+from .sim import finish_in_place as _finish_random
 from .state import (
     Action,
     Announce,
@@ -66,7 +66,6 @@ from .state import (
     Phase,
     Play,
     Seat,
-    deal_in_place,
     start_deal,
 )
 
@@ -312,11 +311,12 @@ class WorldSampler:
                            slots[_INDICATOR_SLOT][0])
         for is_play, seat, what in self._history:
             if is_play:
-                if state._turn != seat or what not in state.legal_cards():
+                play = Play(seat, what)  # type: ignore[arg-type]
+                if not state.is_legal(play):
                     return None
-                state._play(seat, what)
+                state.push(play)
             else:
-                state._announce(seat, what)  # type: ignore[arg-type]
+                state.push(Announce(seat, what))  # type: ignore[arg-type]
         return state
 
 
@@ -350,7 +350,7 @@ def _announcement_checks(view: PlayerView
         if seat != view.seat:
             checks[seat] = (state.legal_announcements(), call, seat == view.dealer,
                             len(state.active))
-        state._announce(seat, call)
+        state.push(Announce(seat, call))
     return checks
 
 
@@ -389,45 +389,45 @@ def finisher(bot: Bot | Mapping[Seat, Bot]) -> Finisher:
 def _view_finisher(bots: Mapping[Seat, Bot]) -> Finisher:
     def finish(state: DealState, rng: random.Random) -> None:
         while state.phase is not Phase.OVER:
-            seat = state._turn
+            seat = state.current_player()
             assert seat is not None
             view = observation(state, seat)
             bot = bots[seat]
             action = bot.choose(view, rng)
             if action not in view.legal:
                 raise LooError(f"bot {bot.name!r} chose an illegal action: {action}")
-            deal_in_place(state, action)
+            state.push(action)
     return finish
 
 
 def _thumb_finisher(bots: Mapping[Seat, ThumbBot]) -> Finisher:
     def finish(state: DealState, rng: random.Random) -> None:
         while state.phase is _ANNOUNCE:
-            seat: Seat = state._turn  # type: ignore[assignment]
+            seat: Seat = state.current_player()  # type: ignore[assignment]
             bot = bots[seat]
             call, _ = thumb_announcement(
                 state.hands[seat], state.legal_announcements(), state.trump,
                 state.pool, is_dealer=seat == state.dealer, others_in=len(state.active),
                 high_trump=bot.high_trump, rich_pool=bot.rich_pool)
-            state._announce(seat, call)
+            state.push(Announce(seat, call))
         while state.phase is _PLAY:
-            seat = state._turn  # type: ignore[assignment]
+            seat = state.current_player()  # type: ignore[assignment]
             cards = state.legal_cards()
             if len(cards) == 1:
-                state._play(seat, cards[0])
+                state.push(Play(seat, cards[0]))
                 continue
             winners = {t.winner for t in state.tricks}
             active = state.active
             without = frozenset(s for s in active if s not in winners
                                 and s != state.defender and s != seat)
-            trick = state._plays() if state.trick else ()
+            trick = state.trick_plays() if state.trick else ()
             played = {s for s, _ in trick}
             still = frozenset(s for s in active if s not in played and s != seat)
             card, _ = thumb_card(
                 cards, trick, state.trump, need_trick=seat not in winners,
                 still_to_play=still, without_trick=without,
                 good_of_the_loo=bots[seat].good_of_the_loo)
-            state._play(seat, card)
+            state.push(Play(seat, card))
     return finish
 
 
@@ -506,7 +506,7 @@ def estimate_actions(view: PlayerView, *, samples: int, rng: random.Random,
         seed = rng.getrandbits(64)
         for action, tally in zip(chosen, counts, strict=True):
             trial = world.copy()
-            deal_in_place(trial, action)
+            trial.push(action)
             finish(trial, random.Random(seed))
             net = settle(trial)
             tally[net] = tally.get(net, 0) + 1

@@ -47,7 +47,7 @@ from .estimate import finisher
 from .legality import Announcement
 from .progress import ProgressBar
 from .session import Session
-from .state import new_deal
+from .state import Announce, new_deal
 
 SEED = 2026
 """The seed every experiment derives its own generator from."""
@@ -138,7 +138,7 @@ def one_trump(deals: int, bar: Callable[[int], None]) -> dict[str, Any]:
             trumps = [c for c in state.hands[0] if c.suit is state.trump]
             if len(trumps) != 1:
                 continue
-            state._announce(0, Announcement.STAND)
+            state.push(Announce(0, Announcement.STAND))
             play(state, rng)
             looed = 0 in state.settlement().looed
             net = state.settlement().net[0]
@@ -178,7 +178,7 @@ def miss(deals: int, bar: Callable[[int], None]) -> dict[str, Any]:
                 bar(done)
                 for call, tally in ((Announcement.STAND, stand), (Announcement.MISS, take)):
                     trial = state.copy()
-                    trial._announce(0, call)
+                    trial.push(Announce(0, call))
                     play(trial, rng)
                     settled = trial.settlement()
                     tally.add(settled.net[0], 0 in settled.looed)

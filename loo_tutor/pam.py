@@ -19,7 +19,7 @@ and :meth:`~PamState.settlement`. A deal goes through four phases:
    stood and won nothing is looed (R-LOO).
 
 The book page ``book/pam.md`` explains the game and every decision taken where
-the seeds leave a gap; :func:`check_record` reads the deal records it describes.
+the seeds leave a gap; :func:`loo_tutor.record.check` reads the deal records it describes.
 
 >>> import random
 >>> state = new_pam_deal(["A", "B", "C", "D", "E"], dealer=4, carried=0, rng=random.Random(3))
@@ -39,41 +39,31 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Mapping, Sequence, Union
+from typing import Sequence, Union
 
 from .cards import ACE, CARDS, Card, Suit, sort_hand
-from .errors import LooError, MalformedRecord
+from .errors import LooError, RuleError
 from .legality import (
     Announcement,
+    cards_shown,
     explain_card,
+    follow_suit,
     legal_follows,
     legal_leads,
     trick_winner_index,
+    trumps_held,
 )
-from .profiles import PAM, describe, rules_value
-from .record import (
-    _card,
-    _cards,
-    _check_trick_shape,
-    _is_mapping,
-    _kind,
-    _Record,
-    _swap_text,
-    format_amount,
-    parse_carried,
-)
+from .profiles import PAM
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
 from .state import (
     Announce,
+    CivilLead,
     DealMachine,
-    DealState,
     Exchange,
     Phase,
     Play,
     Seat,
-    Settlement,
     Trick,
-    Verdict,
     _check_seats,
     check_pack,
     seats_from_left,
@@ -90,14 +80,6 @@ JACK = 9
 """The rank index of a jack (see :data:`loo_tutor.cards.RANK_TEXT`)."""
 
 _STAND, _PASS = Announcement.STAND, Announcement.PASS
-
-
-@dataclass(frozen=True, slots=True)
-class CivilLead:
-    """``seat`` leads ``card``, the ace of trumps, and says "Pam, be civil" (V-PAM-CIVIL)."""
-
-    seat: Seat
-    card: Card
 
 
 PamAction = Union[Announce, Exchange, Play, CivilLead]
@@ -135,24 +117,6 @@ def pam_card(trump: Suit, running: bool) -> Card:
     return CARDS[13 * (trump if running else Suit.CLUBS) + JACK]
 
 
-_STAND_INS: dict[tuple[int, Suit], Card] = {}
-
-
-def _stand_in(pam: Card, trump: Suit) -> Card:
-    """Pam as the three-card helpers of :mod:`loo_tutor.legality` should see it.
-
-    Those helpers judge cards by suit and rank alone. A stand-in card of the
-    trump suit ranked above the ace makes them treat Pam as the highest trump
-    (V-PAM) for leading, following, heading and winning; the stand-in never
-    leaves this module.
-    """
-    key = (pam.index, trump)
-    card = _STAND_INS.get(key)
-    if card is None:
-        card = _STAND_INS[key] = Card(ACE + 1, trump, len(CARDS), pam.text)
-    return card
-
-
 def flush_rank(hand: Sequence[Card], trump: Suit, pam: Card) -> tuple[int, tuple[int, ...]] | None:
     """How strong a flush ``hand`` is, or ``None`` when it is no flush (V-FLUSH).
 
@@ -179,15 +143,6 @@ def flush_rank(hand: Sequence[Card], trump: Suit, pam: Card) -> tuple[int, tuple
     return (1 if trump in suits else 0), ranks
 
 
-def loo_payment(profile: Profile, pool: Fraction) -> Fraction:
-    """What a looed player pays (R-LOO): fixed, the pool (unlimited), or the pool up to a limit."""
-    if profile.loo_rule == "unlimited":
-        return pool
-    if profile.loo_rule == "mixed":
-        return min(pool, Fraction(profile.loo))
-    return Fraction(profile.loo)
-
-
 class PamState(DealMachine):
     """The state of one Pam deal, from the first announcement to settlement.
 
@@ -210,7 +165,9 @@ class PamState(DealMachine):
         stock: the undealt cards after the indicator, top first, as far as known.
         stock_size: how many cards the stock really holds (``52 − 5n − 1``).
         announcements: (seat, stand or pass) in the order made.
-        standers: the players who stood, in order (the active players).
+        standers: the players who stood, in order.
+        active: the players who take part in the tricks: those who stood, unless
+            the pool was collected without play (R-COLLECT).
         exchanges: (seat, discarded, drawn) for each exchange so far.
         held: the cards each seat holds now.
         collected_by: who took the whole pool without play (R-COLLECT or a flush).
@@ -220,19 +177,21 @@ class PamState(DealMachine):
     """
 
     _FIELDS = (
-        "profile", "players", "dealer", "order", "carried", "pool", "hands", "indicator",
-        "trump", "pam", "stock", "stock_size", "announcements", "standers", "exchanges",
+        "profile", "players", "dealer", "order", "carried", "stakes", "pool", "hands", "indicator",
+        "trump", "pam", "stock", "stock_size", "announcements", "standers", "active", "exchanges",
         "held", "collected_by", "flush", "tricks", "civil", "trick", "leader", "phase",
         "_turn",
     )
     __slots__ = _FIELDS
     _LISTS = ("announcements", "exchanges", "held", "tricks", "civil", "trick")
+    TRICKS = TRICKS
 
     profile: Profile
     players: tuple[str, ...]
     dealer: Seat
     order: tuple[Seat, ...]
     carried: Fraction
+    stakes: tuple[int, ...]
     pool: Fraction
     hands: tuple[tuple[Card, ...], ...]
     indicator: Card
@@ -242,6 +201,7 @@ class PamState(DealMachine):
     stock_size: int
     announcements: list[tuple[Seat, Announcement]]
     standers: tuple[Seat, ...]
+    active: tuple[Seat, ...]
     exchanges: list[tuple[Seat, tuple[Card, ...], tuple[Card, ...]]]
     held: list[tuple[Card, ...]]
     collected_by: Seat | None
@@ -253,39 +213,73 @@ class PamState(DealMachine):
     phase: Phase
     _turn: Seat | None
 
+    # -- starting ----------------------------------------------------------
+
+    def __init__(self, players: Sequence[str], dealer: Seat, carried: Fraction,
+                 dealt: tuple[tuple[Card, ...], ...], indicator: Card,
+                 stock: tuple[Card, ...], profile: Profile = PAM) -> None:
+        """A Pam deal at its start from validated seats and cards (see :func:`pam_from_hands`)."""
+        count = len(players)
+        self.profile = profile
+        self.players = tuple(players)
+        self.dealer = dealer
+        self.order = seats_from_left(count, dealer)
+        self.carried = carried
+        self.stakes = profile.stakes_by_seat(count, dealer, carried != 0)
+        self.pool = carried + sum(self.stakes)
+        self.hands = dealt
+        self.indicator = indicator
+        self.trump = indicator.suit
+        self.pam = pam_card(self.trump, profile.running_pam)
+        self.stock = stock
+        self.stock_size = len(CARDS) - HAND_SIZE * count - 1
+        self.announcements = []
+        self.standers = self.active = ()
+        self.exchanges = []
+        self.held = list(dealt)
+        self.collected_by = None
+        self.flush = None
+        self.tricks = []
+        self.civil = []
+        self.trick = []
+        self.leader = None
+        self.phase = Phase.ANNOUNCE
+        self._turn = self.order[0]
+
     # -- queries ---------------------------------------------------------
 
     def is_terminal(self) -> bool:
         """Whether the deal is over: collected, taken by a flush, or five tricks played."""
         return self.phase is Phase.OVER
 
-    @property
-    def active(self) -> tuple[Seat, ...]:
-        """The players who take part in the tricks (those who stood), in order."""
-        return self.standers if self.collected_by is None or self.flush is not None else ()
-
     def legal_announcements(self) -> list[Announcement]:
         """Stand and pass while announcing (R-ANN-CHOICES), else nothing."""
         return [_STAND, _PASS] if self.phase is Phase.ANNOUNCE else []
 
-    def exchange_limit(self) -> int:
+    def exchange_limit(self, take_turned: bool = False) -> int:
         """How many cards the player to exchange may discard (V-EXCHANGE).
 
-        Five at most, and no more than the stock can replace; with
-        ``dealer_takes_trump`` the dealer's first replacement is the turned card.
+        Five at most, and no more than the stock can replace; a dealer taking
+        the turned card (``dealer_takes_trump``) receives it as one replacement.
         """
         if self.phase is not Phase.EXCHANGE:
             return 0
-        room = self.stock_size - self._drawn()
-        if self._turn == self.dealer and self.profile.dealer_takes_trump:
-            room += 1
-        return min(HAND_SIZE, room)
+        return min(HAND_SIZE, self.stock_size - self.cards_drawn() + take_turned)
+
+    def may_take_turned(self) -> bool:
+        """Whether the player to exchange may take the turned card (the dealer, under
+        ``dealer_takes_trump``: a choice, never a duty)."""
+        return (self.phase is Phase.EXCHANGE and self._turn == self.dealer
+                and self.profile.dealer_takes_trump)
 
     def legal_exchanges(self) -> list[tuple[Card, ...]]:
-        """The sets of cards the player to act may discard, keeping all first."""
+        """The sets of cards the player to act may discard, keeping all first.
+
+        Each set lists its cards in the order of their canonical text.
+        """
         if self.phase is not Phase.EXCHANGE:
             return []
-        hand = self.held[self._turn]  # type: ignore[index]
+        hand = sorted(self.held[self._turn], key=str)  # type: ignore[index]
         return [cards for size in range(self.exchange_limit() + 1)
                 for cards in combinations(hand, size)]
 
@@ -293,12 +287,10 @@ class PamState(DealMachine):
         """The cards the player to act may play (empty outside play)."""
         if self.phase is not Phase.PLAY:
             return []
-        hand = self._seen(self.held[self._turn])  # type: ignore[index]
+        hand = list(self.held[self._turn])  # type: ignore[index]
         if self.trick:
-            allowed = self._follows(hand, self._seen(self.trick))
-        else:
-            allowed = self._leads(hand)
-        return self._real(allowed)
+            return self._follows(hand, self.trick)
+        return self._leads(hand)
 
     def may_call_civil(self, card: Card) -> bool:
         """Whether leading ``card`` now may come with "Pam, be civil" (the ace of trumps)."""
@@ -313,7 +305,13 @@ class PamState(DealMachine):
         if self.phase is Phase.ANNOUNCE:
             return [Announce(seat, a) for a in self.legal_announcements()]
         if self.phase is Phase.EXCHANGE:
-            return [Exchange(seat, cards) for cards in self.legal_exchanges()]
+            swaps: list[PamAction] = [Exchange(seat, cards) for cards in self.legal_exchanges()]
+            if self.may_take_turned():
+                hand = sorted(self.held[seat], key=str)
+                swaps += [Exchange(seat, cards, True)
+                          for size in range(1, self.exchange_limit(True) + 1)
+                          for cards in combinations(hand, size)]
+            return swaps
         actions: list[PamAction] = []
         for card in self.legal_cards():
             actions.append(Play(seat, card))
@@ -332,53 +330,20 @@ class PamState(DealMachine):
             seat = self._next(seat)
         return [*self.tricks, Trick(self.leader, tuple(plays), None)]  # type: ignore[arg-type]
 
-    def settlement(self) -> Settlement:
-        """Payouts, loos, the carried balance and net changes of a finished deal.
+    def _not_paid(self) -> tuple[Seat, ...]:
+        return ()
 
-        Each trick earns a fifth of the pool (R-PAY-THIRD); a player who stood
-        and won no trick, or who is beaten by a flush without an exemption,
-        pays the loo (R-LOO); the rest stays in the pool (R-CARRY).
-
-        Raises:
-            LooError: the deal is not over yet.
-        """
-        if self.phase is not Phase.OVER:
-            raise LooError("the deal is not over, so it cannot be settled yet")
-        profile, pool = self.profile, self.pool
-        loo = loo_payment(profile, pool)
-        payouts: dict[Seat, Fraction] = {}
-        looed: tuple[Seat, ...] = ()
-        if self.collected_by is not None:
-            payouts[self.collected_by] = pool
-            if self.flush is not None:
-                spared = (self.flush.seat, *self.flush.exempt)
-                looed = tuple(s for s in self.standers if s not in spared)
-        else:
-            wins = dict.fromkeys(self.standers, 0)
-            for trick in self.tricks:
-                wins[trick.winner] += 1  # type: ignore[index]
-            for seat in self.standers:
-                if wins[seat]:
-                    payouts[seat] = pool * wins[seat] / TRICKS
-                else:
-                    looed += (seat,)
-        net = {seat: Fraction(-profile.stake) for seat in range(len(self.players))}
-        net[self.dealer] = Fraction(-profile.ante)
-        for seat, amount in payouts.items():
-            net[seat] += amount
-        for seat in looed:
-            net[seat] -= loo
-        carried_next = pool - sum(payouts.values(), Fraction(0)) + loo * len(looed)
-        return Settlement(payouts, looed, carried_next, net, loo)
+    def _flush_spared(self) -> tuple[Seat, ...] | None:
+        return None if self.flush is None else (self.flush.seat, *self.flush.exempt)
 
     # -- acting ----------------------------------------------------------
 
-    def _advance(self, action: PamAction) -> None:
-        """Take a legal action in place (the caller has checked it)."""
+    def push(self, action: PamAction) -> None:
+        """Take ``action`` in place, without checking it (see :meth:`DealMachine.push`)."""
         if isinstance(action, Announce):
             self._announce(action.seat, action.announcement)
         elif isinstance(action, Exchange):
-            self._exchange(action.seat, action.cards)
+            self._exchange(action.seat, action.cards, action.take_turned)
         else:
             if isinstance(action, CivilLead):
                 self.civil.append(len(self.tricks) + 1)
@@ -388,6 +353,7 @@ class PamState(DealMachine):
         self.announcements.append((seat, call))
         if call is _STAND:
             self.standers += (seat,)
+            self.active = self.standers
         position = len(self.announcements)
         if position == len(self.order) - 1 and not self.standers:
             self._collect(self.dealer)  # everyone else passed (R-COLLECT)
@@ -400,24 +366,24 @@ class PamState(DealMachine):
             self._turn = self.standers[0]
 
     def _collect(self, seat: Seat) -> None:
+        if self.flush is None:
+            self.active = ()
         self.collected_by = seat
         self.phase = Phase.OVER
         self._turn = None
 
-    def _drawn(self) -> int:
-        """How many stock cards the exchanges so far have taken."""
+    def cards_drawn(self) -> int:
+        """How many stock cards the exchanges so far have taken (the turned card is not one)."""
         return sum(len(drawn) for _, _, drawn in self.exchanges) - self._took_turned()
 
     def _took_turned(self) -> int:
         """1 if the dealer has taken the turned card into hand, else 0."""
         return int(any(self.indicator in drawn for _, _, drawn in self.exchanges))
 
-    def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+    def _exchange(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool) -> None:
         count = len(cards)
-        source: tuple[Card, ...] = ()
-        if count and seat == self.dealer and self.profile.dealer_takes_trump:
-            source = (self.indicator,)
-        start = self._drawn()
+        source: tuple[Card, ...] = (self.indicator,) if take_turned else ()
+        start = self.cards_drawn()
         source += self.stock[start:start + count - len(source)]
         if len(source) < count:
             raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
@@ -463,7 +429,7 @@ class PamState(DealMachine):
             self._turn = self._next(seat)
             return
         plays = self.all_tricks()[-1].plays
-        winner = plays[trick_winner_index(self._seen(cards), self.trump)][0]
+        winner = plays[trick_winner_index(cards, self.trump, self.pam)][0]
         self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == TRICKS:
@@ -477,16 +443,6 @@ class PamState(DealMachine):
         return standers[(standers.index(seat) + 1) % len(standers)]
 
     # -- duties ------------------------------------------------------------
-
-    def _seen(self, cards: Sequence[Card]) -> list[Card]:
-        """``cards`` with Pam replaced by its stand-in (see :func:`_stand_in`)."""
-        pam = self.pam
-        stand_in = _stand_in(pam, self.trump)
-        return [stand_in if card is pam else card for card in cards]
-
-    def _real(self, cards: Sequence[Card]) -> list[Card]:
-        stand_in = _stand_in(self.pam, self.trump)
-        return [self.pam if card is stand_in else card for card in cards]
 
     def _civil_trick(self) -> bool:
         return bool(self.civil) and self.civil[-1] == len(self.tricks) + 1 and bool(self.trick)
@@ -502,33 +458,29 @@ class PamState(DealMachine):
 
     def _leads(self, hand: list[Card]) -> list[Card]:
         """R-LEAD-TRUMP and R-LEAD-ACE, as the duty set of the profile has them."""
-        if self.profile.pam_duties == "004":
+        if self.profile.pam_duties == "first-lead":
             if self.tricks:  # only the first lead must be a trump
                 return hand
-            return legal_leads(hand, self.trump, False, self.indicator)
-        return legal_leads(hand, self.trump, True, self._duty_indicator())
+            return legal_leads(hand, self.trump, False, self.indicator, self.pam)
+        return legal_leads(hand, self.trump, True, self._duty_indicator(), self.pam)
 
     def _civil_hand(self, hand: list[Card]) -> list[Card]:
         """The hand without Pam when Pam must be civil and its holder has another trump."""
         if not self._civil_trick():
             return hand
-        stand_in = _stand_in(self.pam, self.trump)
-        if stand_in in hand and any(c.suit is self.trump for c in hand if c is not stand_in):
-            return [c for c in hand if c is not stand_in]
+        pam = self.pam
+        if pam in hand and any(c.suit is self.trump for c in hand if c is not pam):
+            return [c for c in hand if c is not pam]
         return hand
 
     def _follows(self, hand: list[Card], trick: list[Card]) -> list[Card]:
         """R-FOLLOW (and for seed 002 R-HEAD, R-TRUMP-WIN), Pam's freedom, Pam's manners."""
         hand = self._civil_hand(hand)
-        if self.profile.pam_duties == "002":
-            return legal_follows(hand, trick, self.trump)
-        led = trick[0].suit
-        same = [c for c in hand if c.suit is led]  # Pam counts as a trump here
-        if not same:
-            return hand
-        stand_in = _stand_in(self.pam, self.trump)
-        if stand_in in hand and stand_in not in same:
-            same.append(stand_in)  # and may be played to any trick
+        if self.profile.pam_duties == "three-card":
+            return legal_follows(hand, trick, self.trump, self.pam)
+        same = follow_suit(hand, trick, self.trump, self.pam)  # Pam follows a trump lead
+        if self.pam in hand and self.pam not in same:
+            same.append(self.pam)  # and may be played to any trick
         return same
 
     # -- explanations ------------------------------------------------------
@@ -538,18 +490,19 @@ class PamState(DealMachine):
         if isinstance(action, Announce):
             return f"{name} announcing {action.announcement.value}"
         if isinstance(action, Exchange):
-            cards = ", ".join(str(c) for c in action.cards) or "nothing"
-            return f"{name} discarding {cards}"
+            cards = cards_shown(action.cards) if action.cards else "nothing"
+            taking = " and taking the turned card" if action.take_turned else ""
+            return f"{name} discarding {cards}{taking}"
         if isinstance(action, CivilLead):
-            return f"{name} leading {action.card} with \"Pam, be civil\""
-        return f"{name} playing {action.card}"
+            return f"{name} leading {action.card.shown} with \"Pam, be civil\""
+        return f"{name} playing {action.card.shown}"
 
     def _refusal(self, action: PamAction) -> tuple[RuleKey, str] | None:
         """``None`` if the action is legal, else the rule and the message."""
         if isinstance(action, Announce):
             return self._announce_refusal(action.seat, action.announcement)
         if isinstance(action, Exchange):
-            return self._exchange_refusal(action.seat, action.cards)
+            return self._exchange_refusal(action.seat, action.cards, action.take_turned)
         if isinstance(action, (Play, CivilLead)):
             refusal = self._play_refusal(action.seat, action.card)
             if refusal is None and isinstance(action, CivilLead):
@@ -557,33 +510,14 @@ class PamState(DealMachine):
             return refusal
         raise TypeError(f"not an action: {action!r}")
 
-    def _over_refusal(self, name: str) -> tuple[RuleKey, str]:
-        if self.flush is not None:
-            holder = self._name(self.flush.seat)
-            return VariantRuleId.FLUSH, (
-                f"{name} cannot act: {holder}'s flush took the pool without play."
-            )
-        if self.collected_by is not None:
-            return RuleId.COLLECT, (
-                f"{name} cannot act: {self._name(self.collected_by)} took the pool without play."
-            )
-        return RuleId.PLAY_ORDER, f"{name} cannot act: all five tricks have been played."
+    def _holding(self, seat: Seat) -> tuple[Card, ...]:
+        return self.held[seat]
 
     def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is Phase.OVER and self.collected_by == self.dealer and not self.standers:
-            return RuleId.COLLECT, (
-                f"{name} cannot announce: every other player passed, so the dealer takes "
-                "the pool without play."
-            )
-        if self.phase is not Phase.ANNOUNCE:
-            return RuleId.ANN_ORDER, f"{name} cannot announce: every player has announced once."
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return RuleId.ANN_ORDER, (
-                f"{name} announced out of turn; announcements go clockwise from the dealer's "
-                f"left and it is {turn}'s turn."
-            )
+        refusal = self._announce_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if call not in (_STAND, _PASS):
             return RuleId.ANN_CHOICES, (
                 f"{name} cannot announce {call.value}: Pam Loo has no miss, so a player may "
@@ -591,34 +525,21 @@ class PamState(DealMachine):
             )
         return None
 
-    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...]
+    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool
                           ) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is Phase.OVER:
-            return self._over_refusal(name)
-        if self.phase is not Phase.EXCHANGE:
-            when = ("the announcements are not finished" if self.phase is Phase.ANNOUNCE
-                    else "the exchanges are over and play has begun")
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
-        if seat not in self.standers:
+        refusal = self._exchange_turn_refusal(name, seat, cards)
+        if refusal is not None:
+            return refusal
+        if take_turned and not self.may_take_turned():
+            why = ("only the dealer may" if self.profile.dealer_takes_trump
+                   else "it stays out of play unless the table plays dealer_takes_trump")
+            return VariantRuleId.EXCHANGE, f"{name} cannot take the turned card: {why}."
+        if take_turned and not cards:
             return VariantRuleId.EXCHANGE, (
-                f"{name} passed, so {name} takes no part in the exchange."
+                f"{name} must discard a card to take the turned card in its place."
             )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return VariantRuleId.EXCHANGE, (
-                f"{name} must wait: the players who stood exchange in turn from the dealer's "
-                f"left, and it is {turn}'s turn."
-            )
-        hand = self.held[seat]
-        stray = [c for c in cards if c not in hand]
-        if stray or len(set(cards)) != len(cards):
-            what = f"{stray[0]} is not in {name}'s hand" if stray else "a card is named twice"
-            return VariantRuleId.EXCHANGE, (
-                f"{name} cannot discard that: {what}; a player discards cards from their "
-                f"own hand ({', '.join(str(c) for c in hand)})."
-            )
-        limit = self.exchange_limit()
+        limit = self.exchange_limit(take_turned)
         if len(cards) > limit:
             why = ("five cards" if limit == HAND_SIZE
                    else f"{limit}, as many as the stock can still replace")
@@ -629,40 +550,28 @@ class PamState(DealMachine):
 
     def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is Phase.OVER:
-            return self._over_refusal(name)
-        if self.phase is not Phase.PLAY:
-            what = "announcements" if self.phase is Phase.ANNOUNCE else "exchanges"
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the {what} are not finished."
-            )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            why = "is not playing this deal" if seat not in self.standers else "must wait"
-            return RuleId.PLAY_ORDER, (
-                f"{name} {why}: play goes clockwise among the players who stood and it is "
-                f"{turn}'s turn."
-            )
+        refusal = self._play_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if card in self.legal_cards():
             return None
-        hand = self._seen(self.held[seat])
-        shown = self._seen([card])[0]
-        stand_in = _stand_in(self.pam, self.trump)
-        if (self.trick and shown is stand_in and card in self.held[seat]
-                and stand_in not in self._civil_hand(hand)):
+        hand = list(self.held[seat])
+        pam = self.pam
+        if (self.trick and card is pam and card in hand
+                and pam not in self._civil_hand(hand)):
             return VariantRuleId.PAM_CIVIL, (
-                f"{name} may not play Pam ({card}): the ace of trumps was led with \"Pam, be "
-                f"civil\", and {name} holds another trump to play instead."
+                f"{name} may not play Pam ({card.shown}): the ace of trumps was led with \"Pam, "
+                f"be civil\", and {name} holds another trump to play instead."
             )
-        trick = self._seen(self.trick)
-        rule, message = explain_card(name, shown, self._civil_hand(hand), trick, self.trump,
-                                     self.profile.pam_duties == "002",
-                                     self._duty_indicator())
-        if trick and trick[0] is stand_in and rule is RuleId.FOLLOW:
-            trumps = ", ".join(str(c) for c in self._real(hand) if c.suit is self.trump)
+        trick = self.trick
+        rule, message = explain_card(name, card, self._civil_hand(hand), trick, self.trump,
+                                     self.profile.pam_duties == "three-card",
+                                     self._duty_indicator(), pam)
+        if trick and trick[0] is pam and rule is RuleId.FOLLOW:
+            trumps = cards_shown(trumps_held(hand, self.trump, pam))
             return VariantRuleId.PAM, (
-                f"{name} may not play {card}: Pam was led, and Pam is a trump, so {name} "
-                f"must play one of their trumps ({trumps})."
+                f"{name} may not play {card.shown}: Pam was led, and Pam is a trump, so "
+                f"{name} must play one of their trumps ({trumps})."
             )
         return rule, message
 
@@ -675,8 +584,8 @@ class PamState(DealMachine):
                 f"{name} cannot call \"Pam, be civil\": only the leader may, with the lead."
             )
         return VariantRuleId.PAM_CIVIL, (
-            f"{name} cannot call \"Pam, be civil\" with {card}: the call goes only with the "
-            f"lead of the ace of trumps (A{self.trump.letter})."
+            f"{name} cannot call \"Pam, be civil\" with {card.shown}: the call goes only with "
+            f"the lead of the ace of trumps (A{self.trump.symbol})."
         )
 
 
@@ -729,42 +638,10 @@ def pam_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int
         raise LooError("every seat needs a hand of exactly 5 cards")
     every = [c for h in dealt for c in h] + [indicator, *stock]
     if len(set(every)) != len(every):
-        raise LooError("the same card appears twice [R-PACK-CARDS]")
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
     if len(every) > len(CARDS):
-        raise LooError("more cards than one pack holds [R-PACK-CARDS]")
-    return _start(players, dealer, fraction, dealt, indicator, tuple(stock), profile)
-
-
-def _start(players: Sequence[str], dealer: Seat, carried: Fraction,
-           dealt: tuple[tuple[Card, ...], ...], indicator: Card, stock: tuple[Card, ...],
-           profile: Profile) -> PamState:
-    count = len(players)
-    state = PamState.__new__(PamState)
-    state.profile = profile
-    state.players = tuple(players)
-    state.dealer = dealer
-    state.order = seats_from_left(count, dealer)
-    state.carried = carried
-    state.pool = carried + profile.ante + profile.stake * (count - 1)
-    state.hands = dealt
-    state.indicator = indicator
-    state.trump = indicator.suit
-    state.pam = pam_card(state.trump, profile.running_pam)
-    state.stock = stock
-    state.stock_size = len(CARDS) - HAND_SIZE * count - 1
-    state.announcements = []
-    state.standers = ()
-    state.exchanges = []
-    state.held = list(dealt)
-    state.collected_by = None
-    state.flush = None
-    state.tricks = []
-    state.civil = []
-    state.trick = []
-    state.leader = None
-    state.phase = Phase.ANNOUNCE
-    state._turn = state.order[0]
-    return state
+        raise RuleError("more cards than one pack holds", RuleId.PACK_CARDS)
+    return PamState(players, dealer, fraction, dealt, indicator, tuple(stock), profile)
 
 
 def pam_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -777,7 +654,7 @@ def pam_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     check_pack(deck)
     fraction = _check_seats(players, dealer, carried, profile)
     hands, indicator, stock = split_pam_deck(deck, len(players), dealer)
-    return _start(players, dealer, fraction, tuple(hands), indicator, stock, profile)
+    return PamState(players, dealer, fraction, tuple(hands), indicator, stock, profile)
 
 
 def new_pam_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -789,331 +666,3 @@ def new_pam_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     """
     deck, _ = shuffle_and_cut(rng)
     return pam_from_deck(players, dealer, carried, deck, profile)
-
-
-# -- records -----------------------------------------------------------------
-
-FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
-          "announce", "exchange", "civil", "tricks")
-"""The top-level keys of a Pam record, in the order records are written."""
-
-CIVIL = " civil"
-"""Added to the ace of trumps in ``next.options`` and ``error.action`` for a civil lead."""
-
-
-@dataclass(frozen=True)
-class _PamRecord:
-    """A Pam record whose static shape has been validated."""
-
-    start: PamState
-    announce: list[tuple[Seat, Announcement]]
-    exchange: list[tuple[Seat, tuple[Card, ...]]]
-    civil: frozenset[int]
-    tricks: list[tuple[Card, ...]]
-
-
-def _read(record: Mapping[str, Any], profile: Profile) -> _PamRecord:
-    if not _is_mapping(record):
-        raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
-    for key in record:
-        if key not in FIELDS:
-            raise MalformedRecord(f"{key}: unknown field (allowed in Pam Loo: {', '.join(FIELDS)})")
-    players = _Record._players(record.get("players"), profile)
-    dealer = record.get("dealer")
-    if not isinstance(dealer, str) or dealer not in players:
-        raise MalformedRecord(f"dealer: {_kind(dealer)} is not one of the players")
-    if "carried" not in record:
-        raise MalformedRecord("carried: missing (use 0 when the pool was empty)")
-    carried = parse_carried(record["carried"])
-    seat = {name: i for i, name in enumerate(players)}
-    dealt, indicator, stock = _dealt(record, players, seat[dealer])
-    start = _start(players, seat[dealer], carried, dealt, indicator, stock, profile)
-    announce = _Record._announce(record.get("announce"), seat, False)
-    exchange = _Record._exchange(record.get("exchange"), seat)
-    tricks = _tricks(record.get("tricks"))
-    civil = _civil(record.get("civil"), len(tricks))
-    draws = sum(len(cards) for _, cards in exchange)
-    if profile.dealer_takes_trump and any(s == seat[dealer] and cards for s, cards in exchange):
-        draws -= 1
-    if len(stock) < min(draws, start.stock_size):
-        raise MalformedRecord(
-            f"stock: the exchanges need {draws} cards from the stock, but it lists {len(stock)}"
-        )
-    return _PamRecord(start, announce, exchange, civil, tricks)
-
-
-def _dealt(record: Mapping[str, Any], players: list[str], dealer: Seat
-           ) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
-    deck, hands = record.get("deck"), record.get("hands")
-    if (deck is None) == (hands is None):
-        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
-    if deck is not None:
-        for key in ("trump", "stock"):
-            if record.get(key) is not None:
-                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
-        cards = _cards(deck, "deck", count=len(CARDS))
-        _distinct(cards, "deck")
-        dealt, indicator, stock = split_pam_deck(cards, len(players), dealer)
-        return tuple(dealt), indicator, stock
-    if hands is None or not _is_mapping(hands):
-        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
-    for name in hands:
-        if name not in players:
-            raise MalformedRecord(f"hands: {name!r} is not one of the players")
-    by_seat = []
-    for name in players:
-        if name not in hands:
-            raise MalformedRecord(f"hands: no hand for {name!r}")
-        by_seat.append(_cards(hands[name], "hands", name, HAND_SIZE))
-    if record.get("trump") is None:
-        raise MalformedRecord("trump: missing (the turned card is needed with 'hands')")
-    indicator = _card(record["trump"], "trump")
-    stock = () if record.get("stock") is None else _cards(record["stock"], "stock")
-    room = len(CARDS) - HAND_SIZE * len(players) - 1
-    if len(stock) > room:
-        raise MalformedRecord(f"stock: {len(stock)} cards, but only {room} are left after the deal")
-    _distinct([c for h in by_seat for c in h] + [indicator, *stock], "hands/trump/stock")
-    return tuple(by_seat), indicator, stock
-
-
-def _distinct(cards: Sequence[Card], field: str) -> None:
-    if len(set(cards)) != len(cards):
-        twice = next(c for c in cards if cards.count(c) > 1)
-        raise MalformedRecord(f"{field}: {twice} appears twice (R-PACK-CARDS)")
-
-
-def _civil(value: Any, tricks: int) -> frozenset[int]:
-    if value is None:
-        return frozenset()
-    if not isinstance(value, list):
-        raise MalformedRecord(f"civil: expected a list of trick numbers, got {_kind(value)}")
-    for number in value:
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= TRICKS:
-            raise MalformedRecord(f"civil: {number!r} is not a trick number from 1 to {TRICKS}")
-        if number > tricks:
-            raise MalformedRecord(f"civil: trick {number} has no lead in 'tricks'")
-    if len(set(value)) != len(value):
-        raise MalformedRecord("civil: a trick number is listed twice")
-    return frozenset(value)
-
-
-def _tricks(value: Any) -> list[tuple[Card, ...]]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(value)}")
-    if len(value) > TRICKS:
-        raise MalformedRecord(f"tricks: {len(value)} tricks; a Pam deal has at most {TRICKS}")
-    played = []
-    for t, trick in enumerate(value):
-        cards = _cards(trick, "tricks", t)
-        if not cards:
-            raise MalformedRecord(f"tricks[{t}]: an empty trick")
-        played.append(cards)
-    every = [c for cards in played for c in cards]
-    if len(set(every)) != len(every):
-        twice = next(c for c in every if every.count(c) > 1)
-        raise MalformedRecord(f"tricks: {twice} is played twice")
-    return played
-
-
-def check_record(record: Mapping[str, Any], profile: Profile) -> dict[str, Any]:
-    """Replay a Pam deal record and report what happened (``book/pam.md``).
-
-    :func:`loo_tutor.record.check` hands a record here when its ``rules`` name
-    the ``pam`` profile.
-
-    Returns:
-        the result dict, with the keys of CONTRACT.md §2.4 followed by the
-        keys only Pam results have (``rules``, ``flush``, ``flush_kind``,
-        ``exempt``, ``exchanges``, ``drawn``, ``pam``, ``civil``).
-
-    Raises:
-        MalformedRecord: the record does not describe a Pam deal.
-    """
-    steps = _steps(record, profile)
-    state = steps.states[-1]
-    if steps.refused is None:
-        return _result(state)
-    action, verdict = steps.refused
-    return _result(state, (action, verdict))
-
-
-@dataclass(frozen=True)
-class PamReplay:
-    """A Pam record replayed step by step.
-
-    Attributes:
-        states: the state at the start, then after each legal action.
-        actions: the legal actions, ``actions[i]`` leading from ``states[i]``
-            to ``states[i + 1]``.
-        refused: the first illegal action and its verdict, if any.
-    """
-
-    states: list[PamState]
-    actions: list[PamAction]
-    refused: tuple[PamAction, Verdict] | None
-
-
-def replay_record(record: Mapping[str, Any], profile: Profile) -> PamReplay:
-    """Every state a Pam record passes through.
-
-    Raises:
-        MalformedRecord: as :func:`check_record`.
-    """
-    return _steps(record, profile)
-
-
-def _steps(record: Mapping[str, Any], profile: Profile) -> PamReplay:
-    parsed = _read(record, profile)
-    state = parsed.start
-    states: list[PamState] = [state]
-    actions: list[PamAction] = []
-
-    def take(action: PamAction) -> PamReplay | None:
-        nonlocal state
-        if state._refusal(action) is not None:
-            return PamReplay(states, actions, (action, state.check(action)))
-        state = state.copy()
-        state._advance(action)
-        states.append(state)
-        actions.append(action)
-        return None
-
-    for seat, call in parsed.announce:
-        stop = take(Announce(seat, call))
-        if stop:
-            return stop
-    if parsed.exchange:
-        if state.phase is Phase.ANNOUNCE:
-            raise MalformedRecord("exchange: given before the announcements are finished")
-        if state.phase is Phase.OVER:
-            raise MalformedRecord("exchange: the pool was taken without play (R-COLLECT)")
-    for seat, cards in parsed.exchange:
-        stop = take(Exchange(seat, cards))
-        if stop:
-            return stop
-    if parsed.tricks:  # a Pam state answers the questions this check asks of a deal
-        _check_trick_shape(state, parsed.tricks)
-    for t, trick in enumerate(parsed.tricks):
-        for i, card in enumerate(trick):
-            player: Seat = state.current_player()  # type: ignore[assignment]
-            civil = i == 0 and t + 1 in parsed.civil
-            stop = take(CivilLead(player, card) if civil else Play(player, card))
-            if stop:
-                return stop
-    return PamReplay(states, actions, None)
-
-
-def _texts(cards: Sequence[Card]) -> list[str]:
-    return [card.text for card in cards]
-
-
-def _action_text(action: PamAction) -> str:
-    if isinstance(action, Announce):
-        return action.announcement.value
-    if isinstance(action, Exchange):
-        return _swap_text(sorted(action.cards, key=str))
-    if isinstance(action, CivilLead):
-        return action.card.text + CIVIL
-    return action.card.text
-
-
-def _result(state: PamState, refused: tuple[PamAction, Verdict] | None = None
-            ) -> dict[str, Any]:
-    """The result dict of a Pam record (``book/pam.md``, "The result")."""
-    names = state.players
-    complete = refused is None and state.is_terminal()
-    tricks = []
-    for trick in state.all_tricks():
-        tricks.append({
-            "leader": names[trick.leader],
-            "cards": [[names[seat], card.text] for seat, card in trick.plays],
-            "winner": None if trick.winner is None else names[trick.winner],
-        })
-    result: dict[str, Any] = {
-        "status": "illegal" if refused else ("complete" if complete else "in_progress"),
-        "kind": "pam",
-        "pool": str(state.pool),
-        "trump": state.trump.letter,
-        "revealed_after_trick": None,
-        "active": [names[s] for s in state.active],
-        "defender": None,
-        "collected_by": None,
-        "tricks": tricks,
-        "payouts": {},
-        "looed": [],
-        "carried_next": None,
-    }
-    if complete:
-        settled = state.settlement()
-        if state.collected_by is not None:
-            result["collected_by"] = names[state.collected_by]
-        result["payouts"] = {names[s]: str(a) for s, a in settled.payouts.items()}
-        result["looed"] = [names[s] for s in settled.looed]
-        result["carried_next"] = str(settled.carried_next)
-        result["net"] = {names[s]: str(a) for s, a in settled.net.items()}
-    else:
-        stake = str(-state.profile.stake)
-        result["net"] = {name: stake for name in names}
-        result["net"][names[state.dealer]] = str(-state.profile.ante)
-    result["next"] = None
-    if refused is None and not complete:
-        result["next"] = {"player": names[state.current_player()],  # type: ignore[index]
-                          "phase": state.phase.value,
-                          "options": _options(state)}
-    result["error"] = None
-    if refused is not None:
-        action, verdict = refused
-        result["error"] = {"player": names[action.seat], "phase": _phase_of(action),
-                           "action": _action_text(action), "rule": str(verdict.rule),
-                           "message": verdict.message}
-    flush = state.flush
-    result["rules"] = describe(state.profile)
-    result["flush"] = None if flush is None else names[flush.seat]
-    result["flush_kind"] = None if flush is None else flush.kind
-    result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
-    result["exchanges"] = {names[s]: _texts(gone) for s, gone, _ in state.exchanges}
-    result["drawn"] = {names[s]: _texts(new) for s, _, new in state.exchanges}
-    result["pam"] = state.pam.text
-    result["civil"] = list(state.civil)
-    return result
-
-
-def _phase_of(action: PamAction) -> str:
-    if isinstance(action, Announce):
-        return "announce"
-    return "exchange" if isinstance(action, Exchange) else "play"
-
-
-def _options(state: PamState) -> list[str]:
-    """``next.options``: words, discard lists or cards, sorted (``book/pam.md``)."""
-    return sorted(_action_text(action) for action in state.legal_actions())
-
-
-def record_from_pam_state(state: PamState) -> dict[str, Any]:
-    """Write a Pam deal, as far as it has gone, as a record in the ``hands`` form.
-
-    ``check(record_from_pam_state(s))`` describes the same deal as ``s``.
-    """
-    names = state.players
-    record: dict[str, Any] = {
-        "rules": rules_value(state.profile),
-        "players": list(names),
-        "dealer": names[state.dealer],
-        "carried": format_amount(state.carried),
-        "hands": {names[s]: _texts(state.hands[s]) for s in range(len(names))},
-        "trump": state.indicator.text,
-    }
-    if state.stock:
-        record["stock"] = _texts(state.stock)
-    if state.announcements:
-        record["announce"] = {names[s]: a.value for s, a in state.announcements}
-    if state.exchanges:
-        record["exchange"] = {names[s]: _texts(gone) for s, gone, _ in state.exchanges}
-    if state.civil:
-        record["civil"] = list(state.civil)
-    tricks = [_texts([card for _, card in t.plays]) for t in state.all_tricks()]
-    if tricks:
-        record["tricks"] = tricks
-    return record

@@ -29,10 +29,12 @@ from .errors import MalformedRecord
 from .rules import LIMITED, Profile
 
 BLENHEIM = replace(
-    LIMITED, name="blenheim", ante=2, stake=1, loo=30, loo_rule="mixed",
-    two_player_top_trump=True, trump_leads=2, dealer_defends_sole=True,
+    LIMITED, name="blenheim", ante=2, stake=1, stakes="everyone", loo=30, loo_rule="mixed",
+    simple_pool=False, two_player_top_trump=True, trump_leads=2, dealer_defends_sole=True,
 )
-"""The rules of seed 003 as one bundle. Everyone stakes (the dealer double), a
+"""The rules of seed 003 as one bundle. Every deal has a miss, trumps turned at
+once and declarations (seed 003 has no simple pool). A fresh pool is staked by
+everyone (the dealer double); after a loo the new dealer alone stakes one. A
 loo costs the pool up to 30, two players in lead their top trump, trump leads
 bind the first two tricks only, and a dealer must defend against a single
 stander."""
@@ -99,9 +101,10 @@ _OPTIONS: dict[str, tuple[Callable[[str, Any], Any], Callable[[Any], dict[str, A
     "seats": (_seats, lambda v: {"min_players": v[0], "max_players": v[1]}),
     "first_dealer": (_words("random", "low-cut"), lambda v: {"first_dealer": v}),
     "stakes": (_words("dealer", "everyone"),
-               lambda v: {"ante": 2, "stake": 1} if v == "everyone" else {"stake": 0}),
+               lambda v: ({"ante": 2, "stake": 1, "stakes": "everyone"} if v == "everyone"
+                          else {"stake": 0, "stakes": "dealer"})),
     "ante": (_units, lambda v: {"ante": v}),
-    "stake": (_units, lambda v: {"stake": v}),
+    "stake": (_units, lambda v: {"stake": v, "stakes": "everyone" if v else "dealer"}),
     "loo": (_loo, lambda v: {"loo_rule": v[0], "loo": v[1]}),
     "single_pot": (_words("hidden", "miss"), lambda v: {"single_pot_miss": v == "miss"}),
     "reveal": (_words("after-trick", "immediate"),
@@ -120,7 +123,8 @@ _OPTIONS: dict[str, tuple[Callable[[str, Any], Any], Callable[[Any], dict[str, A
     "dealer_defends_sole": (_flag, lambda v: {"dealer_defends_sole": v}),
     "running_pam": (_flag, lambda v: {"running_pam": v}),
     "flush_exempt": (_flag, lambda v: {"flush_exempt": v}),
-    "duties": (_words("002", "004"), lambda v: {"pam_duties": v}),
+    "duties": (_words("002", "004"),
+               lambda v: {"pam_duties": "three-card" if v == "002" else "first-lead"}),
     "dealer_takes_trump": (_flag, lambda v: {"dealer_takes_trump": v}),
 }
 
@@ -129,8 +133,11 @@ OPTIONS = tuple(_OPTIONS)
 
 _PAM_ONLY = {"running_pam", "flush_exempt", "duties", "dealer_takes_trump"}
 _THREE_CARD_ONLY = {"single_pot", "reveal", "simple_ace_duty", "miss_position",
-                    "two_player_top_trump", "club_law", "irish", "three_card_flush",
-                    "dealer_defends_sole"}
+                    "two_player_top_trump", "trump_lead", "no_heading", "club_law", "irish",
+                    "three_card_flush", "undivided", "dealer_defends_sole"}
+"""The options that mean nothing in Pam Loo, which has duties and a flush of its own
+(SPEC §11: an option is never accepted and then ignored). The table's options
+(seats, first dealer, stakes, ante, loo, session end) apply to both games."""
 _NOT_IRISH = {"single_pot", "reveal", "simple_ace_duty", "miss_position"}
 
 

@@ -27,19 +27,22 @@ import os
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar
 
 import yaml
 
 from .cards import CARDS, Card, parse_card
-from .errors import MalformedRecord, NotationError
+from .errors import LooError, MalformedRecord, NotationError
 from .legality import Announcement
 from .profiles import describe, profile_from_rules, rules_value
+from .pam import HAND_SIZE as PAM_HAND
+from .pam import TRICKS as PAM_TRICKS
+from .pam import PamState, split_pam_deck
 from .rules import LIMITED, Profile
 from .state import (
-    Action,
     Announce,
+    CivilLead,
+    DealMachine,
     DealKind,
     DealState,
     Exchange,
@@ -62,8 +65,19 @@ FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "tru
 IRISH_FIELDS = FIELDS[:-1] + ("stock", "exchange", "tricks")
 """The keys of an Irish Loo record: the stock drawn from, and the exchanges."""
 
-_FIELD_SET = frozenset(FIELDS)
-_IRISH_FIELD_SET = frozenset(IRISH_FIELDS)
+PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
+              "announce", "exchange", "civil", "tricks")
+"""The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
+
+CIVIL = " civil"
+"""Added to the ace of trumps in ``next.options`` and ``error.action`` for a civil lead."""
+
+TAKE_TURNED = " + turned"
+"""Added to the discards in ``next.options`` and ``error.action`` when the dealer takes
+the turned card (Pam Loo's ``dealer_takes_trump``)."""
+
+_STAKE_TEXT = tuple(str(-stake) for stake in range(10))
+_FIELD_SETS = {fields: frozenset(fields) for fields in (FIELDS, IRISH_FIELDS, PAM_FIELDS)}
 _SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
 _WORDS = {a.value: a for a in Announcement}
 _CARD_OF_TEXT = {card.text: card for card in CARDS}.__getitem__
@@ -132,26 +146,15 @@ def load_record(source: str | os.PathLike[str]) -> dict[str, Any]:
 
     A :class:`~pathlib.Path` is always read as a file. A string is read as a
     file when it is a single line naming an existing file, else as text.
+    Whatever the text holds, the answer is a mapping or a one-line refusal
+    (:mod:`loo_tutor.reading`).
 
     Raises:
         MalformedRecord: the file cannot be read, or its text is not a record.
     """
-    if isinstance(source, os.PathLike) or (
-        "\n" not in source and len(source) < 4096 and os.path.isfile(source)
-    ):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MalformedRecord(f"cannot read {str(path)!r}: {_reason(exc)}") from None
-        return loads(text)
-    return loads(source)
+    from .reading import load
 
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror.lower()
-    return str(exc).splitlines()[0]
+    return load(source)
 
 
 # -- validation ----------------------------------------------------------------
@@ -225,7 +228,8 @@ def parse_carried(value: Any) -> Fraction:
 class _Record:
     """A record whose static shape has been validated (CONTRACT §2.1, first part)."""
 
-    __slots__ = ("players", "dealer", "carried", "start", "announce", "exchange", "tricks")
+    __slots__ = ("players", "dealer", "carried", "start", "announce", "exchange", "civil",
+                 "tricks")
 
     def __init__(self, record: Any, profile: Profile | None = None) -> None:
         """Validate ``record``; ``profile`` is its ``rules`` already read, if it was."""
@@ -234,34 +238,42 @@ class _Record:
         if profile is None:
             rules = record.get("rules")
             profile = LIMITED if rules is None else profile_from_rules(rules)
-        if profile.game != "three-card":
-            raise MalformedRecord(f"rules: a {profile.name} record cannot be stepped through here")
-        fields = _IRISH_FIELD_SET if profile.irish else _FIELD_SET
-        if not fields.issuperset(record):
-            key = next(k for k in record if k not in fields)
-            allowed = IRISH_FIELDS if profile.irish else FIELDS
+        pam = profile.game == "pam"
+        allowed = PAM_FIELDS if pam else IRISH_FIELDS if profile.irish else FIELDS
+        if not _FIELD_SETS[allowed].issuperset(record):
+            key = next(k for k in record if k not in allowed)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
         players = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
         if not isinstance(dealer, str) or dealer not in players:
             raise MalformedRecord(f"dealer: {_kind(dealer)} is not one of the players")
         if "carried" not in record:
-            raise MalformedRecord("carried: missing (use 0 for a simple deal)")
+            raise MalformedRecord("carried: missing (use 0 when nothing was carried)")
         carried = parse_carried(record["carried"])
-        kind = deal_kind(carried, profile)
         seat = dict(zip(players, range(len(players))))
         dealer_seat = seat[dealer]
-        hands, miss, indicator, stock = self._cards(record, players, seat, dealer_seat, kind,
-                                                    profile)
         self.players = players
         self.dealer = dealer_seat
         self.carried = carried
+        self.exchange = self._exchange(record.get("exchange"), seat)
+        if pam:
+            dealt, indicator, stock = _pam_cards(record, players, dealer_seat)
+            self.start: DealMachine = PamState(players, dealer_seat, carried, dealt, indicator,
+                                               stock, profile)
+            self.announce = self._announce(record.get("announce"), seat, False)
+            self.tricks = self._tricks(record.get("tricks"), PAM_TRICKS)
+            self.civil = _civil(record.get("civil"), len(self.tricks))
+            _check_pam_stock(self.start, self.exchange)
+            return
+        kind = deal_kind(carried, profile)
+        hands, miss, indicator, stock = self._cards(record, players, seat, dealer_seat, kind,
+                                                    profile)
         self.start = start_deal(players, dealer_seat, carried, hands, miss, indicator, profile,
                                 stock)
         self.announce = self._announce(record.get("announce"), seat,
                                        kind is _SIMPLE and miss is None)
-        self.exchange = self._exchange(record.get("exchange"), seat)
-        self.tricks = self._tricks(record.get("tricks"))
+        self.tricks = self._tricks(record.get("tricks"), 3)
+        self.civil = _NO_CIVIL
 
     @staticmethod
     def _players(players: Any, profile: Profile) -> list[str]:
@@ -303,7 +315,7 @@ class _Record:
             cards = _cards(deck, "deck", count=52)
             if len(set(cards)) != 52:
                 twice = next(c for c in cards if cards.count(c) > 1)
-                raise MalformedRecord(f"deck: {twice} appears twice (R-PACK-CARDS)")
+                raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
             stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
             return (*split_deck(cards, len(players), dealer, kind, profile), stock)
         if hands is None or not _is_mapping(hands):
@@ -343,7 +355,7 @@ class _Record:
         if len(distinct) != 3 * len(by_seat) + (3 if miss else 0) + 1 + len(stock):
             every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
             twice = next(c for c in every if every.count(c) > 1)
-            raise MalformedRecord(f"hands/miss/trump: {twice} appears twice (R-PACK-CARDS)")
+            raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
         return by_seat, miss, indicator, stock
 
     @staticmethod
@@ -370,7 +382,10 @@ class _Record:
         return calls
 
     @staticmethod
-    def _exchange(exchange: Any, seat: dict[str, int]) -> list[tuple[int, tuple[Card, ...]]]:
+    def _exchange(exchange: Any, seat: dict[str, int]
+                  ) -> list[tuple[int, tuple[Card, ...], bool]]:
+        """Each exchange: a list of the cards discarded, or (Pam Loo) a mapping
+        ``{discard: [...], take_turned: true}`` for a dealer who takes the turned card."""
         if exchange is None:
             return []
         if not _is_mapping(exchange):
@@ -378,20 +393,32 @@ class _Record:
                 f"exchange: expected a mapping player -> cards discarded, got {_kind(exchange)}"
             )
         swaps = []
-        for name, cards in exchange.items():
+        for name, given in exchange.items():
             if name not in seat:
                 raise MalformedRecord(f"exchange: {name!r} is not one of the players")
-            swaps.append((seat[name], _cards(cards, "exchange", name)))
+            take = False
+            if _is_mapping(given):
+                unknown = sorted(str(key) for key in given if key not in ("discard", "take_turned"))
+                if unknown:
+                    raise MalformedRecord(f"exchange.{name}: unknown key {unknown[0]!r} "
+                                          "(allowed: discard, take_turned)")
+                take = given.get("take_turned", False)
+                if not isinstance(take, bool):
+                    raise MalformedRecord(
+                        f"exchange.{name}.take_turned: expected true or false, got {_kind(take)}"
+                    )
+                given = given.get("discard", [])
+            swaps.append((seat[name], _cards(given, "exchange", name), take))
         return swaps
 
     @staticmethod
-    def _tricks(tricks: Any) -> list[tuple[Card, ...]]:
+    def _tricks(tricks: Any, most: int) -> list[tuple[Card, ...]]:
         if tricks is None:
             return []
         if not isinstance(tricks, list):
             raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(tricks)}")
-        if len(tricks) > 3:
-            raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most 3")
+        if len(tricks) > most:
+            raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most {most}")
         played = []
         count = 0
         for t, trick in enumerate(tricks):
@@ -403,8 +430,78 @@ class _Record:
         if len(set().union(*played)) != count:
             every = [c for cards in played for c in cards]
             twice = next(c for c in every if every.count(c) > 1)
-            raise MalformedRecord(f"tricks: {twice} is played twice")
+            raise MalformedRecord(f"tricks: {twice.shown} is played twice")
         return played
+
+
+_NO_CIVIL: frozenset[int] = frozenset()
+
+
+def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
+               ) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
+    """The hands, the turned card and the stock of a Pam record."""
+    deck, hands = record.get("deck"), record.get("hands")
+    if (deck is None) == (hands is None):
+        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+    if deck is not None:
+        for key in ("trump", "stock"):
+            if record.get(key) is not None:
+                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+        cards = _cards(deck, "deck", count=len(CARDS))
+        _distinct(cards, "deck")
+        dealt, indicator, stock = split_pam_deck(cards, len(players), dealer)
+        return tuple(dealt), indicator, stock
+    if hands is None or not _is_mapping(hands):
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
+    for name in hands:
+        if name not in players:
+            raise MalformedRecord(f"hands: {name!r} is not one of the players")
+    by_seat = []
+    for name in players:
+        if name not in hands:
+            raise MalformedRecord(f"hands: no hand for {name!r}")
+        by_seat.append(_cards(hands[name], "hands", name, PAM_HAND))
+    if record.get("trump") is None:
+        raise MalformedRecord("trump: missing (the turned card is needed with 'hands')")
+    indicator = _card(record["trump"], "trump")
+    stock = () if record.get("stock") is None else _cards(record["stock"], "stock")
+    room = len(CARDS) - PAM_HAND * len(players) - 1
+    if len(stock) > room:
+        raise MalformedRecord(f"stock: {len(stock)} cards, but only {room} are left after the deal")
+    _distinct([c for h in by_seat for c in h] + [indicator, *stock], "hands/trump/stock")
+    return tuple(by_seat), indicator, stock
+
+
+def _distinct(cards: Sequence[Card], field: str) -> None:
+    if len(set(cards)) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise MalformedRecord(f"{field}: {twice.shown} appears twice (R-PACK-CARDS)")
+
+
+def _civil(value: Any, tricks: int) -> frozenset[int]:
+    if value is None:
+        return _NO_CIVIL
+    if not isinstance(value, list):
+        raise MalformedRecord(f"civil: expected a list of trick numbers, got {_kind(value)}")
+    for number in value:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= PAM_TRICKS:
+            raise MalformedRecord(f"civil: {number!r} is not a trick number from 1 to {PAM_TRICKS}")
+        if number > tricks:
+            raise MalformedRecord(f"civil: trick {number} has no lead in 'tricks'")
+    if len(set(value)) != len(value):
+        raise MalformedRecord("civil: a trick number is listed twice")
+    return frozenset(value)
+
+
+def _check_pam_stock(start: PamState, exchange: list[tuple[int, tuple[Card, ...], bool]]
+                     ) -> None:
+    """A Pam hands record must list the stock as far as its exchanges can draw."""
+    draws = sum(len(cards) - take for _, cards, take in exchange)
+    if len(start.stock) < min(draws, start.stock_size):
+        raise MalformedRecord(
+            f"stock: the exchanges need {draws} cards from the stock, but it lists "
+            f"{len(start.stock)}"
+        )
 
 
 # -- checking ----------------------------------------------------------------
@@ -421,41 +518,20 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     Raises:
         MalformedRecord: the record does not describe a deal.
     """
-    rules = record.get("rules") if _is_mapping(record) else None
-    profile = LIMITED if rules is None else profile_from_rules(rules)
-    if profile.game == "pam":
-        from .pam import check_record  # the Pam module builds on this one
-        return check_record(record, profile)
-    parsed = _Record(record, profile)
-    state = parsed.start
-    for seat, call in parsed.announce:
-        if seat != state._turn or call not in state.legal_announcements():
-            refusal = state._announce_refusal(seat, call)
-            assert refusal is not None
-            return _result(state, error=(seat, "announce", call.value, *refusal))
-        state._announce(seat, call)
-    for seat, cards in parsed.exchange:
-        refusal = state._exchange_refusal(seat, cards)
-        if refusal is not None:
-            return _result(state, error=(seat, "exchange", _swap_text(cards), *refusal))
-        _check_stock(state, cards)
-        state._exchange(seat, cards)
-    tricks = parsed.tricks
-    if tricks:
-        _check_trick_shape(state, tricks)
-    legal_cards, play = state.legal_cards, state._play
-    for trick in tricks:
-        for card in trick:
-            player: int = state._turn  # type: ignore[assignment]
-            if card not in legal_cards():
-                refusal = state._play_refusal(player, card)
-                return _result(state, error=(player, "play", card.text, *refusal))  # type: ignore[misc]
-            play(player, card)
-    return _result(state)
+    walked = _walk(_Record(record), keep=False)
+    state = walked.states[-1]
+    if walked.refused is None:
+        return _result(state)
+    action, verdict = walked.refused
+    return _result(state, error=(action.seat, _phase_of(action), _action_text(action),
+                                 verdict.rule, verdict.message))
+
+
+_State = TypeVar("_State", bound=DealMachine)
 
 
 @dataclass(frozen=True)
-class Replay:
+class Replay(Generic[_State]):
     """A record replayed step by step.
 
     Attributes:
@@ -465,61 +541,123 @@ class Replay:
         refused: the first illegal action and its verdict, if any.
     """
 
-    states: list[DealState]
-    actions: list[Action]
-    refused: tuple[Action, Verdict] | None
+    states: list[_State]
+    actions: list[Any]
+    refused: tuple[Any, Verdict] | None
 
 
-def replay(record: Mapping[str, Any]) -> Replay:
-    """Every state a record passes through, for stepping through a deal.
+def replay(record: Mapping[str, Any]) -> Replay[DealState]:
+    """Every state a three-card record passes through, for stepping through a deal.
 
     Raises:
         MalformedRecord: as :func:`check`; also for a Pam Loo record, which
-            :func:`loo_tutor.pam.replay_record` steps through.
+            :func:`replay_pam` steps through.
     """
     parsed = _Record(record)
+    if type(parsed.start) is not DealState:
+        raise MalformedRecord("rules: a pam record is stepped through with replay_pam")
+    return _walk(parsed, keep=True)
+
+
+def replay_pam(record: Mapping[str, Any]) -> Replay[PamState]:
+    """Every state a Pam Loo record passes through (the same replay as :func:`replay`).
+
+    Raises:
+        MalformedRecord: as :func:`check`; also for a three-card record.
+    """
+    parsed = _Record(record)
+    if type(parsed.start) is not PamState:
+        raise MalformedRecord("rules: only a pam record is stepped through with replay_pam")
+    return _walk(parsed, keep=True)
+
+
+class _Parsed(Protocol):
+    """What the replay reads of a record whose shape has been validated."""
+
+    @property
+    def start(self) -> Any: ...
+    @property
+    def announce(self) -> list[tuple[int, Announcement]]: ...
+    @property
+    def exchange(self) -> list[tuple[int, tuple[Card, ...], bool]]: ...
+    @property
+    def civil(self) -> frozenset[int]: ...
+    @property
+    def tricks(self) -> list[tuple[Card, ...]]: ...
+
+
+def _walk(parsed: _Parsed, keep: bool) -> Replay[Any]:
+    """Take the record's actions in order until one is refused (CONTRACT §2.2).
+
+    The one replay loop of every game. With ``keep`` every state is kept (each
+    action is taken on a copy); without, the start is changed in place and
+    ``states`` holds only the last. A trick number in ``civil`` makes that
+    trick's lead a :class:`~loo_tutor.state.CivilLead`.
+    """
     state = parsed.start
-    states: list[DealState] = [state]
-    actions: list[Action] = []
-
-    def take(action: Action) -> Verdict | None:
-        nonlocal state
-        verdict = state.check(action)
-        if verdict:
-            state = state.apply(action)
-            states.append(state)
-            actions.append(action)
-            return None
-        return verdict
-
+    states = [state]
+    actions: list[Any] = []
     for seat, call in parsed.announce:
-        refused = take(Announce(seat, call))
-        if refused is not None:
-            return Replay(states, actions, (Announce(seat, call), refused))
-    for seat, cards in parsed.exchange:
-        if state.phase is Phase.EXCHANGE and state._turn == seat:
-            _check_stock(state, cards)
-        refused = take(Exchange(seat, cards))
-        if refused is not None:
-            return Replay(states, actions, (Exchange(seat, cards), refused))
+        announce = Announce(seat, call)
+        if not state.is_legal(announce):
+            return _stopped(state, states, actions, announce)
+        state = _take(state, announce, states, actions, keep)
+    if parsed.exchange and state.phase is not Phase.EXCHANGE:
+        if state.phase is Phase.ANNOUNCE:
+            raise MalformedRecord("exchange: given before the announcements are finished")
+        raise MalformedRecord("exchange: the deal has no exchanges left to make (it is "
+                              "over, or play has begun)")
+    for seat, cards, take in parsed.exchange:
+        exchange = Exchange(seat, cards, take)
+        if not state.is_legal(exchange):
+            return _stopped(state, states, actions, exchange)
+        try:
+            state = _take(state, exchange, states, actions, keep)
+        except LooError as exc:
+            raise MalformedRecord(f"stock: {exc}") from None
     if parsed.tricks:
         _check_trick_shape(state, parsed.tricks)
-    for trick in parsed.tricks:
-        for card in trick:
-            play = Play(state.current_player(), card)  # type: ignore[arg-type]
-            refused = take(play)
-            if refused is not None:
-                return Replay(states, actions, (play, refused))
+    civil = parsed.civil
+    for t, trick in enumerate(parsed.tricks):
+        for i, card in enumerate(trick):
+            player: int = state.current_player()
+            play = CivilLead(player, card) if i == 0 and t + 1 in civil else Play(player, card)
+            if not state.is_legal(play):
+                return _stopped(state, states, actions, play)
+            state = _take(state, play, states, actions, keep)
     return Replay(states, actions, None)
 
 
-def _check_stock(state: DealState, cards: tuple[Card, ...]) -> None:
-    """A hands record must list the stock as far as its exchanges draw."""
-    if state._drawn() + len(cards) > len(state.stock):
-        raise MalformedRecord(
-            f"stock: lists {len(state.stock)} cards, but the exchanges draw more "
-            f"({state.players[state._turn]} is short)"  # type: ignore[index]
-        )
+def _stopped(state: Any, states: list[Any], actions: list[Any], action: Any) -> Replay[Any]:
+    return Replay(states, actions, (action, state.check(action)))
+
+
+def _take(state: _State, action: Any, states: list[_State], actions: list[Any],
+          keep: bool) -> _State:
+    """``state`` after the legal ``action``: a copy kept in ``states``, or ``state`` itself."""
+    if keep:
+        state = state.copy()
+        states.append(state)
+        actions.append(action)
+    state.push(action)
+    return state
+
+
+def _phase_of(action: Any) -> str:
+    if type(action) is Announce:
+        return "announce"
+    return "exchange" if type(action) is Exchange else "play"
+
+
+def _action_text(action: Any) -> str:
+    """An action as ``next.options`` and ``error.action`` write it (CONTRACT §2.4)."""
+    if type(action) is Announce:
+        return str(action.announcement.value)
+    if type(action) is Exchange:
+        return _swap_text(action.cards) + (TAKE_TURNED if action.take_turned else "")
+    if type(action) is CivilLead:
+        return str(action.card.text) + CIVIL
+    return str(action.card.text)
 
 
 class _Dealt(Protocol):
@@ -557,9 +695,11 @@ def _check_trick_shape(state: _Dealt, tricks: list[tuple[Card, ...]]) -> None:
             )
 
 
-def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
+def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
+    """The result dict of CONTRACT.md §2.4, with the keys a variant adds (book: Variants)."""
     names = state.players
     complete = error is None and state.phase is Phase.OVER
+    pam = type(state) is PamState
     tricks = []
     for trick in state.all_tricks():
         cards = []
@@ -571,14 +711,15 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
     active = []
     for seat in state.active:
         active.append(names[seat])
+    defender = None if pam else state.defender
     result: dict[str, Any] = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
-        "kind": "simple" if state.kind is _SIMPLE else "double",
+        "kind": "pam" if pam else "simple" if state.kind is _SIMPLE else "double",
         "pool": amount_text(state.pool),
         "trump": None if state.trump is None else "SHDC"[state.trump],
-        "revealed_after_trick": state.revealed_after,
+        "revealed_after_trick": None if pam else state.revealed_after,
         "active": active,
-        "defender": None if state.defender is None else names[state.defender],
+        "defender": None if defender is None else names[defender],
         "collected_by": None,
         "tricks": tricks,
         "payouts": {},
@@ -598,21 +739,13 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
         result["carried_next"] = amount_text(settled.carried_next)
         for seat, amount in settled.net.items():
             net[names[seat]] = amount_text(amount)
-    else:
-        profile = state.profile
-        stake = str(-profile.stake) if profile.stake else "0"
-        for name in names:
-            net[name] = stake
-        net[names[state.dealer]] = str(-profile.ante)
+    else:  # only the stakes have been booked (R-DEAL-ANTE)
+        for seat, stake in enumerate(state.stakes):
+            net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
     result["net"] = net
     if error is None and not complete:
-        to_act: int = state.current_player()  # type: ignore[assignment]
-        if state.phase is Phase.ANNOUNCE:
-            options = [a.value for a in state.legal_announcements()]
-        elif state.phase is Phase.EXCHANGE:
-            options = [_swap_text(cards) for cards in state.legal_exchanges()]
-        else:
-            options = [c.text for c in state.legal_cards()]
+        to_act: int = state.current_player()
+        options = [_action_text(action) for action in state.legal_actions()]
         result["next"] = {"player": names[to_act], "phase": state.phase.value,
                           "options": sorted(options)}
     else:
@@ -623,19 +756,32 @@ def _result(state: DealState, error: tuple[Any, ...] | None = None) -> dict[str,
         player, phase, action, rule, message = error
         result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
-    if state.profile is not LIMITED and not state.profile.is_limited:
-        _variant_result(state, result)
+    if pam:
+        _pam_result(state, result)
+    elif state.profile is not LIMITED and not state.profile.is_limited:
+        result["rules"] = describe(state.profile)
+        result["flush"] = None if state.flush is None else names[state.flush]
+        if state.profile.irish:
+            result["exchanges"] = {names[seat]: _texts(cards) for seat, cards in state.exchanges}
     return result
 
 
-def _variant_result(state: DealState, result: dict[str, Any]) -> None:
-    """The keys a variant profile adds to the result (book: Variants)."""
+def _pam_result(state: PamState, result: dict[str, Any]) -> None:
+    """The keys only a Pam result has (``book/pam.md``, "The result")."""
     names = state.players
+    flush = state.flush
     result["rules"] = describe(state.profile)
-    result["flush"] = None if state.flush is None else names[state.flush]
-    if state.profile.irish:
-        result["exchanges"] = {names[seat]: [c.text for c in cards]
-                               for seat, cards in state.exchanges}
+    result["flush"] = None if flush is None else names[flush.seat]
+    result["flush_kind"] = None if flush is None else flush.kind
+    result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
+    result["exchanges"] = {names[s]: _texts(gone) for s, gone, _ in state.exchanges}
+    result["drawn"] = {names[s]: _texts(new) for s, _, new in state.exchanges}
+    result["pam"] = state.pam.text
+    result["civil"] = list(state.civil)
+
+
+def _texts(cards: Sequence[Card]) -> list[str]:
+    return [card.text for card in cards]
 
 
 def _swap_text(cards: Sequence[Card]) -> str:
@@ -651,8 +797,8 @@ def format_amount(value: Fraction) -> int | str:
     return int(value) if value.denominator == 1 else str(value)
 
 
-def record_from_state(state: DealState) -> dict[str, Any]:
-    """Write a deal, as far as it has gone, as a record in the ``hands`` form.
+def record_from_state(state: DealState | PamState) -> dict[str, Any]:
+    """Write a deal of any game, as far as it has gone, as a record in the ``hands`` form.
 
     ``check(record_from_state(s))`` describes the same deal as ``s``.
     """
@@ -665,21 +811,33 @@ def record_from_state(state: DealState) -> dict[str, Any]:
         "players": list(names),
         "dealer": names[state.dealer],
         "carried": format_amount(state.carried),
-        "hands": {names[s]: [str(c) for c in state.hands[s]] for s in range(len(names))},
+        "hands": {names[s]: _texts(state.hands[s]) for s in range(len(names))},
     })
-    if state.miss is not None:
-        record["miss"] = [str(c) for c in state.miss]
-    record["trump"] = str(state.indicator)
+    if type(state) is DealState and state.miss is not None:
+        record["miss"] = _texts(state.miss)
+    record["trump"] = state.indicator.text
     if state.stock:
-        record["stock"] = [str(c) for c in state.stock]
+        record["stock"] = _texts(state.stock)
     if state.announcements:
         record["announce"] = {names[s]: a.value for s, a in state.announcements}
     if state.exchanges:
-        record["exchange"] = {names[s]: [str(c) for c in cards] for s, cards in state.exchanges}
-    tricks = [[str(c) for _, c in t.plays] for t in state.all_tricks()]
+        record["exchange"] = {names[s]: _exchange_entry(state, cards, drawn)
+                              for s, cards, *drawn in state.exchanges}
+    if type(state) is PamState and state.civil:
+        record["civil"] = list(state.civil)
+    tricks = [[c.text for _, c in t.plays] for t in state.all_tricks()]
     if tricks:
         record["tricks"] = tricks
     return record
+
+
+def _exchange_entry(state: DealState | PamState, cards: tuple[Card, ...],
+                    drawn: list[tuple[Card, ...]]) -> Any:
+    """An exchange as a record writes it: the discards, or a mapping when the
+    dealer took the turned card."""
+    if drawn and state.indicator in drawn[0]:
+        return {"discard": _texts(cards), "take_turned": True}
+    return _texts(cards)
 
 
 def dumps(record: Mapping[str, Any]) -> str:

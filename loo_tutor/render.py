@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .cards import Card, Suit
+from .cards import Card, Suit, parse_card
 from .errors import LooError
 from .legality import Announcement
 from .narrate import Narration, Step, steps
@@ -48,33 +48,75 @@ _BADGE = (".loo-dealer,.loo-you{display:inline-block;margin-left:0.3em;padding:0
           "border-radius:0.6em;background:#6b4a2b;color:#fff;font-size:0.8em}")
 _BESIDE = ".loo-indicator,.loo-miss{display:inline-block;margin:0.2em 0.6em}"
 
+COLOURS = (
+    "--loo-ink:var(--pst-color-text-base,#1b1b1b);"
+    "--loo-muted:var(--pst-color-text-muted,#4a4a4a);"
+    "--loo-paper:var(--pst-color-background,#fff);"
+    "--loo-seat-bg:var(--pst-color-surface,#fafaf7);"
+    "--loo-line:var(--pst-color-border,#8a8a8a);"
+    "--loo-link:var(--pst-color-link,#0b57d0);"
+    "--loo-link-hover:var(--pst-color-link-hover,#083f99);"
+    "--loo-focus:var(--pst-color-accent,#0b57d0);"
+    "--loo-ok:#17692f;--loo-bad:#b00020;--loo-legal:#a34700;--loo-mark-bg:#fff3cd;"
+    "--loo-button-bg:#e6e6e6;--loo-button-ink:#1b1b1b;--loo-primary:#0b57d0"
+)
+"""The colours of every drawing, as CSS custom properties of the book's theme.
+
+On the book's pages they take pydata-sphinx-theme's colours, light or
+dark; elsewhere (Jupyter, the classroom) the fallbacks, which are light.
+Card faces stay white with dark ink in both themes, as real cards are.
+"""
+
+DARK_COLOURS = ("--loo-ok:#6fdc8c;--loo-bad:#ff8a80;--loo-legal:#ffb74d;--loo-mark-bg:#4a3b12;"
+                "--loo-button-bg:#3a424d;--loo-button-ink:#f0f0f0;--loo-primary:#8ab4f8;"
+                "--loo-red-ink:#ff8a8a;--loo-black-ink:#f0f0f0;--loo-blue-ink:#8ab4f8;"
+                "--loo-green-ink:#7ee2a0")
+"""The colours that the dark theme (``html[data-theme=dark]``) changes beyond the theme's own."""
+
+_THEMED = ".loo-view,.loo-widget,.loo-figure"
+_VARIABLES = (f"{_THEMED}{{{COLOURS}}}"
+              + ",".join(f"html[data-theme=dark] {s}" for s in _THEMED.split(","))
+              + f"{{{DARK_COLOURS}}}")
+
+_CARD_INKS = "".join(f"--{name}-ink:{colour};" for colour, name in _COLOUR_CLASSES.items())
+
 _RULES: tuple[tuple[str, str], ...] = (
+    ("loo-view", _VARIABLES),
+    ("loo-card", f".loo-card{{{_CARD_INKS}}}"),
     ("loo-card", (".loo-card{display:inline-flex;flex-direction:column;align-items:center;"
                   "justify-content:center;width:2.6em;height:3.6em;margin:0.15em;"
                   "border:1px solid #888;border-radius:0.35em;background:#fff;"
                   "font:600 1em/1.1 system-ui,sans-serif;box-shadow:0 1px 2px #0003}")),
     ("loo-pip", ".loo-pip{font-size:1.3em}"),
-    *((name, f".{name}{{color:{colour}}}") for colour, name in _COLOUR_CLASSES.items()),
-    ("loo-lit", ".loo-lit{outline:3px solid #e09b00;outline-offset:1px}"),
-    ("loo-faded", ".loo-faded{opacity:0.45}"),
+    *((name, f".{name}{{color:var(--{name}-ink,{colour})}}")
+      for colour, name in _COLOUR_CLASSES.items()),
+    ("loo-lit", ".loo-lit{outline:3px solid var(--loo-legal,#a34700);outline-offset:1px}"),
+    ("loo-faded", (".loo-faded{background:#e4e4e4;border-style:dashed;box-shadow:none}"
+                   ".loo-faded.loo-red{color:#b0001e}")),
     ("loo-card-back", (".loo-card-back{display:inline-block;width:2.6em;height:3.6em;"
                        "margin:0.15em;border:1px solid #555;border-radius:0.35em;"
                        "vertical-align:middle;background:repeating-linear-gradient("
                        "45deg,#37598a 0 4px,#4a6fa5 4px 8px)}")),
-    ("loo-table", (".loo-table{position:relative;width:100%;max-width:50em;min-width:34em;"
+    ("loo-view", ".loo-view{container-type:inline-size;width:100%;max-width:100%}"),
+    ("loo-table", (".loo-table{position:relative;width:100%;max-width:50em;"
                    "height:36em;margin:0.5em 0 1.5em;font:0.85em/1.3 system-ui,sans-serif;"
-                   "color:#1b1b1b}")),
+                   "color:var(--loo-ink,#1b1b1b)}")),
     ("loo-felt", (".loo-felt{position:absolute;left:13%;right:13%;top:15%;bottom:15%;"
                   "border-radius:50%;background:radial-gradient(#2f7d4f,#1e5a37);"
                   "border:0.5em solid #6b4a2b}")),
     ("loo-seat", (".loo-seat{position:absolute;transform:translate(-50%,-50%);width:10.5em;"
-                  "padding:0.3em;background:#fafaf7;border:1px solid #999;"
+                  "padding:0.3em;background:var(--loo-seat-bg,#fafaf7);"
+                  "border:1px solid var(--loo-line,#8a8a8a);"
                   "border-radius:0.5em;text-align:center}")),
     ("loo-seat", ".loo-seat[data-to-act]{border:2px solid #e09b00;box-shadow:0 0 0.4em #e09b00}"),
     ("loo-seat", ".loo-seat .loo-hand{display:block;min-height:3.9em}"),
+    ("loo-mine", (".loo-seat.loo-mine{transform:translateX(-50%);width:auto;min-width:10.5em;"
+                  "display:flex;flex-direction:column}"
+                  ".loo-seat.loo-mine .loo-own-hand{order:9;min-height:64px;min-width:152px}")),
     ("loo-status", ".loo-status{font-size:0.85em}"),
     ("loo-centre", (".loo-centre{position:absolute;left:50%;top:50%;"
-                    "transform:translate(-50%,-50%);width:22em;text-align:center;color:#fff}")),
+                    "transform:translate(-50%,-50%);width:22em;max-width:52%;"
+                    "text-align:center;color:#fff}")),
     ("loo-indicator", _BESIDE),
     ("loo-miss", _BESIDE),
     ("loo-play", ".loo-play{display:inline-block;margin:0 0.1em}"),
@@ -83,13 +125,40 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("loo-dealer", _BADGE),
     ("loo-you", _BADGE),
     ("loo-you", ".loo-you{background:#0b57d0}"),
+    # Narrow columns (a phone): the seats line up in rows under the pool
+    # instead of round an oval, the reader's own seat last.
+    ("loo-table", ("@container (max-width:560px){"
+                   ".loo-table{height:auto;display:flex;flex-wrap:wrap;gap:0.4em;"
+                   "justify-content:center;margin-bottom:0.5em}"
+                   ".loo-felt{display:none}"
+                   ".loo-centre,.loo-seat,.loo-seat.loo-mine{position:static;transform:none}"
+                   ".loo-centre{order:-1;width:100%;max-width:none;padding:0.4em;"
+                   "border-radius:0.8em;background:radial-gradient(#2f7d4f,#1e5a37)}"
+                   ".loo-seat{flex:1 1 9em;width:auto;max-width:14em}"
+                   ".loo-seat.loo-mine{order:99;flex-basis:100%;max-width:none}}")),
     ("loo-ledger", (".loo-ledger{border-collapse:collapse;margin:0.5em 0;"
                     "font:0.9em system-ui,sans-serif}")),
     ("loo-ledger", ".loo-ledger caption{text-align:left}"),
-    ("loo-ledger", ".loo-ledger th,.loo-ledger td{padding:0.15em 0.6em;border-bottom:1px solid #ccc}"),
+    ("loo-ledger", (".loo-ledger th,.loo-ledger td{padding:0.15em 0.6em;"
+                    "border-bottom:1px solid var(--loo-line,#8a8a8a)}")),
     ("loo-ledger", ".loo-ledger th[scope=row]{text-align:left}"),
     ("loo-session", ".loo-session td,.loo-session th[scope=col]{text-align:center}"),
-    ("loo-ok", ".loo-ok{color:#1a7f37}"),
+    ("loo-session", ".loo-session th,.loo-session td{padding:0.15em 0.35em}"),
+    # A narrow column: each deal of the session becomes a small card of
+    # labelled lines instead of a row too wide for the screen.
+    ("loo-session", ".loo-session-view{container-type:inline-size;width:100%}"),
+    ("loo-session", ("@container (max-width:700px){"
+                     ".loo-session thead{position:absolute;width:1px;height:1px;"
+                     "overflow:hidden;clip-path:inset(50%)}"
+                     ".loo-session,.loo-session caption,.loo-session tbody,.loo-session tr,"
+                     ".loo-session tbody th,.loo-session td{display:block;width:auto}"
+                     ".loo-session tr{margin:0.4em 0;padding:0.2em 0.5em;"
+                     "border:1px solid var(--loo-line,#8a8a8a);border-radius:0.4em}"
+                     ".loo-session tbody th,.loo-session td{display:flex;gap:1em;"
+                     "justify-content:space-between;text-align:right;border:0}"
+                     ".loo-session [data-label]::before{content:attr(data-label);"
+                     "font-weight:600;text-align:left}}")),
+    ("loo-ok", ".loo-ok{color:var(--loo-ok,#17692f)}"),
     ("loo-end", ".loo-end td{font-weight:700}.loo-end td[colspan]{text-align:left}"),
     ("loo-replay", ".loo-replay{list-style:none;padding:0}"),
     ("loo-step-title", ".loo-step-title{margin:0.8em 0 0}"),
@@ -102,14 +171,99 @@ _CLASS_ATTR = re.compile(r'class="([^"]*)"')
 def stylesheet(page: str) -> str:
     """The ``<style>`` block for the classes that ``page`` uses ('' for none).
 
-    >>> stylesheet('<span class="loo-card loo-red"></span>').count("{")
-    2
+    >>> stylesheet('<span class="loo-card loo-red"></span>').count("{")  # inks, card, red
+    3
     >>> stylesheet("<p>plain</p>")
     ''
     """
     used = {name for attr in _CLASS_ATTR.findall(page) for name in attr.split()}
     rules = dict.fromkeys(rule for name, rule in _RULES if name in used)  # once each, in order
     return f"<style>{''.join(rules)}</style>" if rules else ""
+
+
+_TOUCH = "@media (max-width:600px),(pointer:coarse)"
+
+WIDGET_CSS = (
+    _VARIABLES
+    + "".join(rule for name, rule in _RULES if name in ("loo-black", "loo-red", "loo-blue",
+                                                        "loo-green", "loo-ok"))
+    + ".loo-widget{max-width:100%;color:var(--loo-ink)}"
+    # links look like the book's links
+    + ".loo-widget a{color:var(--loo-link);text-decoration:underline}"
+    ".loo-widget a:hover{color:var(--loo-link-hover)}"
+    # a focus ring that shows: 3 px, in the theme's accent colour
+    # (ipywidgets' own fields and menus take theirs away with !important)
+    ".loo-widget :focus-visible,.loo-widget .jupyter-button:focus-visible:enabled,"
+    ".loo-widget input:focus-visible,.loo-widget select:focus-visible{"
+    "outline:3px solid var(--loo-focus)!important;outline-offset:2px}"
+    # buttons keep their whole label: they grow, and their rows wrap
+    ".loo-widget .widget-hbox{flex-wrap:wrap;max-width:100%}"
+    ".loo-widget .jupyter-button,.loo-widget .loo-snap-button{width:auto;min-width:2.6em;"
+    "height:auto;min-height:28px;padding:0.2em 0.8em;overflow:visible;white-space:normal;"
+    "text-overflow:clip;flex:0 0 auto;background:var(--loo-button-bg);"
+    "color:var(--loo-button-ink)}"
+    ".loo-widget .jupyter-button.mod-primary,.loo-widget .loo-snap-primary{"
+    "background:var(--loo-primary);color:var(--loo-paper)}"
+    ".loo-widget .jupyter-button:disabled{opacity:0.65}"
+    # descriptions are read in full, never cut to an ellipsis
+    ".loo-widget .widget-label,.loo-widget .widget-label-basic span,"
+    ".loo-widget .loo-snap-column{width:auto;max-width:none;overflow:visible;"
+    "text-overflow:clip;white-space:normal}"
+    ".loo-widget .widget-inline-hbox{max-width:100%}"
+    ".loo-widget .widget-dropdown,.loo-widget .widget-text{width:auto;max-width:100%}"
+    ".loo-widget .widget-dropdown>select,.loo-widget select{max-width:100%;min-width:0;"
+    "color:var(--loo-ink);background-color:var(--loo-paper);border-color:var(--loo-line)}"
+    ".loo-widget input.widget-input,.loo-widget input[type=text],"
+    ".loo-widget input[type=number]{color:var(--loo-ink);background:var(--loo-paper);"
+    "border-color:var(--loo-line)}"
+    ".loo-widget .widget-html-content{max-width:100%}"
+    ".loo-card-text{font-weight:600}"
+    ".loo-verdict.loo-refused,.loo-error,.loo-bad{color:var(--loo-bad)}"
+    ".loo-verdict.loo-ok{color:var(--loo-ok)}"
+    ".loo-field-right{color:var(--loo-ok)}"
+    ".loo-field-wrong,.loo-field-unreadable{color:var(--loo-bad)}"
+    ".loo-field-empty{color:var(--loo-muted)}"
+    ".loo-field-note{margin:0 0 0.4em}"
+    # the reader's cards: buttons drawn as cards, at the reader's seat
+    ".loo-table-box{position:relative;flex-direction:column;width:100%;max-width:42.5em}"
+    ".loo-table-box>.widget-html{width:100%;margin:0}"
+    ".loo-table-box .loo-table{margin-bottom:0}"
+    ".loo-table-box>.loo-hand-row{position:absolute;left:50%;bottom:6px;"
+    "transform:translateX(-50%);flex-wrap:nowrap;justify-content:center;margin:0}"
+    ".loo-widget .jupyter-button.loo-card-button,.loo-widget .loo-snap-button.loo-card-button{"
+    f"{_CARD_INKS}width:44px;min-width:44px;height:58px;margin:2px;padding:0;"
+    "border:1px solid #888;border-radius:6px;background:#fff;box-shadow:0 1px 2px #0003;"
+    "font:600 17px/1.1 system-ui,sans-serif;white-space:nowrap}"
+    ".loo-widget .loo-card-button.loo-red{color:var(--loo-red-ink)}"
+    ".loo-widget .loo-card-button.loo-black{color:var(--loo-black-ink)}"
+    ".loo-widget .loo-card-button.loo-blue{color:var(--loo-blue-ink)}"
+    ".loo-widget .loo-card-button.loo-green{color:var(--loo-green-ink)}"
+    ".loo-widget .jupyter-button.loo-card-button:disabled{opacity:1;background:#f1f1f1}"
+    ".loo-widget .loo-card-button.loo-lit{outline:3px solid #a34700;outline-offset:1px;"
+    "background:#fff3cd}"
+    # the step field and its words
+    ".loo-widget .loo-step-field input{width:4.5em}"
+    # touch screens and phones: targets of 44 px at least
+    + _TOUCH + "{.loo-widget .jupyter-button,.loo-widget .loo-snap-button{min-height:44px;"
+    "min-width:44px}"
+    ".loo-widget .widget-checkbox,.loo-widget .widget-dropdown,.loo-widget .widget-text,"
+    ".loo-widget .widget-inline-hbox{min-height:44px;height:auto}"
+    ".loo-widget .widget-dropdown>select,.loo-widget input.widget-input{min-height:44px}"
+    ".loo-widget input[type=checkbox]{width:22px;height:22px}}"
+)
+"""The style sheet of the widgets' own controls (see :func:`widget_stylesheet`)."""
+
+
+def widget_stylesheet() -> str:
+    """The ``<style>`` block that every widget carries, once, for its controls.
+
+    It fits the controls of ipywidgets to the book: the theme's colours,
+    light or dark; links that look like the book's links; a focus ring that
+    shows; buttons that keep their whole label and rows that wrap on a
+    narrow screen; 44 px touch targets on phones; and the reader's card
+    buttons drawn as cards at the reader's seat of the table.
+    """
+    return f"<style>{WIDGET_CSS}</style>"
 
 
 def _styled(page: str, style: bool) -> str:
@@ -122,9 +276,14 @@ def suit_colour(suit: Suit, four_colour: bool = False) -> str:
     return (_FOUR_COLOURS if four_colour else _TWO_COLOURS)[suit]
 
 
+def colour_class(card: Card, four_colour: bool = False) -> str:
+    """The class that colours ``card``'s ink: ``loo-red``, ``loo-black`` (or blue, green)."""
+    return _COLOUR_CLASSES[suit_colour(card.suit, four_colour)]
+
+
 def _card(card: Card, four_colour: bool, classes: str = "", note: str = "", mark: str = "") -> str:
     """A card face without a style sheet: the building block of every drawing."""
-    colour = _COLOUR_CLASSES[suit_colour(card.suit, four_colour)]
+    colour = colour_class(card, four_colour)
     label = f"{card.label}, {html.escape(note)}" if note else card.label
     extra = f' style="{html.escape(mark)}"' if mark else ""
     return (
@@ -207,17 +366,37 @@ def rule_link(rule: RuleKey, base: str = RULES_BASE) -> HtmlStr:
                    f'title="{html.escape(rule.heading)}">{rule.value}</a>')
 
 
+def card_text_html(card: Card) -> str:
+    """A card written as the reader sees it (7♥) in its suit's colour, read out by name.
+
+    >>> from loo_tutor.cards import parse_card
+    >>> card_text_html(parse_card("7H"))
+    '<span class="loo-card-text loo-red" role="img" aria-label="7 of hearts">7♥</span>'
+    """
+    return (f'<span class="loo-card-text {colour_class(card)}" role="img" '
+            f'aria-label="{card.label}">{card.rank_text}{card.suit.symbol}</span>')
+
+
+_CARD_WRITTEN = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9AKQJ])([♠♥♦♣])")
+
+
 def link_rules(text: str, base: str = RULES_BASE) -> HtmlStr:
-    """Escape ``text`` for HTML and turn every rule ID in it into a link.
+    """Escape ``text`` for HTML, turn every rule ID in it into a link and every
+    card written as the reader sees it (7♥) into one read out by name.
 
     >>> link_rules("Follow suit (R-FOLLOW) & more").count('href="../book/rules.html#r-follow"')
     1
+    >>> 'aria-label="queen of spades">Q♠<' in link_rules("A plays Q♠.")
+    True
     """
     def link(match: re.Match[str]) -> str:
         rule = _KNOWN_RULES.get(match.group(0))
         return match.group(0) if rule is None else rule_link(rule, base)
 
-    return HtmlStr(_RULE_ID.sub(link, html.escape(text)))
+    def card(match: re.Match[str]) -> str:
+        return card_text_html(parse_card(match.group(0)))
+
+    return HtmlStr(_CARD_WRITTEN.sub(card, _RULE_ID.sub(link, html.escape(text))))
 
 
 def narration_html(narration: Narration, base: str = RULES_BASE) -> HtmlStr:
@@ -390,7 +569,8 @@ def _signed(amount: Fraction) -> str:
 
 def table_html(state: DealState, view_seat: Seat | None = None, four_colour: bool = False,
                highlight: Collection[Card] = (), *, highlight_note: str = "legal",
-               ledger: bool = True, base: str = RULES_BASE, style: bool = True) -> HtmlStr:
+               ledger: bool = True, base: str = RULES_BASE, style: bool = True,
+               own_hand: bool = False) -> HtmlStr:
     """The whole table: seats round an oval, the pool, indicator, miss and trick.
 
     Args:
@@ -405,6 +585,9 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
         base: where the book's ``rules.html`` is, for the rule links.
         style: put the drawing's style sheet in front of it; ``False`` when
             it goes into a page that carries one already.
+        own_hand: leave the place of ``view_seat``'s cards empty, at the
+            bottom of its seat, for a widget to put the reader's card buttons
+            there (the widgets' ``table_box``).
 
     >>> from loo_tutor.data import example
     >>> from loo_tutor.record import replay
@@ -424,6 +607,9 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
         angle = math.radians(90 + 360 * ((seat - bottom) % count) / count)
         x, y = 50 + 41 * math.cos(angle), 50 + 38 * math.sin(angle)
         cards, words = _seat_cards(state, seat, view, four_colour, highlight, highlight_note)
+        mine = own_hand and seat == view_seat
+        if mine:
+            cards = ""
         status = _seat_status(state, seat)
         badges = ""
         if seat == state.dealer:
@@ -438,12 +624,15 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
         if state.tricks and (seat in state.active or wins[seat]):
             won = f'<div class="loo-won">tricks won: {wins[seat]}</div>'
         label = f"{name}{', dealer' if seat == state.dealer else ''}{', to act' if acting else ''}"
+        place = f"left:{x:.1f}%;bottom:0" if mine else f"left:{x:.1f}%;top:{y:.1f}%"
+        hand = ('<div class="loo-hand loo-own-hand"></div>' if mine
+                else f'<div class="loo-hand">{cards}</div>')
         seats.append(
-            f'<div class="loo-seat" role="group" aria-label="{html.escape(label)}" '
-            f'{"data-to-act " if acting else ""}style="left:{x:.1f}%;top:{y:.1f}%">'
+            f'<div class="loo-seat{" loo-mine" if mine else ""}" role="group" '
+            f'aria-label="{html.escape(label)}" '
+            f'{"data-to-act " if acting else ""}style="{place}">'
             f'<div><strong>{html.escape(name)}</strong>{badges}</div>'
-            f'<div class="loo-hand">{cards}</div>'
-            f'<div class="loo-status">{line}</div>{won}</div>'
+            f'{hand}<div class="loo-status">{line}</div>{won}</div>'
         )
     body = (f'<div class="loo-table"><div class="loo-felt"></div>'
             f'{_centre(state, view, four_colour)}{"".join(seats)}</div>')
@@ -541,9 +730,11 @@ def _deal_cells(row: SessionRow, number: int) -> str:
                 f"{settled.payouts[state.collected_by]}")
     else:
         paid = "<br>".join(f"{html.escape(players[s])} {a}" for s, a in settled.payouts.items())
-    return (f'<th scope="row">{number}</th><td>{html.escape(players[state.dealer])}</td>'
-            f'<td>{state.kind.value}</td><td>{state.pool}</td><td>{paid or "—"}</td>'
-            f'<td>{_names(players, settled.looed)}</td>')
+    return (f'<th scope="row" data-label="Deal">{number}</th>'
+            f'<td data-label="Dealer">{html.escape(players[state.dealer])}</td>'
+            f'<td data-label="Kind">{state.kind.value}</td>'
+            f'<td data-label="Pool">{state.pool}</td><td data-label="Paid">{paid or "—"}</td>'
+            f'<td data-label="Looed">{_names(players, settled.looed)}</td>')
 
 
 def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
@@ -589,15 +780,18 @@ def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
             css = ""
         else:
             before = rows[number - 2].pool if number > 1 else Fraction(0)
+            shares = zip(players, row.shares, strict=True)
             each = (f"{row.shares[0]} each" if len(set(row.shares)) == 1 else
-                    ", ".join(f"{html.escape(n)} {s}" for n, s in zip(players, row.shares)))
-            cells = (f'<th scope="row">End</th><td colspan="5">The last pool of {before} is '
-                     f'shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
+                    ", ".join(f"{html.escape(n)} {s}" for n, s in shares))
+            cells = (f'<th scope="row" data-label="Deal">End</th><td colspan="5">The last pool '
+                     f'of {before} is shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
             css = ' class="loo-end"'
-        balances = "".join(f"<td>{_signed(b)}</td>" for b in row.balances)
+        balances = "".join(f'<td data-label="{html.escape(name)}">{_signed(b)}</td>'
+                           for name, b in zip(players, row.balances, strict=True))
         check = (f'<span class="loo-ok">{row.total} ✓</span>' if row.total == 0
                  else f'<strong role="alert">{row.total} ✗</strong>')
-        body.append(f"<tr{css}>{cells}<td>{row.pool}</td>{balances}<td>{check}</td></tr>")
+        body.append(f'<tr{css}>{cells}<td data-label="Carried">{row.pool}</td>{balances}'
+                    f'<td data-label="Balances + pool">{check}</td></tr>')
     links = ", ".join(link(r) for r in (RuleId.DEAL_ANTE, RuleId.POOL, RuleId.PAY_THIRD,
                                         RuleId.LOO, RuleId.CARRY, RuleId.CONSERVE))
     caption = (f"{played} of {deals} deals played" if played < deals else

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Literal
 
 
 class RuleKey(str, enum.Enum):
@@ -218,6 +219,28 @@ _HEADINGS: dict[RuleKey, str] = {
 }
 
 
+Game = Literal["three-card", "pam"]
+"""Which game a profile plays: three-card Loo, or five-card Loo with Pam."""
+
+LooRule = Literal["fixed", "unlimited", "mixed"]
+"""What a looed player pays (R-LOO): a fixed amount, the pool, or the pool up to a limit."""
+
+Stakes = Literal["dealer", "everyone"]
+"""Who stakes a new pool (R-DEAL-ANTE): the dealer alone, or everyone (``stakes: everyone``)."""
+
+FirstDealer = Literal["random", "low-cut"]
+"""How the first dealer is chosen (R-SEAT-FIRST-DEALER, V-LOW-CUT)."""
+
+SessionEnd = Literal["share", "clean"]
+"""How a session ends (R-SESSION-END, V-SESSION-CLEAN)."""
+
+PamDuties = Literal["three-card", "first-lead"]
+"""The playing duties of Pam Loo (SPEC §11.2): ``three-card`` keeps the duties of the
+three-card game (seed 002, written ``duties: "002"``); ``first-lead`` binds only the
+first lead to a trump, with no duty to head and Pam free to follow anything (seed 004,
+written ``duties: "004"``)."""
+
+
 @dataclass(frozen=True)
 class Profile:
     """The numbers and options of one way of playing.
@@ -225,12 +248,15 @@ class Profile:
     The defaults are limited three-card Loo (SPEC §1–7). Each other field is
     an option of SPEC §11; :mod:`loo_tutor.profiles` reads them from a
     record's ``rules`` key and names the bundles (``blenheim``, ``pam``).
+    Every field has a closed type: a number, a flag or one of a few words.
 
     Attributes:
         name: the profile's name as written in a record's ``rules`` key.
         game: ``"three-card"``, or ``"pam"`` for five-card Loo with Pam.
-        ante: what the dealer pays into the pool before each deal (R-DEAL-ANTE).
-        stake: what every other player pays in as well (``stakes: everyone``).
+        ante: what the dealer pays into a new pool (R-DEAL-ANTE).
+        stake: under ``stakes="everyone"``, what every other player pays into a
+            fresh pool, and what the dealer alone pays when something is carried.
+        stakes: who stakes (see :data:`Stakes` and :meth:`stakes_by_seat`).
         loo: what a looed player pays (R-LOO): a fixed amount, or the limit
             under ``loo_rule="mixed"``.
         loo_rule: ``"fixed"``, ``"unlimited"`` (the pool at start of play) or
@@ -238,6 +264,9 @@ class Profile:
         min_players: fewest seats (R-SEAT-COUNT).
         max_players: most seats (R-SEAT-COUNT).
         first_dealer: ``"random"`` or ``"low-cut"`` (V-LOW-CUT).
+        simple_pool: whether a deal with nothing carried is a simple deal
+            (R-DEAL-KIND); without it every deal is dealt and announced like a
+            double deal (``blenheim``).
         single_pot_miss: a simple deal also deals a miss and turns trumps
             (V-SINGLE-POT).
         reveal_immediate: a simple deal's trump is turned the moment somebody
@@ -260,23 +289,23 @@ class Profile:
         running_pam: (Pam Loo) Pam is the jack of trumps, not of clubs.
         flush_exempt: (Pam Loo) holders of Pam or a weaker flush are not
             looed by a flush (seed 002; seed 004 exempts nobody).
-        pam_duties: (Pam Loo) ``"002"``: the three-card duties and Pam free to
-            follow; ``"004"``: only the first lead must be a trump, no heading,
-            Pam may be played to any trick.
+        pam_duties: (Pam Loo) the playing duties (see :data:`PamDuties`).
         dealer_takes_trump: (Pam Loo) the dealer may take the turned trump
             card and discard another.
         options: the options as written, for display and records.
     """
 
     name: str = "limited"
-    game: str = "three-card"
+    game: Game = "three-card"
     ante: int = 3
     stake: int = 0
+    stakes: Stakes = "dealer"
     loo: int = 3
-    loo_rule: str = "fixed"
+    loo_rule: LooRule = "fixed"
     min_players: int = 5
     max_players: int = 8
-    first_dealer: str = "random"
+    first_dealer: FirstDealer = "random"
+    simple_pool: bool = True
     single_pot_miss: bool = False
     reveal_immediate: bool = False
     simple_ace_duty: bool = False
@@ -288,11 +317,11 @@ class Profile:
     irish: bool = False
     three_card_flush: bool = False
     undivided: bool = False
-    session_end: str = "share"
+    session_end: SessionEnd = "share"
     dealer_defends_sole: bool = False
     running_pam: bool = False
     flush_exempt: bool = True
-    pam_duties: str = "002"
+    pam_duties: PamDuties = "three-card"
     dealer_takes_trump: bool = False
     options: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
@@ -305,6 +334,22 @@ class Profile:
     def is_limited(self) -> bool:
         """Whether this is the default profile, whose output CONTRACT.md fixes."""
         return self == LIMITED
+
+    def stakes_by_seat(self, seats: int, dealer: int, carried_anything: bool) -> tuple[int, ...]:
+        """What each seat pays into the pool before a deal (R-DEAL-ANTE).
+
+        The dealer pays the ante. Under ``stakes="everyone"`` a fresh pool is
+        staked by everyone (the others ``stake`` each), but when anything is
+        carried only the dealer stakes, ``stake`` and no more (seed 003).
+
+        >>> LIMITED.stakes_by_seat(5, 4, False)
+        (0, 0, 0, 0, 3)
+        """
+        if self.stakes == "everyone":
+            if carried_anything:
+                return tuple(self.stake if seat == dealer else 0 for seat in range(seats))
+            return tuple(self.ante if seat == dealer else self.stake for seat in range(seats))
+        return tuple(self.ante if seat == dealer else 0 for seat in range(seats))
 
 
 LIMITED = Profile.limited()

@@ -18,12 +18,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence, Union
 
 from .cards import ACE, Card, full_deck
-from .errors import LooError
-from .rules import LIMITED, Profile
+from .errors import LooError, RuleError
+from .pam import PamState, new_pam_deal
+from .rules import LIMITED, Profile, RuleId
 from .state import DealState, Phase, Seat, new_deal
+
+Deal = Union[DealState, PamState]
+"""A deal of either game: three-card Loo, or five-card Loo with Pam."""
 
 
 @dataclass
@@ -88,15 +92,15 @@ class Session:
     dealer: Seat = field(init=False)
     carried: Fraction = field(init=False, default=Fraction(0))
     ledger: Ledger = field(init=False)
-    history: list[DealState] = field(init=False, default_factory=list)
-    current: DealState | None = field(init=False, default=None)
+    history: list[Deal] = field(init=False, default_factory=list)
+    current: Deal | None = field(init=False, default=None)
     cuts: list[dict[Seat, Card]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         count = len(self.players)
         if not self.profile.min_players <= count <= self.profile.max_players:
-            raise LooError(f"{count} players: this game needs {self.profile.min_players} "
-                           f"to {self.profile.max_players} [R-SEAT-COUNT]")
+            raise RuleError(f"{count} players: this game needs {self.profile.min_players} "
+                            f"to {self.profile.max_players}", RuleId.SEAT_COUNT)
         if len(set(self.players)) != count:
             raise LooError("every player needs a different name")
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
@@ -138,8 +142,12 @@ class Session:
             return not self.history[-1].settlement().looed
         return True
 
-    def start_deal(self) -> DealState:
+    def start_deal(self) -> Any:
         """Book the stakes, then shuffle, cut and deal (R-DEAL-ANTE).
+
+        Returns:
+            the new deal: a :class:`~loo_tutor.state.DealState`, or under the
+            ``pam`` profile a :class:`~loo_tutor.pam.PamState`.
 
         Raises:
             LooError: a deal is already under way, or the session is over.
@@ -148,15 +156,15 @@ class Session:
             raise LooError("the current deal must be finished before the next is dealt")
         if self.is_over():
             raise LooError(f"the session's {self.deals} deals have all been played")
-        dealt = new_deal(self.players, self.dealer, self.carried, self.rng, self.profile)
-        for seat in range(len(self.players)):  # booked only once the deal exists
-            stake = self.profile.ante if seat == self.dealer else self.profile.stake
+        deal = new_pam_deal if self.profile.game == "pam" else new_deal
+        dealt: Deal = deal(self.players, self.dealer, self.carried, self.rng, self.profile)
+        for seat, stake in enumerate(dealt.stakes):  # booked only once the deal exists
             if stake:
                 self.ledger.pay_in(seat, stake)
         self.current = dealt
         return dealt
 
-    def finish_deal(self, state: DealState) -> None:
+    def finish_deal(self, state: Deal) -> None:
         """Book a finished deal: payouts, loos and the carried balance (R-CARRY).
 
         The deal passes to the dealer's left (R-SEAT-ROTATE).
@@ -191,11 +199,17 @@ class Session:
             clean = " and a deal with nobody looed" if self.profile.session_end == "clean" else ""
             raise LooError(f"the session ends after {self.deals} deals{clean}; "
                            f"{len(self.history)} have been played")
-        share = self.ledger.pool / len(self.players)
+        share = self.final_share()
         for seat in range(len(self.players)):
             self.ledger.pay_out(seat, share)
         self.carried = Fraction(0)
         return self.balances()
+
+    def final_share(self) -> Fraction:
+        """What each player receives when the pool is shared at the end (R-SESSION-END).
+
+        """
+        return end_share(self.ledger.pool, len(self.players))
 
     def balances(self) -> dict[str, Fraction]:
         """Every player's net balance so far, by name."""
@@ -205,6 +219,15 @@ class Session:
         """The players with the highest balance (R-SESSION-RESULT)."""
         best = max(self.ledger.balances.values())
         return [self.players[s] for s, v in self.ledger.balances.items() if v == best]
+
+
+def end_share(pool: Fraction, players: int) -> Fraction:
+    """Each player's share of what is left in the pool when a session ends (R-SESSION-END).
+
+    >>> end_share(Fraction(10), 6)
+    Fraction(5, 3)
+    """
+    return pool / players
 
 
 def _cut_value(card: Card) -> int:

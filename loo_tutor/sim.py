@@ -16,35 +16,36 @@ import random
 from fractions import Fraction
 from typing import Sequence
 
-from .state import DealState, Phase, new_deal
+from .state import Announce, DealState, Exchange, Phase, Play, new_deal
 
 
-def _finish(state: DealState, rng: random.Random) -> DealState:
+def finish_in_place(state: DealState, rng: random.Random) -> DealState:
     """Play ``state`` to the end in place with uniformly random legal choices."""
     # Indexing by rng.random() is uniform for these few options and much
     # cheaper than rng.choice, which matters in long simulations.
     draw = rng.random
     announcing, exchanging, playing = Phase.ANNOUNCE, Phase.EXCHANGE, Phase.PLAY
+    push, turn = state.push, state.current_player
     while state.phase is announcing:
         calls = state.legal_announcements()
-        state._announce(state._turn, calls[int(draw() * len(calls))])  # type: ignore[arg-type]
+        push(Announce(turn(), calls[int(draw() * len(calls))]))  # type: ignore[arg-type]
     while state.phase is exchanging:
         swaps = state.legal_exchanges()
-        state._exchange(state._turn, swaps[int(draw() * len(swaps))])  # type: ignore[arg-type]
+        push(Exchange(turn(), swaps[int(draw() * len(swaps))]))  # type: ignore[arg-type]
     while state.phase is playing:
         cards = state.legal_cards()
         # A forced card needs no draw.
         card = cards[0] if len(cards) == 1 else cards[int(draw() * len(cards))]
-        state._play(state._turn, card)  # type: ignore[arg-type]
+        push(Play(turn(), card))  # type: ignore[arg-type]
     return state
 
 
 def play_out(state: DealState, rng: random.Random) -> DealState:
     """A copy of ``state`` played to the end with uniformly random legal choices."""
-    return _finish(state.copy(), rng)
+    return finish_in_place(state.copy(), rng)
 
 
 def random_deal(players: Sequence[str], dealer: int, carried: Fraction | int,
                 rng: random.Random) -> DealState:
     """Shuffle, cut, deal and play a whole deal at random."""
-    return _finish(new_deal(players, dealer, carried, rng), rng)
+    return finish_in_place(new_deal(players, dealer, carried, rng), rng)

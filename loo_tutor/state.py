@@ -27,9 +27,10 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, NamedTuple, Sequence, TypeVar, Union
 
 from .cards import Card, Suit, full_deck
-from .errors import IllegalActionError, LooError
+from .errors import IllegalActionError, LooError, RuleError
 from .legality import (
     Announcement,
+    cards_shown,
     explain_card,
     follow_suit,
     highest_trump,
@@ -98,6 +99,30 @@ class Phase(str, enum.Enum):
     """The deal has ended and can be settled."""
 
 
+class DealerCase(str, enum.Enum):
+    """Which row of the dealer's decision table applies when the dealer announces (SPEC §4)."""
+
+    SOLE_STAND = "sole-stand"
+    """Exactly one other player stood: the dealer may not pass."""
+    SOLE_MISS = "sole-miss"
+    """Exactly one other player is in, playing the miss: the dealer stands or passes."""
+    SEVERAL = "several"
+    """Two or more others are in: the dealer stands, passes or takes the miss."""
+
+    @property
+    def rule(self) -> RuleId:
+        """The rule that governs the dealer's announcement in this case."""
+        return _DEALER_RULES[self]
+
+
+_DEALER_RULES = {
+    DealerCase.SOLE_STAND: RuleId.ANN_DEALER_SOLE_STAND,
+    DealerCase.SOLE_MISS: RuleId.ANN_DEALER_SOLE_MISS,
+    DealerCase.SEVERAL: RuleId.ANN_DEALER_OTHER,
+}
+_SOLE_STAND, _SOLE_MISS, _SEVERAL = DealerCase.SOLE_STAND, DealerCase.SOLE_MISS, DealerCase.SEVERAL
+
+
 # Enum members looked up once: attribute access on an Enum class is slow in
 # the hot paths of play-outs and record checking.
 _ANNOUNCE, _EXCHANGE, _PLAY, _OVER = Phase.ANNOUNCE, Phase.EXCHANGE, Phase.PLAY, Phase.OVER
@@ -124,10 +149,23 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """(Irish Loo) ``seat`` discards ``cards`` and draws as many from the stock."""
+    """``seat`` discards ``cards`` and draws as many from the stock (Irish Loo, Pam Loo).
+
+    With ``take_turned`` (Pam Loo's ``dealer_takes_trump``, the dealer only) the
+    first card drawn is the turned trump card instead of the stock's top card.
+    """
 
     seat: Seat
     cards: tuple[Card, ...]
+    take_turned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CivilLead:
+    """(Pam Loo) ``seat`` leads ``card``, the ace of trumps, and says "Pam, be civil" (V-PAM-CIVIL)."""
+
+    seat: Seat
+    card: Card
 
 
 Action = Union[Announce, Play, Exchange]
@@ -182,7 +220,68 @@ class Settlement(NamedTuple):
     """What each looed seat pays (3 in the limited profile)."""
 
 
+def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_deal: int,
+           active: Sequence[Seat], winners: Sequence[Seat], collected_by: Seat | None,
+           not_paid: Sequence[Seat] = (), flush_spared: Sequence[Seat] | None = None
+           ) -> Settlement:
+    """Settle a finished deal of any game (R-PAY-THIRD, R-LOO, R-CARRY, R-LEDGER).
+
+    Args:
+        profile: the rules played (the loo and ``undivided``).
+        pool: the pool at start of play.
+        stakes: what each seat paid in before the deal.
+        tricks_per_deal: 3, or 5 in Pam Loo; each trick earns that share of the pool.
+        active: the players in the deal, in order.
+        winners: the winner of each trick played.
+        collected_by: who took the whole pool without play (R-COLLECT or a flush).
+        not_paid: players in the deal who play for the pool (the defender).
+        flush_spared: when a flush took the pool, the players in it who are not
+            looed (the flush's holder, the defender, those a rule exempts).
+    """
+    # Count in parts of 1/(T*q) of a unit for a pool p/q and T tricks: a trick then
+    # earns exactly p parts and every amount stays a whole number.
+    p, q = pool.numerator, pool.denominator
+    per_unit = tricks_per_deal * q
+    whole = tricks_per_deal * p
+    if profile.loo_rule == "fixed":
+        loo = profile.loo * per_unit
+    else:  # unlimited: the pool at start of play; mixed: at most the limit
+        loo = whole if profile.loo_rule == "unlimited" else min(whole, profile.loo * per_unit)
+    received: dict[Seat, int] = {}
+    looed: tuple[Seat, ...] = ()
+    if collected_by is not None:
+        received[collected_by] = whole
+        if flush_spared is not None:  # every other player in is looed (V-FLUSH)
+            looed = tuple(s for s in active if s not in flush_spared)
+    else:
+        wins = dict.fromkeys(active, 0)
+        for winner in winners:
+            wins[winner] += 1
+        for seat in active:
+            if seat in not_paid:
+                continue
+            won = wins[seat]
+            if not won:
+                looed += (seat,)
+            elif won == tricks_per_deal or not profile.undivided:  # V-UNDIVIDED: a clean sweep
+                received[seat] = won * p
+    payouts = {}
+    for seat, amount in received.items():
+        payouts[seat] = exact(amount, per_unit)
+    parts = {}
+    for seat, stake in enumerate(stakes):
+        parts[seat] = received.get(seat, 0) - stake * per_unit
+    for seat in looed:
+        parts[seat] -= loo
+    net = {}
+    for seat, amount in parts.items():
+        net[seat] = exact(amount, per_unit)
+    left = whole - sum(received.values()) + loo * len(looed)
+    return Settlement(payouts, looed, exact(left, per_unit), net, exact(loo, per_unit))
+
+
 _Machine = TypeVar("_Machine", bound="DealMachine")
+_COUNTS = {3: "three", 5: "five"}
 
 
 class DealMachine:
@@ -191,20 +290,55 @@ class DealMachine:
     A subclass lists its fields in ``_FIELDS`` and makes them its
     ``__slots__`` (a compiled build keeps no ``__slots__`` to read back),
     names in ``_LISTS`` the list fields a copy must not share, and supplies
-    ``legal_actions``, ``_refusal`` (the rule and sentence refusing an action,
-    or ``None``), ``_describe`` and ``_advance`` (take a checked action in
-    place).
+    ``legal_actions``, ``is_legal``, ``_refusal`` (the rule and sentence
+    refusing an action, or ``None``), ``_describe`` and :meth:`push`.
     """
 
     __slots__ = ()
     _FIELDS: ClassVar[tuple[str, ...]] = ()
     _LISTS: ClassVar[tuple[str, ...]] = ()
+    TRICKS: ClassVar[int] = 3
+    """Tricks in a deal played out."""
+    profile: Profile
     players: tuple[str, ...]
+    dealer: Seat
+    stakes: tuple[int, ...]
+    pool: Fraction
+    active: tuple[Seat, ...]
+    tricks: list[Trick]
+    collected_by: Seat | None
+    phase: Phase
     _turn: Seat | None
 
     def current_player(self) -> Seat | None:
         """The seat that must act next, or ``None`` when the deal is over."""
         return self._turn
+
+    def settlement(self) -> Settlement:
+        """Payouts, loos, the carried balance and net changes of a finished deal.
+
+        Raises:
+            LooError: the deal is not over yet.
+        """
+        if self.phase is not _OVER:
+            raise LooError("the deal is not over, so it cannot be settled yet")
+        winners = []
+        for trick in self.tricks:
+            winners.append(trick.winner)
+        return settle(self.profile, self.pool, self.stakes, self.TRICKS, self.active,
+                      winners, self.collected_by, self._not_paid(),  # type: ignore[arg-type]
+                      self._flush_spared())
+
+    def next_pool(self) -> Fraction:
+        """The pool the next deal starts play with, once this one is over (R-CARRY, R-POOL).
+
+        That is the carried balance plus the next dealer's stakes (and the
+        others', where they stake).
+        """
+        carried = self.settlement().carried_next
+        seats = len(self.players)
+        stakes = self.profile.stakes_by_seat(seats, (self.dealer + 1) % seats, carried != 0)
+        return carried + sum(stakes)
 
     def legal_actions(self) -> list[Any]:
         raise NotImplementedError
@@ -224,8 +358,14 @@ class DealMachine:
             return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
         return Verdict(False, refusal[0], refusal[1], allowed)
 
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` may be taken now: :meth:`check` without the sentence."""
+        return self._refusal(action) is None
+
     def apply(self: _Machine, action: Any) -> _Machine:
         """The state after a legal action; this state is left unchanged.
+
+        This is :meth:`check`, :meth:`copy`, then :meth:`push` on the copy.
 
         Raises:
             IllegalActionError: the action breaks a rule; its ``verdict`` names it.
@@ -235,14 +375,25 @@ class DealMachine:
             rule, message = refusal
             raise IllegalActionError(Verdict(False, rule, message, tuple(self.legal_actions())))
         after = self.copy()
-        after._advance(action)
+        after.push(action)
         return after
+
+    def push(self, action: Any) -> None:
+        """Take ``action`` in this state, in place, **without checking it**.
+
+        Like python-chess's ``Board.push``: the caller vouches that the action
+        is legal (it came from :meth:`legal_actions`, or :meth:`is_legal` or
+        :meth:`check` approved it). An illegal action leaves a state that no
+        rule describes. Replaying records, play-outs, estimates and the solver
+        use this; anything else should use :meth:`apply`.
+        """
+        raise NotImplementedError
 
     def copy(self: _Machine) -> _Machine:
         """An independent copy of this state."""
         kind = type(self)
         other = kind.__new__(kind)
-        for name in kind._FIELDS:
+        for name in self._FIELDS:
             setattr(other, name, getattr(self, name))
         for name in self._LISTS:
             setattr(other, name, list(getattr(self, name)))
@@ -251,13 +402,106 @@ class DealMachine:
     def _name(self, seat: Seat) -> str:
         return self.players[seat]
 
+    def _not_paid(self) -> tuple[Seat, ...]:
+        """Players in the deal who play for the pool and are neither paid nor looed."""
+        raise NotImplementedError
+
+    # -- the refusals every game shares, in the order they are tried ---------
+
+    def _over_refusal(self, name: str) -> tuple[RuleKey, str]:
+        """Why nothing more can be done once the deal is over."""
+        spared = self._flush_spared()
+        if spared is not None:
+            return VariantRuleId.FLUSH, (
+                f"{name} cannot act: {self._name(spared[0])}'s flush took the pool without play."
+            )
+        if self.collected_by is not None:
+            return RuleId.COLLECT, (
+                f"{name} cannot act: {self._name(self.collected_by)} took the pool without play."
+            )
+        return RuleId.PLAY_ORDER, (
+            f"{name} cannot act: all {_COUNTS[self.TRICKS]} tricks have been played."
+        )
+
+    def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
+        """An announcement after the dealer collected, after every announcement, or out of turn."""
+        if self.phase is _OVER and self.collected_by == self.dealer and not self.active:
+            return RuleId.COLLECT, (
+                f"{name} cannot announce: every other player passed, so the dealer "
+                "collects the pool without play."
+            )
+        if self.phase is not _ANNOUNCE:
+            return RuleId.ANN_ORDER, (
+                f"{name} cannot announce: every player has already announced once."
+            )
+        return self._out_of_turn(name, seat, RuleId.ANN_ORDER, "announced out of turn",
+                                 "announcements go clockwise from the dealer's left")
+
+    def _exchange_turn_refusal(self, name: str, seat: Seat, cards: tuple[Card, ...]
+                               ) -> tuple[RuleKey, str] | None:
+        """An exchange at the wrong time, by a player not in, out of turn, or of cards not held."""
+        if self.phase is _OVER:
+            return self._over_refusal(name)
+        if self.phase is not _EXCHANGE:
+            when = ("the announcements are not finished" if self.phase is _ANNOUNCE
+                    else "the exchanges are over and play has begun")
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
+        if seat not in self.active:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} is out of this deal, so {name} takes no part in the exchange."
+            )
+        refusal = self._out_of_turn(name, seat, VariantRuleId.EXCHANGE, "must wait",
+                                    "the players in the deal exchange in turn from the "
+                                    "dealer's left")
+        if refusal is not None:
+            return refusal
+        hand = self._holding(seat)
+        stray = [card for card in cards if card not in hand]
+        if stray or len(set(cards)) != len(cards):
+            what = f"{stray[0].shown} is not in the hand" if stray else "a card is named twice"
+            return VariantRuleId.EXCHANGE, (
+                f"{name} can only discard cards of their own hand ({cards_shown(hand)}), "
+                f"each once: {what}."
+            )
+        return None
+
+    def _play_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
+        """A card played when the deal is not at play, or out of turn."""
+        if self.phase is _OVER:
+            return self._over_refusal(name)
+        turn = self._name(self._turn)  # type: ignore[arg-type]
+        if self.phase is _ANNOUNCE:
+            return RuleId.PLAY_ORDER, (
+                f"{name} cannot play yet: the announcements are not finished and it is "
+                f"{turn}'s turn to announce."
+            )
+        if self.phase is _EXCHANGE:
+            return RuleId.PLAY_ORDER, (
+                f"{name} cannot play yet: the exchanges with the stock are not finished."
+            )
+        why = "is not playing this deal" if seat not in self.active else "must wait"
+        return self._out_of_turn(name, seat, RuleId.PLAY_ORDER, why,
+                                 "play goes clockwise among the players in the deal")
+
+    def _out_of_turn(self, name: str, seat: Seat, rule: RuleKey, why: str, how: str
+                     ) -> tuple[RuleKey, str] | None:
+        """``rule``'s refusal of ``seat`` acting while it is another player's turn."""
+        if seat == self._turn:
+            return None
+        turn = self._name(self._turn)  # type: ignore[arg-type]
+        return rule, f"{name} {why}: {how}, and it is {turn}'s turn."
+
+    def _holding(self, seat: Seat) -> tuple[Card, ...]:
+        raise NotImplementedError
+
+    def _flush_spared(self) -> tuple[Seat, ...] | None:
+        """After a flush took the pool, the players in it who are not looed; else ``None``."""
+        raise NotImplementedError
+
     def _refusal(self, action: Any) -> tuple[RuleKey, str] | None:
         raise NotImplementedError
 
     def _describe(self, action: Any) -> str:
-        raise NotImplementedError
-
-    def _advance(self, action: Any) -> None:
         raise NotImplementedError
 
 
@@ -273,6 +517,7 @@ class DealState(DealMachine):
         dealer: the dealer's seat.
         order: seats from the dealer's left round to the dealer (R-DEAL-ORDER).
         carried: the carried balance before the ante.
+        stakes: what each seat paid into the pool before the deal (R-DEAL-ANTE).
         pool: the pool at start of play (R-POOL).
         kind: simple or double deal.
         hands: the dealt hands, by seat.
@@ -285,7 +530,7 @@ class DealState(DealMachine):
     """
 
     _FIELDS = (
-        "profile", "players", "dealer", "order", "carried", "pool", "kind", "hands",
+        "profile", "players", "dealer", "order", "carried", "stakes", "pool", "kind", "hands",
         "miss", "indicator", "stock", "ace_duty", "trump", "revealed_after", "announcements",
         "miss_taker", "defender", "collected_by", "flush", "exchanges", "held", "active",
         "tricks", "trick", "leader", "phase", "_turn", "_rounds", "_round",
@@ -299,6 +544,7 @@ class DealState(DealMachine):
     dealer: Seat
     order: tuple[Seat, ...]
     carried: Fraction
+    stakes: tuple[int, ...]
     pool: Fraction
     kind: DealKind
     hands: tuple[tuple[Card, ...], ...]
@@ -325,6 +571,54 @@ class DealState(DealMachine):
     _round: tuple[Seat, ...]
     _variant_play: bool
 
+    # -- starting ----------------------------------------------------------
+
+    def __init__(self, players: Sequence[str], dealer: Seat, carried: Fraction,
+                 dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
+                 indicator: Card, profile: Profile = LIMITED,
+                 stock: tuple[Card, ...] = ()) -> None:
+        """A deal at its start; see :func:`start_deal`, which callers use."""
+        count = len(players)
+        kind = deal_kind(carried, profile)
+        self.profile = profile
+        self.players = tuple(players)
+        self.dealer = dealer
+        self.order = seats_from_left(count, dealer)
+        self.carried = carried
+        self.stakes = profile.stakes_by_seat(count, dealer, carried.numerator != 0)
+        staked = sum(self.stakes)
+        self.pool = exact(carried.numerator + staked * carried.denominator, carried.denominator)
+        self.kind = kind
+        self.hands = tuple(dealt)
+        self.miss = spare
+        self.indicator = indicator
+        self.stock = stock
+        # R-LEAD-ACE binds whenever trumps are turned at the start: a double deal, or a
+        # single pot with a miss (SPEC §11.1); V-SIMPLE-ACE extends it past a reveal.
+        self.ace_duty = kind is _DOUBLE or profile.simple_ace_duty or spare is not None
+        self.revealed_after = None
+        self.announcements = []
+        self.exchanges = []
+        self.miss_taker = self.defender = self.collected_by = self.flush = None
+        self._variant_play = (not profile.heading or profile.trump_leads is not None
+                              or profile.two_player_top_trump)
+        self.tricks = []
+        self.trick = []
+        self.leader = None
+        self._rounds = {}
+        self._round = ()
+        if kind is _SIMPLE and spare is None:
+            self.trump = None
+            self.held = list(dealt)
+            self.active = self.order
+            self._start_play()
+        else:  # a double deal, or a single pot with a miss (V-SINGLE-POT)
+            self.trump = indicator.suit
+            self.held = list(dealt) if kind is _SIMPLE else [()] * count
+            self.active = ()
+            self.phase = _ANNOUNCE
+            self._turn = self.order[0]
+
     # -- queries ---------------------------------------------------------
 
     def is_terminal(self) -> bool:
@@ -347,10 +641,10 @@ class DealState(DealMachine):
             if miss_free:
                 calls.append(_MISS)
             return calls
-        case = self._dealer_case()
-        if case == "sole-stand":
+        case = self.dealer_case()
+        if case is _SOLE_STAND:
             return [_STAND, _MISS, _DEFEND]
-        if case == "sole-miss":
+        if case is _SOLE_MISS:
             return [_STAND, _PASS]
         calls = [_STAND, _PASS]
         if miss_free:
@@ -369,10 +663,12 @@ class DealState(DealMachine):
             calls.append(_MISS)
         if self._turn != self.dealer:
             return calls
-        case = self._dealer_case()
-        if case == "sole-stand" and self.miss is not None:
+        case = self.dealer_case()
+        if case is _SOLE_STAND:
+            if self.miss is None:  # Irish Loo: no miss to defend with, so the dealer stands
+                return [_STAND]
             return [_DEFEND] if profile.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
-        if case == "sole-miss":
+        if case is _SOLE_MISS:
             return [_STAND] if no_pass else [_STAND, _PASS]
         return calls
 
@@ -412,14 +708,14 @@ class DealState(DealMachine):
         room = min(3, self._stock_left())
         return [cards for size in range(room + 1) for cards in combinations(hand, size)]
 
-    def _drawn(self) -> int:
-        """How many stock cards the exchanges so far have taken."""
+    def cards_drawn(self) -> int:
+        """(Irish Loo) How many stock cards the exchanges so far have taken."""
         return sum(len(cards) for _, cards in self.exchanges)
 
     def _stock_left(self) -> int:
         """How many cards of the pack remain to draw: those not dealt, turned or drawn."""
         dealt = 3 * len(self.players) + (3 if self.miss is not None else 0) + 1
-        return 52 - dealt - self._drawn()
+        return 52 - dealt - self.cards_drawn()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order."""
@@ -436,74 +732,41 @@ class DealState(DealMachine):
         """The cards of the trick in progress, in the order played."""
         return list(self.trick)
 
-    def settlement(self) -> Settlement:
-        """Payouts, loos, the carried balance and net changes of a finished deal.
+    def _not_paid(self) -> tuple[Seat, ...]:
+        return () if self.defender is None else (self.defender,)
 
-        Raises:
-            LooError: the deal is not over yet.
-        """
-        if self.phase is not _OVER:
-            raise LooError("the deal is not over, so it cannot be settled yet")
-        profile = self.profile
-        pool = self.pool
-        # Count in parts of 1/(3q) of a unit for a pool p/q: a trick then earns
-        # exactly p parts and every amount stays a whole number (R-PAY-THIRD, R-LEDGER).
-        p, q = pool.numerator, pool.denominator
-        per_unit = 3 * q
-        if profile.loo_rule == "fixed":
-            loo = profile.loo * per_unit
-        else:  # unlimited: the pool at start of play, which is 3p parts; mixed: at most the limit
-            loo = 3 * p if profile.loo_rule == "unlimited" else min(3 * p, profile.loo * per_unit)
-        parts = dict.fromkeys(range(len(self.players)), -profile.stake * per_unit)
-        looed: tuple[Seat, ...] = ()
-        paid: tuple[Seat, ...] = ()
-        if self.collected_by is not None:
-            parts[self.collected_by] += 3 * p
-            paid = (self.collected_by,)
-            if self.flush is not None:  # every other player in is looed (V-FLUSH)
-                looed = tuple(s for s in self.active if s != self.flush and s != self.defender)
-            left = loo * len(looed)
-        else:
-            wins = dict.fromkeys(self.active, 0)
-            for trick in self.tricks:
-                wins[trick.winner] += 1  # type: ignore[index]
-            paid_thirds = 0
-            for seat in self.active:
-                if seat == self.defender:
-                    continue
-                won = wins[seat]
-                if not won:
-                    looed += (seat,)
-                elif won == 3 or not profile.undivided:  # V-UNDIVIDED pays only a clean sweep
-                    parts[seat] += won * p
-                    paid += (seat,)
-                    paid_thirds += won
-            left = (3 - paid_thirds) * p + loo * len(looed)
-        payouts = {}
-        for seat in paid:
-            payouts[seat] = exact(parts[seat] + profile.stake * per_unit, per_unit)
-        parts[self.dealer] -= (profile.ante - profile.stake) * per_unit
-        for seat in looed:
-            parts[seat] -= loo
-        net = {}
-        for seat, amount in parts.items():
-            net[seat] = exact(amount, per_unit)
-        return Settlement(payouts, looed, exact(left, per_unit), net, exact(loo, per_unit))
+    def _holding(self, seat: Seat) -> tuple[Card, ...]:
+        return self.held[seat]
+
+    def _flush_spared(self) -> tuple[Seat, ...] | None:
+        if self.flush is None:
+            return None
+        return (self.flush,) if self.defender is None else (self.flush, self.defender)
 
     def all_tricks(self) -> list[Trick]:
         """Finished tricks, then the trick in progress if it has any card."""
         if self.trick:
-            return [*self.tricks, Trick(self.leader, self._plays(), None)]  # type: ignore[arg-type]
+            return [*self.tricks, Trick(self.leader, self.trick_plays(), None)]  # type: ignore[arg-type]
         return list(self.tricks)
 
-    def _plays(self) -> tuple[tuple[Seat, Card], ...]:
+    def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
         """The trick in progress as (seat, card) pairs, clockwise from its leader."""
         return tuple(zip(self._round, self.trick))
 
     # -- acting ----------------------------------------------------------
 
-    def _advance(self, action: Action) -> None:
-        """Take a legal action in place (the caller has checked it)."""
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be taken now: :meth:`check` without the sentence."""
+        if type(action) is Play:
+            return (self.phase is _PLAY and action.seat == self._turn
+                    and action.card in self.legal_cards())
+        if type(action) is Announce:
+            return (self.phase is _ANNOUNCE and action.seat == self._turn
+                    and action.announcement in self.legal_announcements())
+        return self._refusal(action) is None
+
+    def push(self, action: Action) -> None:
+        """Take ``action`` in place, without checking it (see :meth:`DealMachine.push`)."""
         if type(action) is Play:
             self._play(action.seat, action.card)
         elif type(action) is Exchange:
@@ -585,10 +848,10 @@ class DealState(DealMachine):
         return True
 
     def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
-        drawn = self._drawn()
+        drawn = self.cards_drawn()
         if drawn + len(cards) > len(self.stock):
-            raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
-                           "the cards drawn [R-DEAL-STOCK]")
+            raise RuleError(f"the stock given lists {len(self.stock)} cards, too few for "
+                            "the cards drawn", RuleId.DEAL_STOCK)
         kept = tuple(card for card in self.held[seat] if card not in cards)
         self.held[seat] = kept + self.stock[drawn:drawn + len(cards)]
         self.exchanges.append((seat, cards))
@@ -634,7 +897,7 @@ class DealState(DealMachine):
         winner = seats[trick_winner_index(cards, self.trump)]
         self.tricks.append(Trick(self.leader, tuple(zip(seats, cards)), winner))  # type: ignore[arg-type]
         self.trick = []
-        if len(self.tricks) == 3:
+        if len(self.tricks) == self.TRICKS:
             self.phase = _OVER
             self._turn = None
             self.leader = None
@@ -644,18 +907,23 @@ class DealState(DealMachine):
 
     # -- explanations ------------------------------------------------------
 
-    def _dealer_case(self) -> str:
-        """Which row of the dealer's decision table applies (SPEC §4)."""
+    def dealer_case(self) -> DealerCase | None:
+        """Which row of the dealer's decision table applies (SPEC §4).
+
+        ``None`` unless it is the dealer's turn to announce.
+        """
+        if self.phase is not _ANNOUNCE or self._turn != self.dealer:
+            return None
         players_in = self.active  # the non-dealers who stood or took the miss
         if len(players_in) == 1:
-            return "sole-miss" if players_in[0] == self.miss_taker else "sole-stand"
-        return "other"
+            return _SOLE_MISS if players_in[0] == self.miss_taker else _SOLE_STAND
+        return _SEVERAL
 
     def _describe(self, action: Action) -> str:
         if isinstance(action, Play):
-            return f"{self._name(action.seat)} playing {action.card}"
+            return f"{self._name(action.seat)} playing {action.card.shown}"
         if isinstance(action, Exchange):
-            cards = ", ".join(map(str, action.cards)) or "nothing"
+            cards = cards_shown(action.cards) if action.cards else "nothing"
             return f"{self._name(action.seat)} discarding {cards}"
         return f"{self._name(action.seat)} announcing {action.announcement.value}"
 
@@ -666,7 +934,7 @@ class DealState(DealMachine):
         if isinstance(action, Play):
             return self._play_refusal(action.seat, action.card)
         if isinstance(action, Exchange):
-            return self._exchange_refusal(action.seat, action.cards)
+            return self._exchange_refusal(action.seat, action.cards, action.take_turned)
         raise TypeError(f"not an action: {action!r}")
 
     def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleKey, str] | None:
@@ -679,21 +947,9 @@ class DealState(DealMachine):
             return RuleId.ANN_SIMPLE, (
                 f"{name} cannot announce: a simple deal has no announcements and everyone plays."
             )
-        if self.phase is _OVER and self.collected_by == self.dealer and not self.tricks:
-            return RuleId.COLLECT, (
-                f"{name} cannot announce: every other player passed, so the dealer "
-                "collects the pool without play."
-            )
-        if self.phase is not _ANNOUNCE:
-            return RuleId.ANN_ORDER, (
-                f"{name} cannot announce: every player has already announced once."
-            )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return RuleId.ANN_ORDER, (
-                f"{name} announced out of turn; announcements go clockwise from the "
-                f"dealer's left and it is {turn}'s turn."
-            )
+        refusal = self._announce_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if self.profile is not LIMITED:
             refusal = self._variant_announce_refusal(name, seat, call)
             if refusal is not None:
@@ -709,13 +965,13 @@ class DealState(DealMachine):
                 f"{name} may not defend: only the dealer may, and only against a single "
                 "player who stood."
             )
-        case = self._dealer_case()
-        if case == "sole-stand":
+        case = self.dealer_case()
+        if case is _SOLE_STAND:
             return RuleId.ANN_DEALER_SOLE_STAND, (
                 f"{name}, dealing against a single player who stood, may not pass: the "
                 "dealer must stand, take the miss or defend the pool."
             )
-        if case == "sole-miss":
+        if case is _SOLE_MISS:
             return RuleId.ANN_DEALER_SOLE_MISS, (
                 f"{name}, dealing against a single player who took the miss, may not "
                 "defend: the dealer may only stand or pass."
@@ -749,39 +1005,31 @@ class DealState(DealMachine):
                 f"{name} may not pass: a club was turned for trumps, and under club law "
                 "everyone plays."
             )
-        if (seat == self.dealer and profile.dealer_defends_sole
-                and self._dealer_case() == "sole-stand"):
-            return RuleId.ANN_DEALER_SOLE_STAND, (
-                f"{name}, dealing against a single player who stood, must defend the pool "
-                "with the miss."
-            )
+        if seat == self.dealer and self.dealer_case() is _SOLE_STAND:
+            if self.miss is None:
+                return RuleId.ANN_DEALER_SOLE_STAND, (
+                    f"{name}, dealing against a single player who stood, may not pass: "
+                    "there is no miss to defend with, so the dealer stands and plays."
+                )
+            if profile.dealer_defends_sole:
+                return RuleId.ANN_DEALER_SOLE_STAND, (
+                    f"{name}, dealing against a single player who stood, must defend the "
+                    "pool with the miss."
+                )
         return None
 
-    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...]
+    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool
                           ) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is not _EXCHANGE:
-            when = ("this game has no exchanges" if not self.profile.irish
-                    else "exchanges come after the announcements and before the first trick")
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
-        if seat not in self.active:
+        if take_turned:
             return VariantRuleId.EXCHANGE, (
-                f"{name} cannot exchange: only the players still in the deal exchange, "
-                f"and {name} is out of it."
+                f"{name} cannot take the turned card: in three-card Loo it stays on the table."
             )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return VariantRuleId.EXCHANGE, (
-                f"{name} must wait: players exchange in turn from the dealer's left, and it "
-                f"is {turn}'s turn."
-            )
-        hand = self.held[seat]
-        stranger = next((card for card in cards if card not in hand), None)
-        if stranger is not None or len(set(cards)) != len(cards):
-            what = f"{stranger} is not in the hand" if stranger else "a card is named twice"
-            return VariantRuleId.EXCHANGE, (
-                f"{name} can only discard cards of the hand they hold once each: {what}."
-            )
+        if not self.profile.irish:
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange: this game has no exchanges."
+        refusal = self._exchange_turn_refusal(name, seat, cards)
+        if refusal is not None:
+            return refusal
         room = min(3, self._stock_left())
         if len(cards) > room:
             return VariantRuleId.EXCHANGE, (
@@ -792,38 +1040,19 @@ class DealState(DealMachine):
 
     def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is _ANNOUNCE:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the announcements are not finished and it is "
-                f"{turn}'s turn to announce."
-            )
-        if self.phase is _EXCHANGE:
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the exchanges with the stock are not finished."
-            )
-        if self.phase is _OVER:
-            if self.collected_by is not None:
-                return RuleId.COLLECT, (
-                    f"{name} cannot play: the pool was collected without play."
-                )
-            return RuleId.PLAY_ORDER, f"{name} cannot play: all three tricks have been played."
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            why = "is not playing this deal" if seat not in self.active else "must wait"
-            return RuleId.PLAY_ORDER, (
-                f"{name} {why}: play goes clockwise among the active players and it is "
-                f"{turn}'s turn."
-            )
+        refusal = self._play_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if card in self.legal_cards():
             return None
         hand, trick, trump = self.held[seat], self.trick_cards(), self.trump
         if (self._variant_play and not trick and card in hand and trump is not None
                 and card in legal_leads(hand, trump, self.ace_duty, self.indicator)):
             top = highest_trump(hand, trump)
+            assert top is not None
             return VariantRuleId.TWO_TOP_TRUMP, (
-                f"{name} may not lead {card}: only two players are in, so {name} must lead "
-                f"the highest trump, {top}."
+                f"{name} may not lead {card.shown}: only two players are in, so {name} must "
+                f"lead the highest trump, {top.shown}."
             )
         return explain_card(name, card, hand, trick, trump, self.ace_duty, self.indicator)
 
@@ -869,9 +1098,11 @@ def deal_kind(carried: Fraction, profile: Profile = LIMITED) -> DealKind:
     """Simple when nothing is carried, double otherwise (R-DEAL-KIND).
 
     Irish Loo knows no simple deal: every deal is played like a double deal,
-    without a miss.
+    without a miss; neither does ``blenheim`` (``simple_pool`` off), whose every
+    deal has a miss.
     """
-    return _SIMPLE if carried.numerator == 0 and not profile.irish else _DOUBLE
+    return (_SIMPLE if carried.numerator == 0 and profile.simple_pool and not profile.irish
+            else _DOUBLE)
 
 
 def deals_miss(kind: DealKind, profile: Profile = LIMITED) -> bool:
@@ -913,8 +1144,8 @@ def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     """The carried balance as a Fraction, once the seats are known to be valid."""
     count = len(players)
     if not profile.min_players <= count <= profile.max_players:
-        raise LooError(f"{count} players: this game needs "
-                       f"{profile.min_players} to {profile.max_players} [R-SEAT-COUNT]")
+        raise RuleError(f"{count} players: this game needs "
+                        f"{profile.min_players} to {profile.max_players}", RuleId.SEAT_COUNT)
     if not 0 <= dealer < count:
         raise LooError(f"dealer seat {dealer} is not one of the {count} seats")
     if type(carried) is int:
@@ -943,8 +1174,10 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
         stock: the undealt cards in the order they are drawn (Irish Loo).
 
     Raises:
-        LooError: the seats, hands or cards do not make a deal.
+        LooError: the seats, hands or cards do not make a deal, or ``profile``
+            is Pam Loo (see :func:`loo_tutor.pam.pam_from_hands`).
     """
+    _three_card(profile)
     carried = _check_seats(players, dealer, carried, profile)
     kind = deal_kind(carried, profile)
     dealt = tuple(tuple(h) for h in hands)
@@ -956,7 +1189,7 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
         raise LooError("a double deal needs a miss of 3 cards and a simple deal has none")
     every = [c for h in dealt for c in h] + list(spare or ()) + [indicator, *drawn]
     if len(set(every)) != len(every):
-        raise LooError("the same card appears twice [R-PACK-CARDS]")
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
     return start_deal(players, dealer, carried, dealt, spare, indicator, profile, drawn)
 
 
@@ -969,45 +1202,7 @@ def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
     :func:`deal_from_hands` is the checked way in; deal records validate with
     field names of their own and then come here.
     """
-    count = len(players)
-    kind = _SIMPLE if carried.numerator == 0 and not profile.irish else _DOUBLE
-    state = DealState.__new__(DealState)
-    state.profile = profile
-    state.players = tuple(players)
-    state.dealer = dealer
-    state.order = seats_from_left(count, dealer)
-    state.carried = carried
-    stakes = profile.ante + profile.stake * (count - 1)
-    state.pool = exact(carried.numerator + stakes * carried.denominator, carried.denominator)
-    state.kind = kind
-    state.hands = tuple(dealt)
-    state.miss = spare
-    state.indicator = indicator
-    state.stock = stock
-    state.ace_duty = kind is _DOUBLE or profile.simple_ace_duty
-    state.revealed_after = None
-    state.announcements = []
-    state.exchanges = []
-    state.miss_taker = state.defender = state.collected_by = state.flush = None
-    state._variant_play = (not profile.heading or profile.trump_leads is not None
-                           or profile.two_player_top_trump)
-    state.tricks = []
-    state.trick = []
-    state.leader = None
-    state._rounds = {}
-    state._round = ()
-    if kind is _SIMPLE and spare is None:
-        state.trump = None
-        state.held = list(dealt)
-        state.active = state.order
-        state._start_play()
-    else:  # a double deal, or a single pot with a miss (V-SINGLE-POT)
-        state.trump = indicator.suit
-        state.held = list(dealt) if kind is _SIMPLE else [()] * count
-        state.active = ()
-        state.phase = _ANNOUNCE
-        state._turn = state.order[0]
-    return state
+    return DealState(players, dealer, carried, dealt, spare, indicator, profile, stock)
 
 
 def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -1015,17 +1210,25 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
     """A deal at its start from the pack as shuffled and cut, top card first.
 
     Raises:
-        LooError: the deck is not the 52 distinct cards, or the seats are wrong.
+        LooError: the deck is not the 52 distinct cards, or the seats are wrong,
+            or ``profile`` is Pam Loo (see :func:`loo_tutor.pam.pam_from_deck`).
     """
+    _three_card(profile)
     check_pack(deck)
     carried = _check_seats(players, dealer, carried, profile)
     return _start_from_deck(players, dealer, carried, deck, profile)
 
 
+def _three_card(profile: Profile) -> None:
+    if profile.game != "three-card":
+        raise RuleError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.pam "
+                        "deals", RuleId.DEAL_ORDER)
+
+
 def check_pack(deck: Sequence[Card]) -> None:
     """Raise :class:`~loo_tutor.errors.LooError` unless ``deck`` is one whole pack (R-PACK-CARDS)."""
     if len(deck) != 52 or len(set(deck)) != 52:
-        raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
+        raise RuleError("the deck must be the 52 distinct cards of one pack", RuleId.PACK_CARDS)
 
 
 def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
@@ -1051,20 +1254,13 @@ def shuffle_and_cut(rng: random.Random) -> tuple[list[Card], int]:
 
 def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
              rng: random.Random, profile: Profile = LIMITED) -> DealState:
-    """Shuffle, cut and deal a new deal with the given random generator.
+    """Shuffle, cut and deal a new deal of three-card Loo with the given random generator.
 
     Raises:
-        LooError: the seats or the carried balance are wrong.
+        LooError: the seats or the carried balance are wrong, or ``profile`` is
+            five-card Pam Loo, which :func:`loo_tutor.pam.new_pam_deal` deals.
     """
+    _three_card(profile)
     carried = _check_seats(players, dealer, carried, profile)
     deck, _ = shuffle_and_cut(rng)
     return _start_from_deck(players, dealer, carried, deck, profile)
-
-
-def deal_in_place(state: DealState, action: Action) -> None:
-    """Take ``action`` in ``state`` without checking it or copying the state.
-
-    For simulations that pick from :meth:`DealState.legal_actions` and need
-    speed; anything else should use :meth:`DealState.apply`.
-    """
-    state._advance(action)

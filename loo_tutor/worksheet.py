@@ -7,8 +7,8 @@ seeded exercises with a separate answer key. Everything here only draws what
 :mod:`loo_tutor.exercises` and the engine report. The output depends on
 nothing but its arguments, so the same seed always writes the same bytes.
 
-The ``loo-tutor worksheet`` and ``loo-tutor exercise`` commands are defined
-here too (:func:`add_commands`).
+The ``loo-tutor worksheet`` and ``loo-tutor exercise`` commands
+(``loo_tutor.cli``) run these.
 
 >>> from loo_tutor.exercises import make
 >>> page = position_html(make(1, 1234))
@@ -18,14 +18,12 @@ True
 
 from __future__ import annotations
 
-import argparse
 import html
 import os
 import random
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from .cards import CARDS, Card
 from .errors import LooError, MalformedRecord
@@ -41,16 +39,16 @@ from .exercises import (
     TrickWinner,
     from_record,
     make,
-    parse_kinds,
 )
 from .legality import Announcement
 from .narrate import card_text
+from .reading import loads, read_text, reason
 from .record import load_record
-from .render import HtmlStr, link_rules, suit_colour
+from .render import HtmlStr, card_text_html, link_rules, stylesheet
 from .state import DealKind, DealState, Trick
 
 __all__ = [
-    "MAX_COUNT", "add_commands", "answer_key_html", "card_span", "position_html",
+    "MAX_COUNT", "answer_key_html", "position_html",
     "question_html", "solution_html", "worksheet_html", "worksheet_seeds", "write_record_sheet",
     "write_worksheet",
 ]
@@ -66,19 +64,8 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def card_span(card: Card) -> str:
-    """A card as compact coloured text, read out by screen readers as its name.
-
-    >>> from loo_tutor.cards import parse_card
-    >>> card_span(parse_card("QH"))
-    '<span class="loo-card-text" role="img" aria-label="queen of hearts" style="color:#c8102e;font-weight:600">Q♥</span>'
-    """
-    return (f'<span class="loo-card-text" role="img" aria-label="{card.label}" '
-            f'style="color:{suit_colour(card.suit)};font-weight:600">{card_text(card)}</span>')
-
-
 def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(card_span(c) for c in cards) or "—"
+    return " ".join(card_text_html(c) for c in cards) or "—"
 
 
 def _facts(state: DealState, show_indicator: bool = False) -> str:
@@ -91,10 +78,10 @@ def _facts(state: DealState, show_indicator: bool = False) -> str:
         kind = f"a simple deal: nothing carried, so the pool is {_e(state.pool)}"
     if state.trump is not None:
         trumps = (f"{state.trump.noun}s are trumps (indicator "
-                  f"{card_span(state.indicator)})")
+                  f"{card_text_html(state.indicator)})")
     elif show_indicator:
         trumps = (f"trumps are not known yet; the face-down indicator is "
-                  f"{card_span(state.indicator)}")
+                  f"{card_text_html(state.indicator)}")
     else:
         trumps = "trumps are not known yet (the indicator lies face down)"
     return (f'<p class="loo-facts">Players, clockwise: {players}. {dealer} deals {kind}; '
@@ -109,7 +96,7 @@ def _announcements(state: DealState) -> str:
 
 
 def _plays(state: DealState, trick: Trick) -> str:
-    return ", ".join(f"{_e(state.players[s])} {card_span(c)}" for s, c in trick.plays)
+    return ", ".join(f"{_e(state.players[s])} {card_text_html(c)}" for s, c in trick.plays)
 
 
 def _trick_row(state: DealState, number: int, trick: Trick) -> str:
@@ -146,7 +133,7 @@ def _trick(exercise: TrickWinner) -> str:
     before = exercise.before
     parts = [_facts(before, show_indicator=True), _announcements(before),
              _tricks(before, before.tricks, "Earlier tricks")]
-    cards = "".join(f"<li>{_e(name)}: {card_span(card)}</li>" for name, card in exercise.plays)
+    cards = "".join(f"<li>{_e(name)}: {card_text_html(card)}</li>" for name, card in exercise.plays)
     parts.append(f'<p>Trick {exercise.number}, in the order played:</p>'
                  f'<ol class="loo-trick">{cards}</ol>')
     return "".join(parts)
@@ -193,7 +180,7 @@ def _label_html(label: str) -> str:
     card = _CARD_BY_SHOWN.get(last)
     if card is None:
         return _e(label)
-    return f"{_e(head)} {card_span(card)}".lstrip()
+    return f"{_e(head)} {card_text_html(card)}".lstrip()
 
 
 def _session(exercise: SessionNet) -> str:
@@ -272,6 +259,8 @@ h2 { font-size: 1.2em; margin: 1.6em 0 0.4em; border-bottom: 1px solid #999; }
 .loo-answers { margin: 0.6em 0 0; padding-left: 1.2em; }
 .loo-answers li { margin: 0.35em 0; }
 .loo-blank { display: inline-block; min-width: 9em; border-bottom: 1px solid #333; }
+.loo-student { margin: 0.8em 0 1.2em; }
+.loo-student .loo-blank { min-width: 16em; margin-right: 2em; }
 .loo-box { display: inline-block; margin-right: 0.9em; white-space: nowrap; }
 .loo-why { color: #333; font-size: 0.95em; }
 .loo-hands td, .loo-hands th { padding: 0.1em 0.4em; }
@@ -312,9 +301,10 @@ def _exercise_block(number: int, exercise: Exercise, body: str) -> str:
 
 
 def _page(title: str, intro: str, sections: Iterable[str]) -> str:
+    body = f"<h1>{_e(title)}</h1>\n{intro}\n" + "\n".join(sections)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
-            f"<h1>{_e(title)}</h1>\n{intro}\n" + "\n".join(sections) + "\n</body>\n</html>\n")
+            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>{stylesheet(body)}\n</head>\n"
+            f"<body>\n{body}\n</body>\n</html>\n")
 
 
 def _groups(exercises: Sequence[Exercise]) -> list[tuple[Kind, list[tuple[int, Exercise]]]]:
@@ -325,8 +315,11 @@ def _groups(exercises: Sequence[Exercise]) -> list[tuple[Kind, list[tuple[int, E
 
 
 def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises") -> str:
-    """A printable worksheet: each exercise's position, question and answer spaces."""
-    intro = ("<p>Answer every question. Write amounts as a whole number (4), a fraction (10/3) or "
+    """A printable worksheet: a line for the student's name and the date, then each
+    exercise's position, question and answer spaces."""
+    student = ('<p class="loo-student">Name: <span class="loo-blank loo-name">&nbsp;</span>'
+               'Date: <span class="loo-blank loo-date">&nbsp;</span></p>')
+    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), a fraction (10/3) or "
              "a mixed number (3 1/3); the ledger is exact, so never round. Each exercise can also "
              "be opened in the tutor by its type and seed.</p>")
     sections = []
@@ -434,100 +427,8 @@ def write_record_sheet(record_path: str, kinds: Sequence[int | Kind], out: str |
 
 
 def _stdin_record() -> dict[str, Any]:
-    from .record import loads
-
-    return loads(sys.stdin.read())
-
-
-# -- the command line ------------------------------------------------------------------------
-
-
-class _Bar:
-    """A one-line progress bar on a terminal; silent when the stream is not one."""
-
-    def __init__(self, stream: IO[str], show: bool) -> None:
-        self.stream, self.show = stream, show
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.show:
-            return
-        width = 30
-        filled = width * done // total
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} exercises")
-        if done == total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def _kinds(text: str) -> tuple[Kind, ...]:
     try:
-        return parse_kinds(text)
-    except LooError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _whole(low: int, high: int | None) -> Callable[[str], int]:
-    def read(text: str) -> int:
-        if not text.strip().isdigit() or not (low <= int(text) and (high is None or int(text) <= high)):
-            wanted = f"from {low} to {high}" if high is not None else f", {low} or more"
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {wanted}".replace(
-                " ,", ","))
-        return int(text)
-    return read
-
-
-def _run_worksheet(args: argparse.Namespace) -> int:
-    bar = _Bar(sys.stderr, args.progress or sys.stderr.isatty())
-    try:
-        sheet, key = write_worksheet(args.kinds, args.count, args.seed, args.out, bar)
-    except LooError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {sheet} and {key}")
-    return 0
-
-
-def _run_exercise(args: argparse.Namespace) -> int:
-    if args.record != "-" and not Path(args.record).is_file():
-        print(f"error: cannot read {args.record!r}: no such file", file=sys.stderr)
-        return 2
-    try:
-        sheet, key = write_record_sheet(args.record, args.kinds, args.out, args.seed)
-    except MalformedRecord as exc:
-        print(f"malformed record: {exc}", file=sys.stderr)
-        return 2
-    except LooError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {sheet} and {key}")
-    return 0
-
-
-def add_commands(commands: Any) -> None:
-    """Add ``worksheet`` and ``exercise`` to the ``loo-tutor`` command's subcommands."""
-    sheet = commands.add_parser(
-        "worksheet", help="write a printable worksheet of seeded exercises and its answer key",
-        description="Write DIR/worksheet.html and DIR/answers.html: COUNT exercises of each "
-                    "chosen type, generated from SEED (the same seed writes the same files).")
-    sheet.add_argument("--kinds", type=_kinds, default=parse_kinds("1,2,3,4,5,6"),
-                       metavar="K,K", help="exercise types from 1 to 6, e.g. 1,4 (default: all)")
-    sheet.add_argument("--count", type=_whole(1, MAX_COUNT), default=5, metavar="N",
-                       help=f"exercises of each type, 1 to {MAX_COUNT} (default 5)")
-    sheet.add_argument("--seed", type=_whole(0, None), default=0, metavar="S",
-                       help="the worksheet's seed (default 0)")
-    sheet.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    sheet.add_argument("--progress", action="store_true",
-                       help="show the progress bar even when standard error is not a terminal")
-    sheet.set_defaults(run=_run_worksheet)
-    one = commands.add_parser(
-        "exercise", help="turn a deal record into an exercise sheet and its answer key",
-        description="Write DIR/worksheet.html and DIR/answers.html with exercises of the chosen "
-                    "types made from the deal record RECORD.")
-    one.add_argument("record", metavar="RECORD", help="a deal record file, or - for stdin")
-    one.add_argument("--kind", "--kinds", dest="kinds", type=_kinds, required=True, metavar="K",
-                     help="exercise types from 1 to 6, e.g. 4 or 1,4")
-    one.add_argument("--seed", type=_whole(0, None), default=0, metavar="S",
-                     help="for type 5 on a legal record: which card is made illegal (default 0)")
-    one.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    one.set_defaults(run=_run_exercise)
-
+        text = read_text("-")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MalformedRecord(f"cannot read standard input: {reason(exc)}") from None
+    return loads(text)

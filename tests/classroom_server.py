@@ -261,7 +261,7 @@ class Sampler:
         self._cpu: dict[int, tuple[str, float]] = {}
 
     def __enter__(self) -> Sampler:
-        for group, process in self._groups():
+        for _, process in self._groups():
             self._start_cpu[process.pid] = _cpu_s(process)
         self._thread.start()
         return self

@@ -26,12 +26,24 @@ Each target is a hypothesis strategy and a property over what it draws:
     nonsense: :meth:`Exercise.grade` never raises, gives each field a known
     status, says "unreadable" in one line, and a right answer stays right
     whatever is typed in the other fields.
+``yaml``
+    the text of a real record, written as YAML or JSON and then made hostile
+    with keys that are lists or mappings, anchors and aliases (alias bombs,
+    recursive and undefined aliases), tags, deep nesting, huge numbers, NUL
+    and other characters YAML refuses, byte order marks, very long lines,
+    several documents: the text is read as a mapping or refused in one line,
+    the mapping is checked or refused in one line, ``loo-tutor check``
+    gives one answer for it, alone and among other files in ``--jsonl``,
+    where every file gets its line (:data:`JSONL`), and ``loo-tutor
+    exercise`` makes an exercise of it or refuses it in one line.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
+import json
 import random
 import sys
 import tempfile
@@ -48,6 +60,7 @@ from loo_tutor.cards import CARDS, parse_card
 from loo_tutor.cli import main
 from loo_tutor.errors import LooError, MalformedRecord, NotationError
 from loo_tutor.exercises import Kind, make
+from loo_tutor.reading import loads as read_text_record
 from loo_tutor.record import FIELDS, check, dumps, loads, record_from_state, replay
 from loo_tutor.state import DealState, Phase, new_deal
 
@@ -100,7 +113,8 @@ def spoiled_records(draw: st.DrawFn) -> dict[str, Any]:
             tricks[t][i] = draw(st.sampled_from(CARD_TEXTS))
         elif edit == "swap" and tricks:
             t = draw(st.integers(0, len(tricks) - 1))
-            a, b = draw(st.integers(0, len(tricks[t]) - 1)), draw(st.integers(0, len(tricks[t]) - 1))
+            last = len(tricks[t]) - 1
+            a, b = draw(st.integers(0, last)), draw(st.integers(0, last))
             tricks[t][a], tricks[t][b] = tricks[t][b], tricks[t][a]
         elif edit == "announce" and isinstance(record.get("announce", {}), dict):
             calls = record.setdefault("announce", {})
@@ -122,10 +136,9 @@ def spoiled_records(draw: st.DrawFn) -> dict[str, Any]:
                                                       "9", "x"]))
         elif edit == "trump":
             record["trump"] = draw(st.sampled_from(CARD_TEXTS + ODD_CARDS))
-        elif edit == "order":
-            if "announce" in record and isinstance(record["announce"], dict):
-                items = list(record["announce"].items())
-                record["announce"] = dict(draw(st.permutations(items)))
+        elif edit == "order" and isinstance(record.get("announce"), dict):
+            items = list(record["announce"].items())
+            record["announce"] = dict(draw(st.permutations(items)))
     return record
 
 
@@ -145,7 +158,7 @@ def agrees_with_engine(record: Any) -> str:
             replay(record)
         except MalformedRecord:
             return "malformed"
-        raise AssertionError(f"check refused the record ({exc}) but replay accepted it")
+        raise AssertionError(f"check refused the record ({exc}) but replay accepted it") from None
     played = replay(record)
     states, last = played.states, played.states[-1]
     # Each step of the legal prefix is one the engine allows, from the deal as dealt.
@@ -202,8 +215,8 @@ def agrees_with_engine(record: Any) -> str:
 card_texts = st.one_of(
     st.text(max_size=6),
     st.builds(lambda r, s, pad: f"{pad}{r}{s}{pad}",
-              st.sampled_from(list("AKQJT98765432") + ["10", "1", "0", "11", "a", "k"]),
-              st.sampled_from(list("SHDCshdc♠♥♦♣♤♡♢♧") + ["♥\ufe0f", "X", ""]),
+              st.sampled_from([*"AKQJT98765432", "10", "1", "0", "11", "a", "k"]),
+              st.sampled_from([*"SHDCshdc♠♥♦♣♤♡♢♧", "♥\ufe0f", "X", ""]),
               st.sampled_from(["", " ", "\t", "\n"])),
     st.sampled_from(ODD_CARDS))
 
@@ -286,6 +299,10 @@ def _pretend_to_serve(args: Any) -> int:
     return 0
 
 
+FAULT = "a fault in loo-tutor"
+"""What the command says of an error it did not foresee (instead of a traceback)."""
+
+
 def cli_answers_in_one_line(call: Call) -> int:
     """Run ``loo-tutor`` in this process on ``call``; returns the exit status."""
     with tempfile.TemporaryDirectory(prefix="loo-fuzz-") as tmp:
@@ -307,6 +324,7 @@ def cli_answers_in_one_line(call: Call) -> int:
     said = err.getvalue()
     assert code in (0, 1, 2), (argv, code, said)
     assert "Traceback" not in said, said
+    assert FAULT not in said + out.getvalue(), (argv, said, out.getvalue()[:300])
     if "--progress" not in argv:
         assert said.count("\n") <= 1, (argv, said)
         if code == 2 and "--jsonl" not in argv:
@@ -340,7 +358,7 @@ def graded_answers(draw: st.DrawFn) -> tuple[int, int, dict[str, Any], str | Non
     answers = {key: draw(_ANSWER) for key in keys if draw(st.booleans())}
     if draw(st.booleans()):
         answers[draw(st.text(max_size=4))] = draw(_ANSWER)  # a field that does not exist
-    kept = draw(st.sampled_from(keys + [None]))
+    kept = draw(st.sampled_from([*keys, None]))
     return kind, seed, answers, kept
 
 
@@ -355,7 +373,7 @@ def answers_are_graded(drawn: tuple[int, int, dict[str, Any], str | None]) -> st
     except LooError as exc:  # grade promises never to raise
         raise AssertionError(f"grade raised {exc!r}") from exc
     assert list(results) == [f.key for f in exercise.fields]
-    for key, verdict in results.items():
+    for verdict in results.values():
         assert verdict.status in STATUSES, verdict
         assert verdict.message.strip(), verdict
         if verdict.status == "unreadable":
@@ -365,6 +383,188 @@ def answers_are_graded(drawn: tuple[int, int, dict[str, Any], str | None]) -> st
     return "graded"
 
 
+# -- hostile YAML text --------------------------------------------------------------------
+
+_FIELD_LINE = st.sampled_from(["players", "dealer", "carried", "hands", "miss", "trump",
+                               "announce", "tricks"])
+_TAGGED = ["!!timestamp 2026-13-45", "!!timestamp nope", "!!bool maybe", "!!int x", "!!float x",
+           "!!binary aGVsbG8=", "!!binary ???", "!!null x", "!!str 9", "!!set {a, b}",
+           "!!omap [a: 1, b: 2]", "!!pairs [a: 1, a: 2]", "!!python/object:os.system x",
+           "!!python/name:os.system", "!custom x", "!<tag:example.com,2026:x> y", "!!map [a]",
+           "!!seq {a: 1}", "2026-12-03", "2026-12-03T07:00:00Z", "0x1F", "0o17", "1_000",
+           "190:20:30", ".inf", "-.nan", "~", "=", "<<"]
+_ODD_CHARACTERS = ["\x00", "\x01", "\x1b", "\x7f", "\x85", "\u2028", "\ufeff", "\ufffe",
+                   "\ud800", "\t", "\r", "\r\n", "\\", '"', "'", "%", "@", "`", "|", ">", "&", "*",
+                   "!", "?", ":", "-", "#", "{", "}", "[", "]", ","]
+_SIZES = st.sampled_from([0, 1, 2, 31, 32, 33, 100, 499, 500, 501, 2000, 4300, 4301, 10_000,
+                          49_000, 50_001, 120_000])
+
+
+def _laughs(width: int, depth: int, field: str) -> str:
+    """An alias bomb: each level a list of ``width`` aliases of the level before."""
+    lines = [f"{field}0: &l0 [lol]"]
+    for level in range(1, depth + 1):
+        aliases = ", ".join([f"*l{level - 1}"] * width)
+        lines.append(f"{field}{level}: &l{level} [{aliases}]")
+    return "\n".join(lines)
+
+
+@st.composite
+def hostile_texts(draw: st.DrawFn) -> str:
+    """The text of a real record, made hostile by up to three edits (or none)."""
+    record = record_from_state(played_deal(draw(st.integers(0, 2**32 - 1))))
+    as_json = draw(st.integers(0, 4)) == 0
+    lines = (json.dumps(record, indent=1) if as_json else dumps(record)).splitlines()
+    for _ in range(draw(st.integers(0, 3))):
+        edit = draw(st.sampled_from(["key", "laughs", "alias", "tag", "deep", "char", "bom",
+                                     "long", "number", "documents", "duplicate", "merge",
+                                     "json_deep", "cut"]))
+        where = draw(st.integers(0, len(lines)))
+        field = draw(_FIELD_LINE)
+        size = draw(_SIZES)
+        if edit == "key":  # a list or a mapping as a key, top level or inside a field
+            key = draw(st.sampled_from(["[QS, 2D, 3D]", "{a: 1}", "[]", "{}", "[[x]]", "*k",
+                                        "!!set {a}", "? [a]\n: b"]))
+            inside = draw(st.sampled_from(["", "  ", "hands", "announce", "rules"]))
+            if inside in ("hands", "announce", "rules"):
+                lines = [line for line in lines if not line.startswith(inside + ":")]
+                lines.append(f"{inside}: {{A: stand, {key}: x}}" if "\n" not in key
+                             else f"{inside}:\n  ? [a]\n  : b")
+            else:
+                anchor = "k: &k [a]\n" if key == "*k" else ""
+                lines.insert(where, f"{anchor}{inside}{key}: x")
+        elif edit == "laughs":
+            width, depth = draw(st.integers(2, 12)), draw(st.integers(1, 12))
+            lines.insert(where, _laughs(width, depth, draw(st.sampled_from(["l", "x", field]))))
+            if draw(st.booleans()):
+                lines.append(f"{field}: *l{depth}")
+        elif edit == "alias":
+            lines.append(draw(st.sampled_from([
+                f"{field}: *nowhere", f"{field}: &r [*r]", f"{field}: &r {{a: *r}}",
+                f"x: &a {field}\n*a : 1", f"{field}: &a [1]\ny: &a [2]", "? &k x\n: *k",
+                f"x: &s {'y' * min(size, 600)}\n{field}: [*s, *s, *s]"])))
+        elif edit == "tag":
+            tagged = draw(st.sampled_from(_TAGGED))
+            lines = [f"{field}: {tagged}" if line.startswith(field + ":") else line
+                     for line in lines]
+        elif edit == "deep":
+            depth = draw(st.sampled_from([30, 31, 32, 33, 64, 1000, 20_000]))
+            shape = draw(st.sampled_from(["flow list", "flow map", "block", "mixed"]))
+            if shape == "flow list":
+                value = "[" * depth + "AS" + "]" * depth
+            elif shape == "flow map":
+                value = "{a: " * depth + "1" + "}" * depth
+            elif shape == "mixed":
+                value = "[{a: " * (depth // 2) + "1" + "}]" * (depth // 2)
+            else:
+                value = "".join("\n" + "  " * (i + 1) + "- " for i in range(min(depth, 2000)))
+            lines.insert(where, f"{field}: {value}")
+        elif edit == "char":
+            text = "\n".join(lines)
+            at = draw(st.integers(0, len(text)))
+            character = draw(st.sampled_from(_ODD_CHARACTERS))
+            lines = (text[:at] + character * draw(st.integers(1, 3)) + text[at:]).split("\n")
+        elif edit == "bom":
+            lines.insert(0 if draw(st.booleans()) else where, "\ufeff")
+        elif edit == "long":
+            filler = draw(st.sampled_from(["x", "AS, ", " ", "# ", "é", "🂡"]))
+            line = draw(st.sampled_from([f"# {filler * size}", f"{field}: {filler * size}",
+                                         f"{field}: [{'AS, ' * size}AS]",
+                                         f'{field}: "{filler * size}"', filler * size]))
+            lines.insert(where, line)
+        elif edit == "number":
+            digits = "9" * max(size, 1)
+            lines = [line for line in lines if not line.startswith("carried:")]
+            lines.append(draw(st.sampled_from([
+                f"carried: {digits}", f"carried: '{digits}/3'", f"carried: 0x{'f' * size}",
+                f"carried: 1e{digits[:400]}", f"carried: -{digits}", f"carried: {digits}.5",
+                f'"carried": {digits}', f"carried: {'1:' * min(size, 240)}1"])))
+        elif edit == "documents":
+            lines = [*lines, draw(st.sampled_from(["---", "...", "--- !!str x", "%YAML 1.1"])),
+                     *lines]
+        elif edit == "duplicate" and lines:
+            lines.insert(where, lines[min(where, len(lines) - 1)])
+        elif edit == "merge":
+            lines.append(f"base: &b {{dealer: P0}}\n{field}: {{<<: [*b, *b], x: 1}}")
+        elif edit == "json_deep":
+            lines = [json.dumps({field: json.loads("[" * 40 + "]" * 40)})
+                     if draw(st.booleans()) else "[" * size + "]" * size]
+        elif edit == "cut" and lines:
+            text = "\n".join(lines)
+            lines = text[:draw(st.integers(0, len(text)))].split("\n")
+    return "\n".join(lines)
+
+
+JSONL: collections.Counter[str] = collections.Counter()
+"""The files given to ``loo-tutor check --jsonl`` by the ``yaml`` target and the lines
+they got back (``files`` and ``lines``): every file gets its line."""
+
+
+def _verdict(text: str) -> tuple[int, str]:
+    """The exit code and what reading and checking ``text`` come to."""
+    try:
+        data = read_text_record(text)
+    except MalformedRecord as exc:
+        assert one_line(str(exc)), repr(str(exc))
+        return 2, "refused when read"
+    try:
+        result = check(data)
+    except MalformedRecord as exc:
+        assert one_line(str(exc)), repr(str(exc))
+        return 2, "malformed"
+    return (1 if result["status"] == "illegal" else 0), str(result["status"])
+
+
+def _run(argv: list[str], stdin: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    real_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+    finally:
+        sys.stdin = real_stdin
+    said = out.getvalue() + err.getvalue()
+    assert "Traceback" not in said and FAULT not in said, (argv, said[:500])
+    return code, out.getvalue(), err.getvalue()
+
+
+def hostile_text_is_read_or_refused(text: str) -> str:
+    """Read, check and ``loo-tutor check`` agree on ``text``, and every refusal is one line."""
+    code, verdict = _verdict(text)
+    alone, out, err = _run(["check", "--json", "-"], text)
+    assert alone == code, (alone, code, err)
+    if code == 2:
+        assert out == "" and err.endswith("\n") and len(err.splitlines()) == 1, (out[:200], err)
+    else:
+        assert err == "" and json.loads(out)["status"] == verdict
+    with tempfile.TemporaryDirectory(prefix="loo-fuzz-") as tmp:
+        kind = str(1 + len(text) % 6)
+        made, out, err = _run(["exercise", "-", "--kind", kind, "--out", tmp], text)
+        assert made in (0, 2), (made, err)
+        if made == 2:
+            assert out == "" and err.endswith("\n") and len(err.splitlines()) == 1, err
+        if verdict == "refused when read":
+            assert made == 2 and err.startswith("malformed record: "), err
+        hostile = Path(tmp, "hostile.yaml")
+        hostile.write_text(text, encoding="utf-8", errors="surrogatepass")
+        files = [FORCED_ACE_FILE, str(hostile), "-", str(Path(tmp, "missing.yaml"))]
+        worst, out, err = _run(["check", "--jsonl", *files], text)
+    lines = out.splitlines()  # at every line break Python knows, not only "\n"
+    JSONL["files"] += len(files)
+    JSONL["lines"] += len(lines)
+    assert len(lines) == len(files), (len(lines), len(files), out[-500:])
+    answers = [json.loads(line) for line in lines]
+    assert [a["file"] for a in answers] == files
+    assert answers[2]["exit"] == code, (answers[2], code)
+    assert answers[3]["exit"] == 2 and answers[3]["malformed"].startswith("cannot read")
+    assert worst == max(a["exit"] for a in answers) and err == "", err
+    return verdict
+
+
+FORCED_ACE_FILE = str(Path(__file__).parent / "data" / "examples" / "01_seed000_forced_ace.yaml")
+
+
 # -- the targets ---------------------------------------------------------------------------
 
 TARGETS: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], object]]] = {
@@ -372,5 +572,6 @@ TARGETS: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], object]]] = {
     "card_text": (card_texts, card_text_reads_or_refuses),
     "cli": (cli_calls(), cli_answers_in_one_line),
     "answers": (graded_answers(), answers_are_graded),
+    "yaml": (hostile_texts(), hostile_text_is_read_or_refused),
 }
 """Name -> (strategy, property), for ``benchmarks/fuzz.py`` and ``tests/test_fuzz_inputs.py``."""

@@ -8,7 +8,6 @@ the server is stopped. A missing Chromium is a failure, never a skip.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import importlib
 import json
@@ -29,11 +28,12 @@ from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from browser_support import in_browser, new_page
-from classroom_server import kernel_ids, stop
 
 from loo_tutor import classroom
-from loo_tutor.cli import main
+from loo_tutor.cli import build_parser, main
+
+from browser_support import in_browser, new_page
+from classroom_server import kernel_ids, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -165,8 +165,8 @@ def _notebook(*cells: Any) -> Any:
 
 
 def test_myst_targets_are_dropped_from_markdown_cells() -> None:
-    nb = _notebook(nbformat.v4.new_markdown_cell("(try-lead-as-a)=\n## Your turn\n\n(not a target)"),
-                   nbformat.v4.new_code_cell("(x)="))
+    heading = nbformat.v4.new_markdown_cell("(try-lead-as-a)=\n## Your turn\n\n(not a target)")
+    nb = _notebook(heading, nbformat.v4.new_code_cell("(x)="))
     cleaned, resources = classroom.without_myst_targets(nb, {"kept": 1})
     assert cleaned.cells[0].source == "## Your turn\n\n(not a target)"
     assert cleaned.cells[1].source == "(x)="  # code is left alone
@@ -264,19 +264,18 @@ def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cull_time_in_minutes_or_seconds() -> None:
-    parser = argparse.ArgumentParser()
-    classroom.add_arguments(parser)
-    assert parser.parse_args(["--cull-after", "15"]).cull_after == 15
-    assert parser.parse_args(["--cull-after", "30s"]).cull_after == 0.5
+    parser = build_parser()
+    assert parser.parse_args(["classroom", "--cull-after", "15"]).cull_after == 15
+    assert parser.parse_args(["classroom", "--cull-after", "30s"]).cull_after == 0.5
     for bad in ("30x", "s", "-1", "1.5"):
         with pytest.raises(SystemExit):
-            parser.parse_args(["--cull-after", bad])
+            parser.parse_args(["classroom", "--cull-after", bad])
 
 
-def test_options_are_documented() -> None:
-    parser = argparse.ArgumentParser()
-    classroom.add_arguments(parser)
-    text = parser.format_help()
+def test_options_are_documented(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["classroom", "--help"])
+    text = capsys.readouterr().out
     for option in ("--host", "--port", "--token", "--pool-size", "--cull-after", "--book",
                    "--page"):
         assert option in text

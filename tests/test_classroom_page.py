@@ -25,6 +25,9 @@ from urllib.parse import urljoin
 
 import nbformat
 import pytest
+
+from loo_tutor import classroom
+
 from browser_support import in_browser, new_page, outside_site
 from classroom_server import (
     Server,
@@ -34,8 +37,6 @@ from classroom_server import (
     stop,
     wait_until_quiet,
 )
-
-from loo_tutor import classroom
 
 
 @pytest.fixture
@@ -66,7 +67,7 @@ def test_with_the_script_the_page_is_the_light_one(tmp_path: Path) -> None:
     assert "kernel_start(nb)" in index and "cell_generator(nb, kernel_id)" in index
     assert "#loading .spinner { animation: none; }" in index
     # ./dev builds the script where Voila serves the template's static files from.
-    assert classroom.PAGE_SCRIPT == folder / "static"
+    assert folder / "static" == classroom.PAGE_SCRIPT
 
 
 def test_without_the_script_the_page_is_voilas_own(tmp_path: Path) -> None:
@@ -92,6 +93,20 @@ def test_the_built_style_sheet_loads_nothing_from_another_host(script: Path) -> 
 
 # -- a notebook with what the project's notebooks do not all have ----------------------
 
+# Widget descriptions written to run code (the widget manager draws a
+# description as HTML when asked to); each must be drawn inert.
+_HOSTILE = [
+    '<img src="data:image/png;base64,AAAA" onerror="window.hacked=4">picture',
+    '<a href="javascript:window.hacked=5" title="a link">first link</a> '
+    '<a href=" JaVaScRiPt:window.hacked=6">second link</a> '
+    '<a href="&#106;avascript:window.hacked=7">third link</a> '
+    '<a href="https://example.org/rules" onmouseover="window.hacked=8">safe link</a>',
+    '<svg onload="window.hacked=9"><script>window.hacked=10</script>'
+    '<a href="javascript:window.hacked=11"><text>drawn</text></a></svg>'
+    '<span style="color: red" aria-label="kept" onclick="window.hacked=12">styled</span>',
+    '<b onmouseover="window.hacked=13">bold</b><iframe src="javascript:window.hacked=14">'
+    '</iframe><style>body { display: none }</style><form action="javascript:1">form</form>',
+]
 # An Output widget and a button whose handler prints into it.
 _GREETER = ("button = widgets.Button(description='Say hello')\n"
             "def greet(_):\n"
@@ -120,20 +135,10 @@ _CELLS = [
         "widgets.Checkbox(description='<b>bold</b><i onclick=\"window.hacked=1\">it</i>"
         "<img src=\"javascript:window.hacked=2\"><script>window.hacked=3</script>',"
         " description_allow_html=True)"),
-    nbformat.v4.new_code_cell(  # descriptions written to run code, each drawn inert
-        "hostile = [\n"
-        "    '<img src=\"data:image/png;base64,AAAA\" onerror=\"window.hacked=4\">picture',\n"
-        "    '<a href=\"javascript:window.hacked=5\" title=\"a link\">first link</a> '\n"
-        "    '<a href=\" JaVaScRiPt:window.hacked=6\">second link</a> '\n"
-        "    '<a href=\"&#106;avascript:window.hacked=7\">third link</a> '\n"
-        "    '<a href=\"https://example.org/rules\" onmouseover=\"window.hacked=8\">safe link</a>',\n"
-        "    '<svg onload=\"window.hacked=9\"><script>window.hacked=10</script>'\n"
-        "    '<a href=\"javascript:window.hacked=11\"><text>drawn</text></a></svg>'\n"
-        "    '<span style=\"color: red\" aria-label=\"kept\" onclick=\"window.hacked=12\">styled</span>',\n"
-        "    '<b onmouseover=\"window.hacked=13\">bold</b><iframe src=\"javascript:window.hacked=14\">'\n"
-        "    '</iframe><style>body { display: none }</style><form action=\"javascript:1\">form</form>',\n"
-        "]\n"
-        "widgets.VBox([widgets.Text(description=d, description_allow_html=True) for d in hostile])"),
+    nbformat.v4.new_code_cell(
+        f"hostile = {_HOSTILE!r}\n"
+        "widgets.VBox([widgets.Text(description=d, description_allow_html=True)\n"
+        "              for d in hostile])"),
     nbformat.v4.new_markdown_cell("This cell is about the book's own pages only.",
                                   metadata={"tags": [classroom.BOOK_ONLY_TAG]}),
     nbformat.v4.new_code_cell("print('printed by a cell')"),

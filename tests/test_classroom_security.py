@@ -34,6 +34,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
+
+from loo_tutor import classroom
+
 from classroom_server import (
     Server,
     free_port,
@@ -42,9 +46,6 @@ from classroom_server import (
     start,
     stop,
 )
-from websockets.sync.client import connect
-
-from loo_tutor import classroom
 
 ANSWER_TIMEOUT = 20.0
 SILENCE = 4.0
@@ -166,7 +167,8 @@ def test_a_kernel_is_stopped_only_with_the_pages_xsrf_token(server: Server) -> N
     xsrf = [c.value for c in cookies if c.name == "_xsrf"]
     assert xsrf, "the page came without its XSRF cookie"
     shutdown = f"{server.url}voila/api/shutdown/{kernel.group(1)}"
-    for opener, form in ((browser, b""), (urllib.request.build_opener(), b"_xsrf=" + xsrf[0].encode()),
+    stranger = urllib.request.build_opener()  # no cookie
+    for opener, form in ((browser, b""), (stranger, b"_xsrf=" + xsrf[0].encode()),
                          (browser, b"_xsrf=2|00000000|" + b"0" * 32 + b"|1")):
         with pytest.raises(urllib.error.HTTPError) as refused:
             opener.open(urllib.request.Request(shutdown, data=form, method="POST"), timeout=30)

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FORCED_ACE, OWN_EXAMPLES
 from loo_tutor import check, loads
 from loo_tutor.cli import main
+
+from conftest import FORCED_ACE, OWN_EXAMPLES
 
 COMPLETE = OWN_EXAMPLES / "01_seed000_forced_ace.yaml"
 ILLEGAL = OWN_EXAMPLES / "31_follow_suit.yaml"

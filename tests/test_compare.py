@@ -6,7 +6,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from conftest import FORCED_ACE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +26,8 @@ from loo_tutor.rules import RuleId, VariantRuleId
 from loo_tutor.state import Announce, DealKind, Exchange, deal_from_deck
 from loo_tutor.widgets import VariantCompare
 
+from conftest import FORCED_ACE
+
 CLUB_SEED = 8  # the pack of seed 8 turns a club for trumps
 
 
@@ -37,7 +38,7 @@ def finished(left: Any, right: Any, seed: int, **kw: Any) -> Comparison:
 
 
 def conserved(duel: Comparison) -> None:
-    for side, settled in zip((duel.left, duel.right), duel.settlements()):
+    for side, settled in zip((duel.left, duel.right), duel.settlements(), strict=True):
         assert sum(settled.net.values()) == side.start.carried - settled.carried_next
 
 
@@ -136,7 +137,7 @@ def test_a_hands_record_is_dealt_again_from_a_rebuilt_pack() -> None:
 
 
 def test_bad_profiles_and_choosers_are_refused_with_one_line() -> None:
-    with pytest.raises(MalformedRecord, match="^rules"):
+    with pytest.raises(MalformedRecord, match=r"^rules"):
         profile_named("whist")
     with pytest.raises(LooError, match="not three-card"):
         compare_deals("limited", "pam")
@@ -151,7 +152,7 @@ def test_the_widget_draws_both_tables_and_steps_on_both_sides() -> None:
     widget = VariantCompare("limited", "club_law", seed=CLUB_SEED)
     page = widget.html
     assert page.count('class="loo-table"') == 2
-    assert "Left: limited" in page and "Right: limited + club_law" in page
+    assert "Left: Limited Loo" in page and "Right: Club law" in page
     assert widget.back_button.disabled and not widget.step_button.disabled
     widget.step_button.click()
     assert len(widget.comparison.steps) == 1
@@ -160,6 +161,15 @@ def test_the_widget_draws_both_tables_and_steps_on_both_sides() -> None:
     assert "Diverges" in widget.html  # said in words, not only in colour
     widget.back_button.click()
     assert not widget.comparison.steps and 'class="loo-diverge"' not in widget.html
+
+
+def test_the_rules_menus_speak_words_not_identifiers() -> None:
+    widget = VariantCompare("limited", "loo: mixed(10)", seed=CLUB_SEED)
+    labels = [label for label, _ in widget.left_picker.options]
+    assert len(labels) == len(PRESETS) and "Club law" in labels and "Irish Loo" in labels
+    assert all("_" not in label and ":" not in label and "(10)" not in label for label in labels)
+    assert widget.right_picker.value == "loo: mixed(10)"  # the value is still the preset
+    assert "Right: A loo pays the pool, up to 10" in widget.html
 
 
 def test_play_to_end_shows_both_settlements_and_disables_stepping() -> None:

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
-from conftest import OWN_EXAMPLES
 
 from loo_tutor import Play, RuleId, dumps
 from loo_tutor.data import example
 from loo_tutor.exercises import Kind, LegalCards, make
 from loo_tutor.widgets import DealStepper, ExerciseWidget, Scoreboard
+
+from conftest import OWN_EXAMPLES
 
 RULE_HREF = re.compile(r'href="[^"]*rules\.html#([^"]*)"')
 LABELS = {rule.label for rule in RuleId}
@@ -86,7 +87,8 @@ def test_new_variant_changes_the_seed_reproducibly_and_resets_the_answers() -> N
 
 def test_a_shared_scoreboard_counts_every_exercise_of_the_page() -> None:
     board = Scoreboard()
-    one, two = ExerciseWidget(1, seed=1, scoreboard=board), ExerciseWidget(3, seed=1, scoreboard=board)
+    one = ExerciseWidget(1, seed=1, scoreboard=board)
+    two = ExerciseWidget(3, seed=1, scoreboard=board)
     assert board not in one.children  # shown once, by the page
     for widget in (one, two):
         widget.fill(widget.exercise.answers())  # type: ignore[union-attr]
@@ -154,3 +156,42 @@ def test_the_controls_can_be_reached_and_named_without_a_mouse() -> None:
     assert settle.results["looed"].status == "unreadable"
     page = ExerciseWidget(5, seed=9).position.value
     assert page.count('role="img" aria-label="') >= 3
+
+
+def test_the_score_counts_only_the_answers_given() -> None:
+    widget = ExerciseWidget(4, seed=2024)
+    exercise = widget.exercise
+    assert exercise is not None and len(exercise.fields) > 2
+    first = exercise.fields[0]
+    widget.fill({first.key: exercise.answers()[first.key]})
+    widget.check_button.click()
+    empty = len(exercise.fields) - 1
+    assert "1 of 1 answers right." in widget.summary.value
+    assert f"{empty} not answered yet" in widget.summary.value
+    assert "0 of 1 exercise solved; 1 of 1 answers right" in widget.scoreboard.value
+
+
+def test_enter_in_an_answer_field_checks_the_answers() -> None:
+    widget = ExerciseWidget(4, seed=2024)
+    exercise = widget.exercise
+    assert exercise is not None
+    key = next(k for k, c in widget.inputs.items() if isinstance(c, widgets.Text))
+    widget.inputs[key].value = str(exercise.answers()[key])
+    assert widget.results == {}
+    widget.inputs[key]._handle_custom_msg({"event": "submit"}, [])  # what Enter sends
+    assert widget.results[key].status == "right"
+
+
+def test_every_answer_control_has_a_label_and_plain_tooltips() -> None:
+    for kind in range(1, 7):
+        widget = ExerciseWidget(kind, seed=2024)
+        assert widget.exercise is not None
+        for field in widget.exercise.fields:
+            control = widget.inputs[field.key]
+            for part in control if isinstance(control, list) else [control]:
+                assert part.description, (kind, field.key)  # a real label, not a title
+                assert "<" not in part.tooltip and "<" not in part.description
+                assert not part.description_allow_html
+    cards = ExerciseWidget(1, seed=2024).inputs["cards"]
+    assert all(box.description[-1] in "♠♥♦♣" for box in cards)
+    assert all(" of " in box.tooltip for box in cards)  # "…: 10 of diamonds"

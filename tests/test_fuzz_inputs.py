@@ -18,8 +18,9 @@ from fuzzing import (
     cli_answers_in_one_line,
     cli_calls,
     graded_answers,
+    hostile_text_is_read_or_refused,
+    hostile_texts,
 )
-
 
 
 def short(examples: int) -> settings:
@@ -61,12 +62,21 @@ def test_known_refusals_are_one_line(argv: tuple[str, ...], code: int) -> None:
     assert cli_answers_in_one_line(Call(argv, "players: [A]", ())) == code
 
 
-def test_the_property_notices_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("form", [(), ("--json",), ("--jsonl",)])
+def test_the_property_notices_an_unforeseen_error(monkeypatch: pytest.MonkeyPatch,
+                                                  form: tuple[str, ...]) -> None:
     import loo_tutor.cli as cli
 
-    def broken(text: str) -> dict[str, Any]:
+    def broken(record: object) -> dict[str, Any]:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "loads", broken)
-    with pytest.raises(RuntimeError):
-        cli_answers_in_one_line(Call(("check", "-"), "players: [A]", ()))
+    monkeypatch.setattr(cli, "check", broken)
+    with pytest.raises(AssertionError, match="boom"):
+        cli_answers_in_one_line(Call(("check", *form, "-"), "players: [A]", ()))
+
+
+@short(150)
+@given(hostile_texts())
+def test_hostile_yaml_is_read_or_refused_in_one_line_and_every_file_gets_its_line(
+        text: str) -> None:
+    hostile_text_is_read_or_refused(text)

@@ -19,8 +19,8 @@ CARD_TEXT = st.sampled_from([c.text for c in CARDS] + ["10h", "T♥", "A♠️",
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 60), st.floats(allow_nan=True),
                     st.text(max_size=6), CARD_TEXT)
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
-    st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=4) | CARD_TEXT, inner, max_size=6)),
-    max_leaves=30)
+    st.lists(inner, max_size=6),
+    st.dictionaries(st.text(max_size=4) | CARD_TEXT, inner, max_size=6)), max_leaves=30)
 
 
 def verdict(record: object) -> str:
@@ -35,7 +35,7 @@ def verdict(record: object) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(FIELDS + ("colour",)), VALUES, max_size=10))
+@given(st.dictionaries(st.sampled_from((*FIELDS, "colour")), VALUES, max_size=10))
 def test_arbitrary_mappings_are_checked_or_refused(record: dict[str, object]) -> None:
     verdict(record)
 
@@ -46,7 +46,8 @@ def test_a_real_record_with_one_field_spoiled_is_checked_or_refused(
         seed: int, field: str, value: object) -> None:
     rng = random.Random(seed)
     count = rng.randint(5, 8)
-    state = new_deal([f"P{i}" for i in range(count)], rng.randrange(count), rng.choice([0, 3, 9]), rng)
+    players = [f"P{i}" for i in range(count)]
+    state = new_deal(players, rng.randrange(count), rng.choice([0, 3, 9]), rng)
     while not state.is_terminal() and rng.random() < 0.9:
         state = state.apply(rng.choice(state.legal_actions()))
     record = record_from_state(state)

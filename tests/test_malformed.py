@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import FORCED_ACE, run
 from loo_tutor import MalformedRecord, check, load_record, loads
+
+from conftest import FORCED_ACE, run
 
 DECK = "[" + ", ".join(f"{r}{s}" for s in "SHDC" for r in
                        ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]) + "]"

@@ -255,7 +255,7 @@ def test_a_refused_record_ends_with_the_refusal() -> None:
     last = steps(example("follow-suit"))[-1]
     assert last.refused is not None
     assert last.narration.rules == (RuleId.FOLLOW,)
-    assert last.narration.text.startswith("Refused: C may not play 9C")
+    assert last.narration.text.startswith("Refused: C may not play 9♣")
     assert last.title == "Refused: C plays 9♣"
 
 

@@ -9,32 +9,39 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from contextlib import redirect_stderr, redirect_stdout
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import without_message
-from loo_tutor import MalformedRecord, check, load_record, loads
+
+from loo_tutor import (
+    MalformedRecord,
+    Session,
+    check,
+    load_record,
+    loads,
+    new_deal,
+    record_from_state,
+)
 from loo_tutor.cards import Suit, full_deck, parse_card
 from loo_tutor.cli import main
-from loo_tutor.errors import IllegalActionError, LooError
+from loo_tutor.errors import IllegalActionError, LooError, RuleError
 from loo_tutor.legality import Announcement
 from loo_tutor.pam import (
     CivilLead,
     PamState,
-    check_record,
     flush_rank,
     pam_card,
     pam_from_deck,
     pam_from_hands,
-    record_from_pam_state,
-    replay_record,
     split_pam_deck,
 )
 from loo_tutor.profiles import PAM, profile_from_rules
+from loo_tutor.record import replay_pam
 from loo_tutor.rules import Profile, RuleId, RuleKey, VariantRuleId
 from loo_tutor.state import Announce, Exchange, Phase, Play
 
@@ -139,14 +146,9 @@ def test_the_illegal_examples_cover_every_rule_a_pam_record_can_break() -> None:
                      "V-PAM-CIVIL"}
 
 
-def test_check_record_is_what_check_calls_for_pam() -> None:
-    record = load_record(DATA / "01_plain_pam_heads_the_ace.yaml")
-    assert check_record(record, PAM) == check(record)
-
-
 def test_replay_gives_every_state_of_a_record() -> None:
     record = load_record(DATA / "10_illegal_civil_pam.yaml")
-    steps = replay_record(record, PAM)
+    steps = replay_pam(record)
     assert len(steps.states) == len(steps.actions) + 1 == 5 + 3 + 1 + 1
     assert isinstance(steps.actions[-1], CivilLead)
     assert steps.refused is not None and steps.refused[1].rule is VariantRuleId.PAM_CIVIL
@@ -167,7 +169,7 @@ def test_deal_order_packets_of_three_then_two_from_the_dealers_left() -> None:
 
 def test_deck_and_hands_forms_give_the_same_result() -> None:
     record = load_record(DATA / "09_deck_six_players.yaml")
-    state = replay_record(record, PAM).states[0]
+    state = replay_pam(record).states[0]
     hands_form = dict(record, hands={state.players[s]: [c.text for c in h]
                                      for s, h in enumerate(state.hands)},
                       trump=state.indicator.text, stock=[c.text for c in state.stock])
@@ -183,17 +185,19 @@ def test_ante_five_stakes_and_pool() -> None:
     result = check(loads(
         (DATA / "07_all_pass_dealer_collects.yaml").read_text().replace("rules: pam",
                                                                         "rules: {base: pam, stakes: everyone}")))
-    assert result["pool"] == "16" and result["net"] == {"A": "-1", "B": "-1", "C": "-1",
-                                                        "D": "-1", "E": "14"}
+    # Something is carried, so only the dealer stakes, a single unit (SPEC §11.1).
+    assert result["pool"] == "11" and result["net"] == {"A": "0", "B": "0", "C": "0",
+                                                        "D": "0", "E": "10"}
 
 
 def test_seat_count_four_to_seven_or_five_to_six() -> None:
     # R-SEAT-COUNT: 002 plays Pam with 4-7, 004 with 5-6 (option seats).
     four = "AH 7H KS QD 3C | 2S 3S 4S 5S 6S | JC 9H AS 2D 5C | 7S 8S 9S 10S 2C"
     pam_from_hands(PLAYERS[:4], 3, 0, [cards(h) for h in four.split("|")], parse_card("4H"))
-    with pytest.raises(LooError, match="R-SEAT-COUNT"):
+    with pytest.raises(RuleError) as refused:
         pam_from_hands(PLAYERS[:4], 3, 0, [cards(h) for h in four.split("|")],
                        parse_card("4H"), (), pam(seats="5-6"))
+    assert refused.value.rule is RuleId.SEAT_COUNT
 
 
 # -- announcing ----------------------------------------------------------------
@@ -269,15 +273,23 @@ def test_exchange_is_limited_by_what_the_stock_holds() -> None:
     assert refused(state, too_many) is VariantRuleId.EXCHANGE
 
 
-def test_dealer_takes_the_turned_card_first() -> None:
-    # Option dealer_takes_trump (seed 004: the turned card belongs to the dealer).
+def test_the_dealer_may_take_the_turned_card_and_need_not() -> None:
+    # Option dealer_takes_trump: a choice of the dealer who exchanges (seed 002), never forced.
     state = announced(deal(profile=pam(dealer_takes_trump=True), stock="2H 3H"),
                       STAND, PASS, STAND, PASS, STAND)
-    state = exchanged(state, "", "", "6C 4D")
-    assert state.held[E] == cards("KH QH KD 4H 2H")
-    plain = exchanged(announced(deal(stock="2H 3H"), STAND, PASS, STAND, PASS, STAND),
-                      "", "", "6C 4D")
-    assert plain.held[E] == cards("KH QH KD 2H 3H")
+    state = exchanged(state, "", "")
+    options = state.legal_actions()
+    assert Exchange(E, cards("4D 6C"), True) in options and Exchange(E, cards("4D 6C")) in options
+    taking = state.apply(Exchange(E, cards("6C 4D"), True))
+    assert taking.held[E] == cards("KH QH KD 4H 2H")
+    not_taking = state.apply(Exchange(E, cards("6C 4D")))
+    assert not_taking.held[E] == cards("KH QH KD 2H 3H")
+    assert refused(state, Exchange(E, (), True)) is VariantRuleId.EXCHANGE  # nothing discarded
+    plain = exchanged(announced(deal(stock="2H 3H"), STAND, PASS, STAND, PASS, STAND), "", "")
+    assert refused(plain, Exchange(E, cards("6C 4D"), True)) is VariantRuleId.EXCHANGE
+    others = announced(deal(profile=pam(dealer_takes_trump=True), stock="2H 3H"),
+                       STAND, PASS, STAND, PASS, STAND)
+    assert refused(others, Exchange(A, cards("AH"), True)) is VariantRuleId.EXCHANGE
 
 
 # -- flushes -------------------------------------------------------------------
@@ -445,8 +457,8 @@ def test_illegal_action_changes_nothing() -> None:
 
 def test_writer_round_trips_a_record() -> None:
     record = load_record(DATA / "02_pam_be_civil.yaml")
-    state = replay_record(record, PAM).states[-1]
-    written = record_from_pam_state(state)
+    state = replay_pam(record).states[-1]
+    written = record_from_state(state)
     assert written["civil"] == [1] and check(written) == check(record)
     assert loads(json.dumps(written)) == written
 
@@ -454,3 +466,28 @@ def test_writer_round_trips_a_record() -> None:
 def test_a_settlement_needs_a_finished_deal() -> None:
     with pytest.raises(LooError):
         ready().settlement()
+
+
+# -- a session of Pam Loo --------------------------------------------------------
+
+
+def test_a_pam_session_deals_five_card_loo_from_the_first_deal_to_the_end_split() -> None:
+    # Session with the pam profile (R-DEAL-ORDER as Pam Loo changes it, R-SESSION-END).
+    session = Session(PLAYERS, deals=6, seed=5, profile=PAM)
+    rng = random.Random(5)
+    while not session.is_over():
+        state = session.start_deal()
+        assert isinstance(state, PamState)
+        assert all(len(hand) == 5 for hand in state.hands) and state.trump is not None
+        assert session.ledger.total() == 0
+        while not state.is_terminal():
+            state = state.apply(rng.choice(state.legal_actions()))
+        session.finish_deal(state)
+    final = session.end()
+    assert sum(final.values()) == 0 and session.ledger.pool == 0
+    assert len(session.history) == 6
+
+
+def test_the_three_card_dealing_functions_refuse_the_pam_profile() -> None:
+    with pytest.raises(LooError, match="five-card"):
+        new_deal(PLAYERS, 4, 0, random.Random(1), PAM)

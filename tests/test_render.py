@@ -190,8 +190,9 @@ def test_highlighted_cards_are_outlined_and_say_so() -> None:
 
 def test_four_colours_draw_diamonds_blue() -> None:
     diamonds = states("forced-ace")[0]
-    assert "#0b57d0" in table_html(diamonds, four_colour=True)
-    assert "#0b57d0" not in table_html(diamonds)
+    assert re.search(r'class="loo-card loo-blue[^"]*"[^>]*aria-label="[^"]*diamonds',
+                     table_html(diamonds, four_colour=True))
+    assert "loo-card loo-blue" not in table_html(diamonds)
 
 
 def test_ledger_after_settlement() -> None:
@@ -275,13 +276,14 @@ def test_a_drawing_inside_another_leaves_the_style_sheet_to_it() -> None:
 def test_the_style_sheet_holds_only_the_rules_a_drawing_needs() -> None:
     assert stylesheet("<p>no classes</p>") == ""
     card = card_html(parse_card("QH"))
-    assert ".loo-red{color:#c8102e}" in card and ".loo-seat" not in card
+    assert ".loo-red{color:var(--loo-red-ink,#c8102e)}" in card and ".loo-seat" not in card
     assert ".loo-lit" not in table_html(states("forced-ace")[5])
 
 
 def test_the_player_to_act_and_the_dealer_are_marked_by_class() -> None:
     page = table_html(states("forced-ace")[5])
-    acting = re.findall(r'<div class="loo-seat" role="group" aria-label="([^"]*)" data-to-act', page)
+    acting = re.findall(r'<div class="loo-seat" role="group" aria-label="([^"]*)" data-to-act',
+                        page)
     assert acting == ["A, to act"]
     assert ".loo-seat[data-to-act]{" in page
     assert ".loo-dealer," in page and 'class="loo-you"' not in page
@@ -302,7 +304,8 @@ def test_replay_html_draws_every_step_with_narration() -> None:
 def test_replay_html_reads_a_path_and_shows_a_refusal() -> None:
     path = Path(__file__).parent / "data" / "examples" / "31_follow_suit.yaml"
     page = replay_html(str(path))
-    assert "Refused: C may not play 9C" in page
+    assert ('Refused: C may not play <span class="loo-card-text loo-black" role="img" '
+            'aria-label="9 of clubs">9♣</span>') in page
     assert page == replay_html(load_record(path))
 
 

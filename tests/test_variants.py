@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor.cards import Suit, full_deck, parse_card
-from loo_tutor.errors import MalformedRecord
+from loo_tutor.errors import MalformedRecord, RuleError
 from loo_tutor.legality import Announcement
 from loo_tutor.profiles import BLENHEIM, OPTIONS, describe, profile_from_rules
 from loo_tutor.record import check, loads, record_from_state, replay
@@ -133,8 +133,9 @@ def test_seats_3_to_10_lets_three_and_ten_players_sit_down() -> None:
         names = [f"P{i}" for i in range(count)]
         state = new_deal(names, 0, 3, random.Random(count), wide)
         assert state.kind is DealKind.DOUBLE and len(state.hands) == count
-    with pytest.raises(Exception, match="R-SEAT-COUNT"):
+    with pytest.raises(RuleError) as refused:
         new_deal(["P1", "P2", "P3"], 0, 3, random.Random(1))
+    assert refused.value.rule is RuleId.SEAT_COUNT
 
 
 def test_a_ten_player_record_deals_34_cards_from_the_deck() -> None:
@@ -146,16 +147,29 @@ def test_a_ten_player_record_deals_34_cards_from_the_deck() -> None:
     assert result["trump"] == full_deck()[33].suit.letter  # after 10 hands and a miss
 
 
-def test_everyone_stakes_one_and_the_dealer_two() -> None:
-    rules = profile(stakes="everyone")
-    state = deal("AH 7H KC | 9H 3S AC | 2H 5D 6D | QS QD QC | JS JD JC", "4H", carried=6,
-                 rules=rules)
-    assert state.pool == 6 + 2 + 4
+HANDS_5 = "AH 7H KC | 9H 3S AC | 2H 5D 6D | QS QD QC | JS JD JC"
+
+
+def test_everyone_stakes_a_fresh_pool_one_each_and_the_dealer_two() -> None:
+    # R-DEAL-ANTE under stakes: everyone, with nothing carried (seed 003).
+    state = deal(HANDS_5, "4H", carried=0, miss=None, rules=profile(stakes="everyone"))
+    assert state.stakes == (1, 1, 1, 1, 2) and state.pool == 2 + 4
     result = check(record_from_state(state))
     assert result["net"] == {"A": "-1", "B": "-1", "C": "-1", "D": "-1", "E": "-2"}
     done = play_out(state, random.Random(3))
     settled = done.settlement()
     assert sum(settled.net.values()) == done.carried - settled.carried_next
+
+
+def test_after_a_loo_only_the_new_dealer_stakes_a_single_unit() -> None:
+    # R-DEAL-ANTE under stakes: everyone, with something carried (seed 003: "no one
+    # else contributing").
+    state = deal(HANDS_5, "4H", carried=6, rules=profile(stakes="everyone"))
+    assert state.stakes == (0, 0, 0, 0, 1) and state.pool == 6 + 1
+    result = check(record_from_state(state))
+    assert result["net"] == {"A": "0", "B": "0", "C": "0", "D": "0", "E": "-1"}
+    blenheim = deal(HANDS_5, "4H", carried=9, rules=BLENHEIM)
+    assert blenheim.pool == 10  # seed 003's example: 9 carried and the new dealer's one
 
 
 @pytest.mark.parametrize("loo, carried, paid", [
@@ -291,7 +305,7 @@ def test_an_irish_record_lists_the_stock_it_draws_and_discards_at_most_three() -
 stock: [8S]
 exchange: {A: [7H, KC]}
 """)
-    with pytest.raises(MalformedRecord, match="^stock: lists 1 cards"):
+    with pytest.raises(MalformedRecord, match="^stock: .*lists 1 cards"):
         check(record)
     record["exchange"] = {"A": ["7H", "KC", "AH", "9S"]}
     result = check(record)

@@ -16,7 +16,6 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 
-from conftest import OWN_EXAMPLES
 from loo_tutor import Announcement, RuleId, check, load_record
 from loo_tutor.data import example
 from loo_tutor.record import replay
@@ -29,6 +28,8 @@ from loo_tutor.widgets import (
     parse_amount,
 )
 
+from conftest import OWN_EXAMPLES
+
 WIDGETS_DIR = Path(__file__).parent.parent / "loo_tutor" / "widgets"
 RULE_HREF = re.compile(r'href="[^"]*rules\.html#([^"]*)"')
 LABELS = {rule.label for rule in RuleId}
@@ -37,6 +38,16 @@ LABELS = {rule.label for rule in RuleId}
 def assert_rule_links_are_valid(page: str) -> None:
     for label in RULE_HREF.findall(page):
         assert label in LABELS, label
+
+
+def words(page: str) -> str:
+    """The text of ``page`` as a reader sees it, without its markup."""
+    return re.sub(r"<style>.*?</style>|<[^>]+>", "", page)
+
+
+def shown_parts(widget: Any) -> list[Any]:
+    """The parts a widget draws: its children but the hidden style sheet."""
+    return [child for child in widget.children if child.layout.display != "none"]
 
 
 def every_button(widget: Any) -> list[widgets.Button]:
@@ -75,10 +86,10 @@ def test_stepper_keeps_its_controls_in_step() -> None:
     stepper = DealStepper(example("forced-ace"))
     assert stepper.first_button.disabled and stepper.back_button.disabled
     stepper.menu.value = 6
-    assert stepper.index == 6 and stepper.slider.value == 6
+    assert stepper.index == 6 and stepper.field.value == 6
     assert stepper.stack.selected_index == 6
     assert stepper.narration.rules == (RuleId.LEAD_ACE,)
-    stepper.slider.value = 14
+    stepper.field.value = 14
     assert stepper.menu.value == 14
     assert stepper.forward_button.disabled and stepper.last_button.disabled
     stepper.go(99)
@@ -89,7 +100,9 @@ def test_stepper_html_is_the_current_step() -> None:
     stepper = DealStepper(example("forced-ace"))
     stepper.go(6)
     page = stepper.html
-    assert "A leads A♥" in page
+    assert "A leads A♥" in words(page)
+    assert '<span class="loo-card-text loo-red" role="img" aria-label="ace of hearts">A♥</span>' \
+        in page
     assert 'href="../book/rules.html#r-lead-ace"' in page
     assert page == stepper.stack.children[6].value
     assert_rule_links_are_valid(page)
@@ -128,11 +141,11 @@ def test_parts_that_look_alike_share_their_layout_and_style_objects() -> None:
     assert len(pages) == len(stepper.steps) > 2
     assert len({id(page.layout) for page in pages}) == 1
     assert len({id(page.style) for page in pages}) == 1
-    narrow = {id(b.layout) for b in every_button(stepper)}
-    assert len(narrow) == 1 and stepper.first_button.layout.width == "3em"
-    # Other CSS, another layout object; boxes share the plain one.
-    assert stepper.slider.layout is not stepper.first_button.layout
-    assert stepper.slider.layout is stepper.stack.layout
+    assert len({id(b.layout) for b in every_button(stepper)}) == 1
+    assert stepper.field.layout is stepper.first_button.layout is stepper.stack.layout
+    # Other CSS, another layout object: the hidden style sheet's.
+    sheet = stepper.children[0]
+    assert sheet.layout.display == "none" and sheet.layout is not stepper.stack.layout
     # Each widget has its own: nothing is shared between two widgets.
     other = DealStepper(example("forced-ace"))
     assert other.stack.layout is not stepper.stack.layout
@@ -166,7 +179,10 @@ def test_forced_ace_trainer_refuses_seven_of_hearts_then_plays_the_ace() -> None
     assert trainer.verdict.rule is RuleId.LEAD_ACE
     assert len(trainer.states) == 1  # nothing was played
     assert 'href="../book/rules.html#r-lead-ace"' in trainer.feedback.value
-    assert trainer.verdict.message in trainer.feedback.value
+    assert trainer.verdict.message in words(trainer.feedback.value)
+    # the cards in the message as the reader sees them, each read out by name
+    assert 'aria-label="7 of hearts">7♥</span>' in trainer.feedback.value
+    assert 'aria-label="ace of hearts">A♥</span>' in trainer.feedback.value
     trainer.buttons["AH"].click()
     assert trainer.verdict
     trick = trainer.state.tricks[0]
@@ -183,15 +199,41 @@ def test_holding_a_heart_b_may_not_discard_a_spade() -> None:
     assert "rules.html#r-follow" in trainer.html
 
 
+def lit_buttons(trainer: PlayTrainer) -> set[str]:
+    return {key for key, b in trainer.buttons.items() if "loo-lit" in b._dom_classes}
+
+
 def test_highlighting_shows_the_engines_legal_cards() -> None:
     trainer = PlayTrainer(example("forced-ace"), seat="A", from_trick=1)
-    assert all(b.button_style == "" for b in trainer.buttons.values())
+    assert not lit_buttons(trainer)
     trainer.highlight.value = True
     legal = {str(c) for c in trainer.state.legal_cards()}
-    assert {k for k, b in trainer.buttons.items() if b.button_style == "info"} == legal
-    assert "ace of hearts, legal" in trainer.table.value
+    assert lit_buttons(trainer) == legal
+    assert {k for k, b in trainer.buttons.items() if b.tooltip.endswith("(legal)")} == legal
     trainer.highlight.value = False
-    assert "ace of hearts, legal" not in trainer.table.value
+    assert not lit_buttons(trainer)
+
+
+def test_a_refusal_lights_the_legal_cards_at_once() -> None:
+    trainer = PlayTrainer(example("forced-ace"), seat="A", from_trick=1)
+    trainer.buttons["7H"].click()
+    assert trainer.verdict is not None and not trainer.verdict
+    assert lit_buttons(trainer) == {str(c) for c in trainer.state.legal_cards()} == {"AH"}
+    trainer.buttons["AH"].click()
+    assert not lit_buttons(trainer)  # a legal card puts the lights out again
+
+
+def test_the_readers_cards_are_buttons_at_the_readers_seat_of_the_table() -> None:
+    trainer = PlayTrainer(example("forced-ace"), seat="A", from_trick=1)
+    table = trainer.table.value
+    mine = re.search(r'<div class="loo-seat loo-mine"[^>]*aria-label="A[,"][^>]*>(.*?)'
+                     r'<div class="loo-status">', table)
+    assert mine is not None and 'class="loo-hand loo-own-hand"></div>' in mine.group(1)
+    assert "loo-card " not in mine.group(1)  # the cards there are the buttons
+    assert trainer.hand.children == tuple(trainer.buttons[k] for k in ("AH", "7H", "KC"))
+    assert all("loo-card-button" in b._dom_classes for b in trainer.buttons.values())
+    assert "loo-red" in trainer.buttons["7H"]._dom_classes
+    assert "loo-black" in trainer.buttons["KC"]._dom_classes
 
 
 def test_card_buttons_carry_the_card_and_its_spoken_name() -> None:
@@ -336,7 +378,23 @@ def fill_with_engine_answers(checker: PayoutChecker, record: dict[str, Any]) -> 
         field.value = result["payouts"].get(name, "0")
     for name, box in checker.looed_boxes.items():
         box.value = name in result["looed"]
+    checker.nobody_box.value = not result["looed"]
     checker.carried_field.value = result["carried_next"]
+
+
+def test_payout_checker_takes_nobody_for_an_empty_loo_as_the_exercises_do() -> None:
+    record = example("fractional-pool")
+    assert check(record)["looed"] == []  # the engine says nobody is looed
+    checker = PayoutChecker(record)
+    assert checker.check()["looed"].status == "empty"  # nothing ticked: not answered yet
+    assert "0 of 0 answers right." in checker.summary.value
+    checker.nobody_box.value = True
+    assert checker.check()["looed"].status == "right"
+    assert "1 of 1 answers right." in checker.summary.value
+    checker.looed_boxes["A"].value = True
+    assert checker.check()["looed"].status == "unreadable"  # a name and nobody
+    checker.nobody_box.value = False
+    assert (checker.check()["looed"].status, checker.results["looed"].rule) == ("wrong", RuleId.LOO)
 
 
 @pytest.mark.parametrize("name", ["forced-ace", "fractional-pool", "defended-pool",
@@ -454,7 +512,7 @@ def test_a_bad_record_gives_a_one_line_error_in_the_widget(make: Any, record: An
     assert widget.error is not None and "\n" not in widget.error
     assert widget.error.startswith("This deal cannot be used: ")
     assert 'role="alert"' in widget.html
-    assert len(widget.children) == 1
+    assert len(shown_parts(widget)) == 1
 
 
 def test_a_missing_file_is_named() -> None:
@@ -500,3 +558,10 @@ def test_a_refused_card_leaves_the_hand_buttons_and_table_as_they_were() -> None
     assert trainer.table.value == table
     trainer.buttons["AH"].click()
     assert "AH" not in trainer.buttons and trainer.buttons["7H"] is buttons["7H"]
+
+
+def test_the_package_exports_every_widget_it_can_load() -> None:
+    import loo_tutor.widgets as package
+
+    assert sorted(package.__all__) == sorted(package._MODULES)
+    assert all(getattr(package, name) for name in package.__all__)

@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import OWN_EXAMPLES
 
 from loo_tutor.cli import main
 from loo_tutor.exercises import make
 from loo_tutor.worksheet import position_html, solution_html, worksheet_seeds
+
+from conftest import OWN_EXAMPLES
 
 FORCED_ACE = OWN_EXAMPLES / "01_seed000_forced_ace.yaml"
 FOLLOW_SUIT = OWN_EXAMPLES / "31_follow_suit.yaml"
@@ -40,7 +41,7 @@ def test_the_worksheet_holds_each_exercise_and_the_key_each_answer(tmp_path: Pat
                  "--out", str(tmp_path)]) == 0
     work, key = (t.decode() for t in sheet(tmp_path))
     seeds = worksheet_seeds(7, 4)
-    for number, (kind, seed) in enumerate(zip([2, 2, 4, 4], seeds), 1):
+    for number, (kind, seed) in enumerate(zip([2, 2, 4, 4], seeds, strict=True), 1):
         exercise = make(kind, seed)
         assert f"exercise {kind}, seed {seed}" in work and f'id="exercise-{number}"' in work
         assert exercise.question.replace('"', "&quot;").replace("'", "&#x27;") in work
@@ -85,7 +86,7 @@ def test_long_runs_show_a_progress_bar(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["worksheet", "--kinds", "1,2", "--count", "3", "--out", str(tmp_path),
                  "--progress"]) == 0
     err = capsys.readouterr().err
-    assert "6/6 exercises" in err and "1/6 exercises" in err and "#" in err
+    assert err.startswith("\rexercises: ") and "| 6/6 [" in err and "|##########|" in err
     assert main(["worksheet", "--kinds", "1", "--count", "2", "--out", str(tmp_path)]) == 0
     assert capsys.readouterr().err == ""  # not a terminal: quiet
 

@@ -44,7 +44,11 @@ _MODULES = {
     "PracticeSession": "practice", "SessionLedger": "session", "DealStepper": "stepper",
 }
 
-__all__ = sorted(_MODULES)
+__all__ = [
+    "AnnouncementTrainer", "DealStepper", "DealerDecisionTable", "ExerciseWidget",
+    "PayoutChecker", "PlayTrainer", "PracticeSession", "Scoreboard", "SessionLedger",
+    "VariantCompare", "parse_amount",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,18 +1,20 @@
-"""What every widget shares: reading a deal, naming a seat, showing an error."""
+"""What every widget shares: reading a deal, naming a seat, showing an error,
+and the one loop of a widget where the reader acts for a seat."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, Union
 
 import ipywidgets as widgets
 
 from ..errors import LooError, MalformedRecord
+from ..narrate import Narration, narrate_action
 from ..record import load_record, record_from_state
-from ..render import HtmlStr, error_html
-from ..state import DealState, Seat
+from ..render import HtmlStr, error_html, widget_stylesheet
+from ..state import Action, DealState, Seat, Verdict
 
 Source = Union[str, "os.PathLike[str]", Mapping[str, Any], DealState]
 """Anything a widget accepts as its deal."""
@@ -33,7 +35,8 @@ def read_record(source: Source) -> dict[str, Any]:
         return dict(source)
     if isinstance(source, str):
         text = source.strip()
-        if "\n" not in text and text.lower().endswith(_RECORD_SUFFIXES) and not os.path.isfile(text):
+        looks_like_a_path = "\n" not in text and text.lower().endswith(_RECORD_SUFFIXES)
+        if looks_like_a_path and not os.path.isfile(text):
             raise MalformedRecord(f"cannot find the record file {text!r}")
         return load_record(source)
     if isinstance(source, os.PathLike):
@@ -43,17 +46,18 @@ def read_record(source: Source) -> dict[str, Any]:
     )
 
 
-def seat_of(state: DealState, seat: Seat | str) -> Seat:
-    """A seat given by index or by player name.
+def seat_of(players: DealState | Sequence[str], seat: Seat | str) -> Seat:
+    """A seat given by index or by player name, at a deal or a table of ``players``.
 
     Raises:
         LooError: no such player.
     """
-    if isinstance(seat, str) and seat in state.players:
-        return state.players.index(seat)
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state.players):
+    names = list(players.players if isinstance(players, DealState) else players)
+    if isinstance(seat, str) and seat in names:
+        return names.index(seat)
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
         return seat
-    raise LooError(f"{seat!r} is not one of the players ({', '.join(state.players)})")
+    raise LooError(f"{seat!r} is not one of the players ({', '.join(names)})")
 
 
 def record_script(state: DealState, seat: Seat | None = None) -> str:
@@ -85,7 +89,8 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
     """A vertical box that can show a one-line error in place of its content.
 
     Its parts are made with :meth:`part`, which lets parts that look alike
-    share their layout and style objects.
+    share their layout and style objects, and shown with :meth:`show`,
+    which puts the widgets' style sheet in front of them.
 
     Attributes:
         error: the error message when the deal could not be used, else ``None``.
@@ -98,7 +103,12 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         self.error: str | None = None
         self._layouts: dict[tuple[tuple[str, str], ...], widgets.Layout] = {}
         self._styles: dict[type, widgets.Widget] = {}
+        self._sheet = self.part(widgets.HTML, widget_stylesheet(), layout={"display": "none"})
         self.add_class("loo-widget")
+
+    def show(self, *parts: widgets.Widget) -> None:
+        """Make ``parts`` the widget's content, after its style sheet."""
+        self.children = (self._sheet, *parts)
 
     def part(self, kind: type[Part], *args: Any, layout: Mapping[str, str] | None = None,
              **traits: Any) -> Part:
@@ -134,7 +144,7 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
 
     def _fail(self, exc: Exception) -> None:
         self.error = f"{self._FAILED}: {one_line(exc)}"
-        self.children = (self.part(widgets.HTML, error_html(self.error)),)
+        self.show(self.part(widgets.HTML, error_html(self.error)))
 
     def _render(self) -> str:
         raise NotImplementedError
@@ -145,3 +155,73 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         if self.error is not None:
             return error_html(self.error)
         return HtmlStr(self._render())
+
+
+class SeatWidget(LooWidget):
+    """A widget where the reader acts for one seat of a deal.
+
+    Every action of the reader goes the same way: the engine checks it
+    (:meth:`~loo_tutor.state.DealState.check`); a legal one is applied and
+    narrated, then the automatic players act (:meth:`_automatic`) until the
+    reader must act again or the deal is over; and the widget is drawn again
+    (:meth:`_refresh`). A refused action changes nothing but the verdict.
+
+    Attributes:
+        seat: the reader's seat.
+        states: every state of the deal so far, the first being the start.
+        verdict: the engine's verdict on the reader's last action, or ``None``.
+        told: the narration of what happened since the reader's last action.
+    """
+
+    seat: Seat
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.states: list[DealState] = []
+        self.verdict: Verdict | None = None
+        self.told: list[Narration] = []
+
+    @property
+    def state(self) -> DealState:
+        """The deal as it stands now."""
+        return self.states[-1]
+
+    def _begin(self, start: DealState) -> None:
+        """Start from ``start``: the automatic players act first if it is their turn."""
+        self.states = [start]
+        self.verdict = None
+        self.told = []
+        self._advance()
+        self._refresh()
+
+    def take(self, action: Action) -> Verdict:
+        """Put the reader's ``action`` to the engine; play it only if it is legal."""
+        before = self.state
+        verdict = before.check(action)
+        self.verdict = verdict
+        if verdict:
+            after = before.apply(action)
+            self.states.append(after)
+            self.told = [narrate_action(before, action, after)]
+            self._advance()
+        self._refresh()
+        return verdict
+
+    def _advance(self) -> None:
+        """Let the automatic players act while :meth:`_automatic` gives an action."""
+        state = self.state
+        while not state.is_terminal():
+            action = self._automatic(state)
+            if action is None:
+                break
+            after = state.apply(action)
+            self.told.append(narrate_action(state, action, after))
+            self.states.append(after)
+            state = after
+
+    def _automatic(self, state: DealState) -> Action | None:
+        """What an automatic player does in ``state``; ``None`` when the reader acts."""
+        return None
+
+    def _refresh(self) -> None:
+        raise NotImplementedError

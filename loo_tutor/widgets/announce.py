@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from ..errors import LooError
 from ..legality import Announcement
-from ..narrate import Narration, dealer_rule, narrate_action
+from ..narrate import dealer_rule
 from ..record import replay
 from ..render import (
     RULES_BASE,
@@ -22,15 +22,24 @@ from ..render import (
 )
 from ..rules import RuleId, RuleKey
 from ..state import Announce, DealKind, DealState, Phase, Seat, Verdict
-from ._base import LooWidget, Source, read_record, record_script, seat_of
+from ._base import LooWidget, SeatWidget, Source, read_record, record_script, seat_of
 from .play import bot_action, verdict_html
 
-_BUTTONS = {
+BUTTONS = {
     Announcement.STAND: ("Stand", "Play the hand you were dealt"),
     Announcement.PASS: ("Pass", "Throw your hand in and sit out this deal"),
     Announcement.MISS: ("Take the miss", "Throw your hand in and play the miss, unseen"),
     Announcement.DEFEND: ("Defend", "Dealer only: play the miss on behalf of the pool"),
 }
+"""Each announcement's button: its words and its tooltip."""
+
+DOING = {
+    Announcement.STAND: "standing",
+    Announcement.PASS: "passing",
+    Announcement.MISS: "taking the miss",
+    Announcement.DEFEND: "defending the pool",
+}
+"""Each announcement as the thing one does ("passing loses nothing")."""
 
 _WORDS = {a: a.value for a in Announcement}
 _WORDS[Announcement.MISS] = "take the miss"
@@ -67,10 +76,10 @@ def announcement_buttons(owner: LooWidget, on_announce: Callable[[Announcement],
     """One button part of ``owner`` per announcement, keyed by its word
     (``"pass"``), each calling ``on_announce`` with its announcement when clicked."""
     return {call.value: owner.button(words, tip, partial(on_announce, call))
-            for call, (words, tip) in _BUTTONS.items()}
+            for call, (words, tip) in BUTTONS.items()}
 
 
-class AnnouncementTrainer(LooWidget):
+class AnnouncementTrainer(SeatWidget):
     """The reader announces for one seat: stand, pass, take the miss or defend.
 
     All four buttons are always offered; the engine judges the choice and the
@@ -93,8 +102,6 @@ class AnnouncementTrainer(LooWidget):
     def __init__(self, record_or_state: Source, seat: Seat | str, four_colour: bool = False,
                  rules_base: str = RULES_BASE) -> None:
         super().__init__()
-        self.verdict: Verdict | None = None
-        self.states: list[DealState] = []
         self.buttons: dict[str, widgets.Button] = {}
         try:
             start, self.seat = announcing_state(record_or_state, seat)
@@ -104,31 +111,22 @@ class AnnouncementTrainer(LooWidget):
         self._start = start
         self._four = four_colour
         self._base = rules_base
-        self._told: Narration | None = None
         self.header = self.part(widgets.HTML)
         self.feedback = self.part(widgets.HTML)
         self.table = self.part(widgets.HTML)
         self.buttons = announcement_buttons(self, self.announce)
         self.reset_button = self.button("Reset", "Take the announcement back and try again",
                                         self.reset, icon="undo")
-        self.children = (self.header,
-                         self.part(widgets.HBox, [*self.buttons.values(), self.reset_button]),
-                         self.feedback, self.table)
+        self.show(self.header,
+                  self.part(widgets.HBox, [*self.buttons.values(), self.reset_button]),
+                  self.feedback, self.table)
         self.reset()
-
-    @property
-    def state(self) -> DealState:
-        """The deal as it stands now."""
-        return self.states[-1]
 
     def reset(self) -> None:
         """Go back to the reader's turn to announce."""
         if self.error is not None:
             return
-        self.states = [self._start]
-        self.verdict = None
-        self._told = None
-        self._refresh()
+        self._begin(self._start)
 
     def announce(self, call: Announcement | str) -> Verdict:
         """Try an announcement for the reader, as pressing its button does.
@@ -136,17 +134,7 @@ class AnnouncementTrainer(LooWidget):
         Returns:
             the engine's verdict; the announcement is made only when legal.
         """
-        chosen = Announcement(call)
-        before = self.state
-        action = Announce(self.seat, chosen)
-        verdict = before.check(action)
-        self.verdict = verdict
-        if verdict:
-            after = before.apply(action)
-            self.states.append(after)
-            self._told = narrate_action(before, action, after)
-        self._refresh()
-        return verdict
+        return self.take(Announce(self.seat, Announcement(call)))
 
     def _refresh(self) -> None:
         state = self.state
@@ -154,7 +142,8 @@ class AnnouncementTrainer(LooWidget):
         said = [f"{html.escape(state.players[s])} {a.value}" for s, a in state.announcements]
         so_far = f" So far: {', '.join(said)}." if said else ""
         role = " (the dealer)" if self.seat == state.dealer else ""
-        if len(self.states) > 1:
+        done = len(self.states) > 1
+        if done:
             where = "You have announced."
         elif state.phase is Phase.ANNOUNCE and state.current_player() == self.seat:
             where = "Your turn to announce."
@@ -162,13 +151,12 @@ class AnnouncementTrainer(LooWidget):
             where = "It is not your turn to announce: try a button to see why."
         self.header.value = (f'<p class="loo-header"><strong>You are {name}{role}.</strong> '
                              f'{where}{so_far}</p>')
-        done = len(self.states) > 1
         for button in self.buttons.values():
             button.disabled = done
-        shown = verdict_html(self.verdict, self._base)
-        if self._told is not None:
-            shown += narration_html(self._told, self._base)
-        self.feedback.value = shown
+        if done:
+            self.reset_button.focus()
+        self.feedback.value = verdict_html(self.verdict, self._base) + "".join(
+            narration_html(n, self._base) for n in self.told)
         self.table.value = (table_html(state, self.seat, self._four, base=self._base)
                             + record_script(state, self.seat))
 
@@ -222,7 +210,7 @@ class DealerDecisionTable(LooWidget):
             self.menus[name] = menu
         self.result = self.part(widgets.HTML)
         dealer = html.escape(start.players[start.dealer])
-        self.children = (
+        self.show(
             self.part(widgets.HTML, f"<p>The dealer is <strong>{dealer}</strong>. "
                       "Choose the others' announcements:</p>"),
             self.part(widgets.HBox, list(self.menus.values()), layout={"flex_flow": "row wrap"}),
@@ -273,10 +261,10 @@ class DealerDecisionTable(LooWidget):
         for call in Announcement:
             verdict = state.check(Announce(state.dealer, call))
             if verdict:
-                answer = '<span style="color:#1a7f37">✓ allowed</span>'
+                answer = '<span class="loo-ok">✓ allowed</span>'
             else:
                 link = "" if verdict.rule is None else rule_link(verdict.rule, base)
-                answer = (f'<span style="color:#b00020">✗ refused</span> {link}: '
+                answer = (f'<span class="loo-bad">✗ refused</span> {link}: '
                           f'{link_rules(verdict.message, base)}')
             rows.append(f'<tr><th scope="row" style="text-align:left;padding:0.15em 0.6em">'
                         f'{_WORDS[call]}</th><td style="padding:0.15em 0.6em">{answer}</td></tr>')

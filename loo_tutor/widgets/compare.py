@@ -31,14 +31,14 @@ from ._base import LooWidget, Source, read_record
 _STYLE = (
     "<style>"
     ".loo-compare-sides{display:flex;flex-wrap:wrap;gap:1em}"
-    ".loo-compare-side{flex:1 1 34em;min-width:0}"
+    ".loo-compare-side{flex:1 1 22em;min-width:0}"
     ".loo-compare-side h4{margin:0.3em 0}"
     ".loo-compare-log{font:0.9em/1.4 system-ui,sans-serif;padding-left:2em}"
     ".loo-compare-log li{margin:0.15em 0}"
-    ".loo-diverge{background:#fff3cd;border-left:4px solid #e09b00;padding-left:0.4em}"
+    ".loo-diverge{background:var(--loo-mark-bg);border-left:4px solid #e09b00;padding-left:0.4em}"
     ".loo-differ{border-left:4px dotted #0b57d0;padding-left:0.4em}"
     ".loo-current{font-weight:600}"
-    ".loo-compare-now{margin:0.5em 0;padding:0.4em;border:1px solid #ccc}"
+    ".loo-compare-now{margin:0.5em 0;padding:0.4em;border:1px solid var(--loo-line)}"
     "</style>"
 )
 
@@ -47,10 +47,7 @@ def step_line(step: CompareStep, base: str = RULES_BASE) -> str:
     """One step of a comparison as a list item: both actions, and why it is marked."""
     left = "waits" if step.left_action is None else _named(step.left, step.left_action)
     right = "waits" if step.right_action is None else _named(step.right, step.right_action)
-    if step.repeated:
-        what = f"both: {left}"
-    else:
-        what = f"left: {left} · right: {right}"
+    what = f"both: {left}" if step.repeated else f"left: {left} · right: {right}"
     classes, tag = "", ""
     if step.diverges:
         classes, tag = "loo-diverge", "<strong>Diverges</strong>"
@@ -69,14 +66,19 @@ def _named(state: DealState, action: Action) -> str:
 
 
 def comparison_html(comparison: Comparison, four_colour: bool = False,
-                    base: str = RULES_BASE) -> str:
-    """Both tables side by side, the latest step explained, and the list of steps."""
+                    base: str = RULES_BASE, names: tuple[str, str] | None = None) -> str:
+    """Both tables side by side, the latest step explained, and the list of steps.
+
+    ``names`` are the words for the two sides' rules; by default the
+    profiles' own descriptions.
+    """
     sides = []
-    for label, side, state in (("Left", comparison.left, comparison.left_state),
-                               ("Right", comparison.right, comparison.right_state)):
+    left, right = names or (comparison.left.name, comparison.right.name)
+    for label, name, state in (("Left", left, comparison.left_state),
+                               ("Right", right, comparison.right_state)):
         table = table_html(state, four_colour=four_colour, base=base, style=False)
         sides.append(f'<section class="loo-compare-side" aria-label="{label}: '
-                     f'{html.escape(side.name)}"><h4>{label}: {html.escape(side.name)}</h4>'
+                     f'{html.escape(name)}"><h4>{label}: {html.escape(name)}</h4>'
                      f'{table}</section>')
     steps = comparison.steps
     if steps:
@@ -132,7 +134,8 @@ class VariantCompare(LooWidget):
 
     def __init__(self, left: Any = "limited", right: Any = "club_law", seed: int = 0,
                  record: Source | None = None, carried: int = 3, chooser: str = "thumb",
-                 steps: int | None = 0, four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
+                 steps: int | None = 0, four_colour: bool = False,
+                 rules_base: str = RULES_BASE) -> None:
         super().__init__()
         self.seed = seed
         self.carried = carried
@@ -168,7 +171,7 @@ class VariantCompare(LooWidget):
         controls = self.part(widgets.HBox, [self.step_button, self.back_button,
                                             self.end_button, self.new_button])
         pickers = self.part(widgets.HBox, [self.left_picker, self.right_picker])
-        self.children = (pickers, controls, self.message, self.view)
+        self.show(pickers, controls, self.message, self.view)
         self._show()
 
     def _picker(self, label: str, profile: Profile) -> widgets.Dropdown:
@@ -178,8 +181,10 @@ class VariantCompare(LooWidget):
             chosen = describe(profile)
             self._extra[chosen] = rules_value(profile)
             options.append(chosen)
-        return self.part(widgets.Dropdown, options=options, value=chosen, description=label,
-                         tooltip=f"{label}: a bundle or a single option of SPEC §11.1",
+        return self.part(widgets.Dropdown, options=[(menu_label(o), o) for o in options],
+                         value=chosen, description=label,
+                         tooltip=f"{label}: limited Loo, a bundle, or limited Loo with one "
+                                 "option changed",
                          style={"description_width": "initial"})
 
     # -- actions ---------------------------------------------------------------
@@ -234,7 +239,35 @@ class VariantCompare(LooWidget):
         self.view.value = self._render()
 
     def _render(self) -> str:
-        return comparison_html(self.comparison, self.four_colour, self.rules_base)
+        names = (menu_label(self.left_picker.value), menu_label(self.right_picker.value))
+        return comparison_html(self.comparison, self.four_colour, self.rules_base, names)
+
+
+_MENU_WORDS = {
+    "limited": "Limited Loo",
+    "blenheim": "The Blenheim rules",
+    "stakes: everyone": "Everyone stakes",
+    "loo: unlimited": "An unlimited loo (pays the pool)",
+    "loo: mixed(10)": "A loo pays the pool, up to 10",
+    "single_pot: miss": "A single pot may take the miss",
+    "reveal: immediate": "The hidden trump turns at once",
+    "simple_ace_duty": "The forced ace in simple deals too",
+    "miss_position: first": "The miss dealt first",
+    "two_player_top_trump": "Two players in lead the top trump",
+    "trump_lead: opening": "Only the opening lead must be a trump",
+    "no_heading": "No duty to head",
+    "club_law": "Club law",
+    "irish": "Irish Loo",
+    "three_card_flush": "The three-card flush",
+    "irish + three_card_flush": "Irish Loo with the three-card flush",
+    "undivided": "Undivided Loo",
+}
+
+
+def menu_label(name: str) -> str:
+    """The words a rules menu shows for a preset (``"Club law"``), or the
+    profile's own description for any other profile."""
+    return _MENU_WORDS.get(name, name)
 
 
 def _preset_of(profile: Profile) -> str | None:

@@ -19,13 +19,13 @@ from ..answers import FieldResult
 from ..cards import parse_card
 from ..errors import LooError
 from ..exercises import Exercise, Field, Kind, from_record, make, score
-from ..render import RULES_BASE, link_rules, rule_link
-from ..worksheet import card_span, position_html, question_html, solution_html
+from ..narrate import card_text
+from ..render import RULES_BASE, colour_class, link_rules, rule_link
+from ..worksheet import position_html, question_html, solution_html
 from ._base import LooWidget, Source, read_record
 from .stepper import DealStepper
 
 _MARKS = {"right": "✓", "wrong": "✗", "unreadable": "?", "empty": "…"}
-_COLOURS = {"right": "#1a7f37", "wrong": "#b00020", "unreadable": "#b00020", "empty": "#555"}
 _NOT_ANSWERED = ""
 
 
@@ -48,7 +48,8 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
 
     Attributes:
         results: for each variant (``"exercise 4, seed 1234"``): answers
-            right, answers in all, and whether it was solved.
+            right and answers given (fields left empty do not count) at its
+            last check, and whether it was solved.
     """
 
     def __init__(self) -> None:
@@ -57,10 +58,10 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
         self.add_class("loo-score")
         self._show()
 
-    def record(self, name: str, right: int, total: int, solved: bool) -> None:
-        """Note the latest check of one variant."""
-        was = self.results.get(name, (0, total, False))
-        self.results[name] = (right, total, solved or was[2])
+    def record(self, name: str, right: int, answered: int, solved: bool) -> None:
+        """Note the latest check of one variant: ``right`` of ``answered`` answers given."""
+        was = self.results.get(name, (0, answered, False))
+        self.results[name] = (right, answered, solved or was[2])
         self._show()
 
     @property
@@ -71,13 +72,14 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     def _show(self) -> None:
         tried = len(self.results)
         right = sum(r for r, _, _ in self.results.values())
-        total = sum(t for _, t, _ in self.results.values())
+        answered = sum(t for _, t, _ in self.results.values())
         if not tried:
             text = "Score: no exercise checked yet."
         else:
             plural = "s" if tried != 1 else ""
             text = (f"Score: {self.solved} of {tried} exercise{plural} solved; "
-                    f"{right} of {total} answers right at the last check of each.")
+                    f"{right} of {answered} answers right at the last check of each "
+                    "(answers left empty do not count).")
         self.value = f'<p class="loo-score-line" role="status" aria-live="polite">{text}</p>'
 
 
@@ -156,7 +158,7 @@ class ExerciseWidget(LooWidget):
                  self.summary]
         if self._own_board:
             parts.append(self.scoreboard)
-        self.children = (*parts, self.solution)
+        self.show(*parts, self.solution)
         self.load(seed)
 
     # -- choosing the variant ----------------------------------------------------------
@@ -218,42 +220,61 @@ class ExerciseWidget(LooWidget):
             control, shown = self._control(field)
             self.inputs[field.key] = control
             note = self.part(widgets.HTML)
+            note.add_class("loo-field-note")
             self._notes[field.key] = note
-            label = self.part(widgets.HTML,
-                              f'<span class="loo-field-label">{html.escape(field.label)}</span>',
-                              layout={"min_width": "12em"})
-            rows.append(self.part(widgets.VBox, [self.part(widgets.HBox, [label, shown],
-                                                           layout={"flex_flow": "row wrap"}),
-                                      note]))
+            if isinstance(control, list):  # a group of check boxes, under its question
+                label = self.part(widgets.HTML, f'<span class="loo-field-label">'
+                                  f"{html.escape(field.label)}</span>")
+                line = self.part(widgets.HBox, [label, shown])
+            else:  # a single control, named by its own label
+                line = shown
+            line.add_class("loo-field")
+            rows.append(self.part(widgets.VBox, [line, note]))
         self.form.children = tuple(rows)
 
     def _control(self, field: Field) -> tuple[Any, Any]:
-        """The control for one field, and what to show (a box of check boxes, say)."""
+        """The control for one field, and what to show (a box of check boxes, say).
+
+        Every control is named by a label of its own (the check boxes by
+        their option, the others by the field's question), with plain words
+        as its tooltip; a text field is checked when Enter is pressed in it.
+        """
         described = field.hint or field.label
         if field.form in ("cards", "choices", "names"):
             labels = list(field.labels or field.options)
-            if field.form == "cards":  # a card is named for screen readers, e.g. "10 of diamonds"
-                labels = [card_span(parse_card(option)) for option in field.options]
+            tips = list(labels)
+            if field.form == "cards":  # written as the reader sees them: 10♦
+                cards = [parse_card(option) for option in field.options]
+                labels = [card_text(card) for card in cards]
+                tips = [card.label for card in cards]
             boxes = [self.part(widgets.Checkbox, value=False, description=label, indent=False,
-                               description_allow_html=field.form == "cards",
-                               tooltip=f"{field.label}: {shown}",
-                               layout={"width": "auto"})
-                     for label, shown in zip(labels, field.labels or field.options)]
+                               tooltip=f"{field.label}: {tip}", layout={"width": "auto"})
+                     for label, tip in zip(labels, tips, strict=True)]
+            if field.form == "cards":
+                for box, card in zip(boxes, cards, strict=False):
+                    box.add_class(colour_class(card))
             if field.form == "names":
                 boxes.append(self.part(widgets.Checkbox, value=False, description="nobody",
                                        indent=False, tooltip="Tick if nobody is looed",
                                        layout={"width": "auto"}))
-            return boxes, self.part(widgets.HBox, boxes, layout={"flex_flow": "row wrap"})
+            return boxes, self.part(widgets.HBox, boxes)
+        named: dict[str, Any] = {"description": field.label,
+                                 "style": {"description_width": "initial"}}
         if field.form in ("choice", "yesno", "rule"):
             options = [("— not answered —", _NOT_ANSWERED),
-                       *zip(field.labels or field.options, field.options)]
+                       *zip(field.labels or field.options, field.options, strict=True)]
             menu = self.part(widgets.Dropdown, options=options, value=_NOT_ANSWERED,
-                             tooltip=described, layout={"width": "auto"})
+                             tooltip=described, **named)
             return menu, menu
         example = "e.g. 4, 10/3 or 3 1/3" if field.form == "amount" else "e.g. -3, 10/3 or -3 1/5"
-        text = self.part(widgets.Text, placeholder=example, tooltip=described,
-                         layout={"width": "12em"})
+        text = self.part(widgets.Text, placeholder=example, tooltip=described, **named)
+        text.on_msg(self._submitted)
         return text, text
+
+    def _submitted(self, _: object, content: dict[str, Any], buffers: object) -> None:
+        """Enter in a text field (the browser's ``submit`` event): check the answers."""
+        if content.get("event") == "submit":
+            self.check()
 
     def answers(self) -> dict[str, Any]:
         """The answers as the controls hold them, in the form the exercise grades."""
@@ -268,7 +289,7 @@ class ExerciseWidget(LooWidget):
                 if field.form == "names" and control[-1].value and not ticked:
                     found[field.key] = "nobody"
                 elif field.form == "names" and control[-1].value:
-                    found[field.key] = ticked + ["nobody"]  # both ticked: the grader says so
+                    found[field.key] = [*ticked, "nobody"]  # both ticked: the grader says so
                 else:
                     found[field.key] = ticked
             else:
@@ -291,7 +312,7 @@ class ExerciseWidget(LooWidget):
             if isinstance(control, list):
                 wanted = value if isinstance(value, (list, tuple)) else [
                     v.strip() for v in str(value).replace(",", " ").split() if v.strip()]
-                for option, box in zip(field.options, control):
+                for option, box in zip(field.options, control, strict=False):
                     box.value = option in wanted
                 if field.form == "names":
                     control[-1].value = str(value).strip().lower() == "nobody"
@@ -311,11 +332,11 @@ class ExerciseWidget(LooWidget):
         for key, outcome in results.items():
             self._notes[key].value = self._note(outcome)
         right, total = score(results)
-        empty = sum(r.status == "empty" for r in results.values())
-        waiting = f" {empty} not answered yet." if empty else ""
-        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {total} answers '
-                              f"right.{waiting}</p>")
-        self.scoreboard.record(self.exercise.name, right, total,
+        answered = sum(r.status != "empty" for r in results.values())
+        waiting = f" {total - answered} not answered yet." if answered < total else ""
+        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
+                              f"answers right.{waiting}</p>")
+        self.scoreboard.record(self.exercise.name, right, answered,
                                right == total and not self._shown)
         return results
 
@@ -326,9 +347,8 @@ class ExerciseWidget(LooWidget):
             rule = (f' <span class="loo-note-rule">— read {rule_link(outcome.rule, self._base)} '
                     f"({html.escape(outcome.rule.heading)})</span>")
         shown = "<br>".join(str(link_rules(line, self._base)) for line in lines)
-        colour = _COLOURS.get(outcome.status, "#555")
-        return (f'<div class="loo-field-{outcome.status}" style="color:{colour};'
-                f'margin:0 0 0.4em 12em">{_MARKS.get(outcome.status, "")} {shown}{rule}</div>')
+        return (f'<div class="loo-field-{outcome.status}">'
+                f'{_MARKS.get(outcome.status, "")} {shown}{rule}</div>')
 
     def show_solution(self) -> None:
         """Show the engine's answers and a step-through of the deal."""

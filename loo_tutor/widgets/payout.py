@@ -7,7 +7,14 @@ from fractions import Fraction
 
 import ipywidgets as widgets
 
-from ..answers import FORMS, FieldResult, judge_amount, parse_amount
+from ..answers import (
+    FORMS,
+    AnswerError,
+    FieldResult,
+    judge_amount,
+    parse_amount,
+    parse_names,
+)
 from ..errors import LooError
 from ..narrate import Narration, carry_hint, loo_hint, payout_hint
 from ..record import check, replay
@@ -23,10 +30,12 @@ class PayoutChecker(LooWidget):
     """A finished deal: the reader fills in the settlement and checks it.
 
     One field per player for what they receive from the pool, a tick box per
-    player for who is looed, and a field for the balance carried to the next
-    deal. *Check* judges every field against the engine's settlement of the
-    record and names the rule behind each wrong answer (R-PAY-THIRD, R-LOO,
-    R-CARRY, or R-COLLECT / R-DEFEND / R-ANN-PASS where those decide).
+    player for who is looed (and one for "nobody", as in the exercises), and
+    a field for the balance carried to the next deal. A field left empty is
+    not answered yet, and is not counted. *Check* judges every field against
+    the engine's settlement of the record and names the rule behind each
+    wrong answer (R-PAY-THIRD, R-LOO, R-CARRY, or R-COLLECT / R-DEFEND /
+    R-ANN-PASS where those decide).
 
     Args:
         record: a complete deal record (path, text or dict).
@@ -38,6 +47,7 @@ class PayoutChecker(LooWidget):
             ``"looed"`` and ``"carried"``.
         payout_fields: the payout text fields, by player name.
         looed_boxes: the looed tick boxes, by player name.
+        nobody_box: the tick box saying that nobody is looed.
         carried_field: the carried balance field.
     """
 
@@ -73,6 +83,9 @@ class PayoutChecker(LooWidget):
             self.looed_boxes[name] = self.part(widgets.Checkbox, value=False, description=name,
                                                indent=False, tooltip=f"Tick if {name} is looed",
                                                layout={"width": "auto"})
+        self.nobody_box = self.part(widgets.Checkbox, value=False, description="nobody",
+                                    indent=False, tooltip="Tick if nobody is looed",
+                                    layout={"width": "auto"})
         self._notes["looed"] = self.part(widgets.HTML)
         self.carried_field = self.part(widgets.Text, description="Carried", placeholder="e.g. 3",
                                        tooltip="The balance carried to the next deal")
@@ -85,15 +98,15 @@ class PayoutChecker(LooWidget):
         self.answer = self.part(widgets.HTML)
         table = table_html(self.final, None, four_colour, ledger=False, base=rules_base)
         self.table = self.part(widgets.HTML, table + record_script(self.final))
-        self.children = (
+        self.show(
             self.table,
             self.part(widgets.HTML, f"<p>Amounts are in units; write {FORMS}. An empty field "
                       "counts as not answered yet.</p>"
                       "<p><strong>Received from the pool</strong></p>"),
             *rows,
             self.part(widgets.HTML, "<p><strong>Who is looed?</strong></p>"),
-            self.part(widgets.HBox, [*self.looed_boxes.values(), self._notes["looed"]],
-                      layout={"flex_flow": "row wrap"}),
+            self.part(widgets.HBox, [*self.looed_boxes.values(), self.nobody_box,
+                                     self._notes["looed"]]),
             self.part(widgets.HBox, [self.carried_field, self._notes["carried"]]),
             self.part(widgets.HBox, [self.check_button, self.answer_button]),
             self.summary,
@@ -114,6 +127,23 @@ class PayoutChecker(LooWidget):
         rule = hint.rules[0] if hint.rules else None
         return judge_amount(text, right, rule, hint.text)
 
+    def _looed_result(self) -> FieldResult:
+        """The verdict on who is looed: names ticked, or "nobody", as the exercises read them."""
+        ticked = [n for n, box in self.looed_boxes.items() if box.value]
+        given: list[str] | str = [*ticked, "nobody"] if self.nobody_box.value else ticked
+        if given == ["nobody"]:
+            given = "nobody"
+        try:
+            chosen = parse_names(given, self.final.players)
+        except AnswerError:
+            return FieldResult("unreadable", None, "tick the players who are looed, or nobody, "
+                                                   "not both")
+        if chosen is None:
+            return FieldResult("empty", None, "not answered yet")
+        if set(chosen) == self._looed:
+            return FieldResult("right", None, "right")
+        return FieldResult("wrong", RuleId.LOO, f"not right. {loo_hint(self.final).text}")
+
     def check(self) -> dict[str, FieldResult]:
         """Judge every answer, show the verdicts and return them."""
         if self.error is not None:
@@ -123,26 +153,23 @@ class PayoutChecker(LooWidget):
         for seat, name in enumerate(final.players):
             results[f"payout:{name}"] = self._amount_result(
                 self.payout_fields[name].value, self._payouts[name], payout_hint(final, seat))
-        ticked = {n for n, box in self.looed_boxes.items() if box.value}
-        if ticked == self._looed:
-            results["looed"] = FieldResult("right", None, "right")
-        else:
-            hint = loo_hint(final)
-            results["looed"] = FieldResult("wrong", RuleId.LOO, f"not right. {hint.text}")
+        results["looed"] = self._looed_result()
         results["carried"] = self._amount_result(self.carried_field.value, self._carried,
                                                  carry_hint(final))
         self.results = results
         for key, outcome in results.items():
             self._notes[key].value = self._note(outcome)
         right = sum(r.status == "right" for r in results.values())
-        self.summary.value = f"<p>{right} of {len(results)} answers right.</p>"
+        answered = sum(r.status != "empty" for r in results.values())
+        waiting = (f" {len(results) - answered} not answered yet." if answered < len(results)
+                   else "")
+        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
+                              f"answers right.{waiting}</p>")
         return results
 
     def _note(self, outcome: FieldResult) -> str:
-        colour = {"right": "#1a7f37", "wrong": "#b00020", "unreadable": "#b00020"}.get(
-            outcome.status, "#555")
         mark = {"right": "✓ ", "wrong": "✗ ", "unreadable": "? "}.get(outcome.status, "")
-        return (f'<span class="loo-field-{outcome.status}" style="color:{colour}">'
+        return (f'<span class="loo-field-{outcome.status}">'
                 f'{mark}{link_rules(outcome.message, self._base)}</span>')
 
     def show_answer(self) -> None:

@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 import html
+import os
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 import ipywidgets as widgets
 
 from ..cards import Card, parse_card
 from ..errors import LooError
-from ..narrate import Narration, card_text, narrate_action
+from ..narrate import card_text
 from ..observe import observation
 from ..record import replay
-from ..render import RULES_BASE, link_rules, narration_html, rule_link, table_html
+from ..render import (
+    RULES_BASE,
+    colour_class,
+    ledger_html,
+    link_rules,
+    narration_html,
+    rule_link,
+    table_html,
+)
 from ..state import Action, DealState, Phase, Play, Seat, Verdict
-from ._base import LooWidget, Source, read_record, record_script, seat_of
+from ._base import LooWidget, SeatWidget, Source, read_record, record_script, seat_of
 
 
 def starting_state(source: Source, from_trick: int | None = None) -> DealState:
@@ -54,33 +64,58 @@ def bot_action(state: DealState, rng: random.Random | None) -> Action:
     return options[0] if rng is None else rng.choice(options)
 
 
+def hand_box(owner: LooWidget) -> widgets.HBox:
+    """The row that holds the reader's card buttons, at the reader's seat of the table."""
+    box = owner.part(widgets.HBox)
+    box.add_class("loo-hand-row")
+    return box
+
+
+def table_box(owner: LooWidget, table: widgets.HTML, hand: widgets.HBox) -> widgets.Box:
+    """The table with the reader's card buttons laid over the empty place of their
+    cards (see ``own_hand`` of :func:`~loo_tutor.render.table_html`)."""
+    box = owner.part(widgets.Box, [table, hand])
+    box.add_class("loo-table-box")
+    return box
+
+
 def update_card_buttons(owner: LooWidget, box: widgets.HBox, buttons: dict[str, widgets.Button],
                         hand: Sequence[Card], lit: Collection[Card], enabled: bool,
-                        on_play: Callable[[Card], object]) -> None:
+                        on_play: Callable[[Card], object], four_colour: bool = False) -> None:
     """Keep one button part of ``owner`` per card in ``hand`` inside ``box``,
     changing only what changed.
 
     Buttons are reused from click to click (``buttons`` is keyed by card
     text), so a refused card costs the browser no new widgets. Each button
-    shows the card, says its spoken name (and "legal" for the cards in
-    ``lit``) as its tooltip, and calls ``on_play(card)`` when clicked.
+    shows the card as the reader writes it (7♥), drawn like a card in its
+    suit's colour, says its spoken name (and "legal" for the cards in
+    ``lit``, which are outlined) as its tooltip, and calls ``on_play(card)``
+    when clicked. When a played card's button goes, the keyboard focus moves
+    to the first card left, so a keyboard user stays in the hand.
     """
     wanted = [str(card) for card in hand]
-    for key in [k for k in buttons if k not in wanted]:
+    gone = [k for k in buttons if k not in wanted]
+    for key in gone:
         buttons.pop(key).close()
     for card in hand:
         button = buttons.get(str(card))
         if button is None:
-            button = owner.button(card_text(card), card.label, partial(on_play, card),
-                                  layout={"width": "4em"})
+            button = owner.button(card_text(card), card.label, partial(on_play, card))
+            button.add_class("loo-card-button")
+            button.add_class(colour_class(card, four_colour))
             buttons[str(card)] = button
         legal = card in lit
         button.tooltip = f"{card.label}{' (legal)' if legal else ''}"
         button.disabled = not enabled
-        button.button_style = "info" if legal else ""
+        if legal:
+            button.add_class("loo-lit")  # both do nothing when nothing changes
+        else:
+            button.remove_class("loo-lit")
     children = tuple(buttons[key] for key in wanted)
     if box.children != children:
         box.children = children
+    if gone and children and enabled:
+        children[0].focus()
 
 
 def verdict_html(verdict: Verdict | None, base: str = RULES_BASE) -> str:
@@ -88,22 +123,23 @@ def verdict_html(verdict: Verdict | None, base: str = RULES_BASE) -> str:
     if verdict is None:
         return ""
     if verdict:
-        return '<p class="loo-verdict loo-ok" style="color:#1a7f37">✓ Legal.</p>'
+        return '<p class="loo-verdict loo-ok" role="status">✓ Legal.</p>'
     rule = verdict.rule
     link = "" if rule is None else f" {rule_link(rule, base)} ({html.escape(rule.heading)})"
-    return (f'<p class="loo-verdict loo-refused" role="alert" style="color:#b00020">'
+    return (f'<p class="loo-verdict loo-refused" role="alert">'
             f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
 
 
-class PlayTrainer(LooWidget):
+class PlayTrainer(SeatWidget):
     """The reader plays one seat; the other seats play automatically.
 
-    Each card of the reader's hand is a button. A click asks the engine: an
-    illegal card is refused on the spot with the rule broken, the engine's
-    explanation and a link to the rule; a legal card is played, and the other
-    seats then play until it is the reader's turn again or the deal is over.
-    A deal that is still announcing is announced automatically first (each
-    seat takes its first legal option).
+    Each card of the reader's hand is a button, drawn as the card at the
+    reader's seat of the table. A click asks the engine: an illegal card is
+    refused on the spot with the rule broken, the engine's explanation and a
+    link to the rule, and the cards the rules allow are lit at once; a legal
+    card is played, and the other seats then play until it is the reader's
+    turn again or the deal is over. A deal that is still announcing is
+    announced automatically first (each seat takes its first legal option).
 
     Args:
         record_or_state: a deal record (path, text or dict) or a deal state.
@@ -126,8 +162,6 @@ class PlayTrainer(LooWidget):
                  from_trick: int | None = None, seed: int | None = None,
                  four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
         super().__init__()
-        self.verdict: Verdict | None = None
-        self.states: list[DealState] = []
         self.buttons: dict[str, widgets.Button] = {}
         try:
             self._start = starting_state(record_or_state, from_trick)
@@ -138,10 +172,10 @@ class PlayTrainer(LooWidget):
         self._seed = seed
         self._four = four_colour
         self._base = rules_base
-        self._told: list[Narration] = []
         self.header = self.part(widgets.HTML)
         self.table = self.part(widgets.HTML)
-        self.hand = self.part(widgets.HBox)
+        self.hand = hand_box(self)
+        self.ledger = self.part(widgets.HTML)
         self.feedback = self.part(widgets.HTML)
         self.story = self.part(widgets.HTML)
         self.highlight = self.part(widgets.Checkbox, value=highlight_legal,
@@ -149,28 +183,44 @@ class PlayTrainer(LooWidget):
                                    tooltip="Outline the cards the rules allow you to play")
         self.reset_button = self.button("Reset", "Start this deal again", self.reset, icon="undo")
         self.highlight.observe(lambda _: self._refresh(), names="value")
-        self.children = (self.header, self.hand,
-                         self.part(widgets.HBox, [self.highlight, self.reset_button]),
-                         self.feedback, self.story, self.table)
+        self.show(self.header, self.feedback,
+                         self.part(widgets.HBox, [self.highlight, self.reset_button],
+                                   layout={"flex_flow": "row wrap"}),
+                         table_box(self, self.table, self.hand), self.story, self.ledger)
         self.reset()
 
-    # -- acting ------------------------------------------------------------------
+    @classmethod
+    def at_turn(cls, record: str | os.PathLike[str] | Mapping[str, Any] | DealState,
+                seat: Seat | str, trick: int,
+                **options: Any) -> PlayTrainer:
+        """A trainer on the moment the record's own play reaches ``seat``'s turn
+        in trick ``trick``: the very position a rule decides.
 
-    @property
-    def state(self) -> DealState:
-        """The deal as it stands now."""
-        return self.states[-1]
+        ``options`` are those of the constructor. A record that never gives
+        ``seat`` that turn makes a trainer that says so on one line.
+        """
+        try:
+            states = replay(read_record(record)).states
+            index = seat_of(states[0], seat)
+            start = next((s for s in states if s.phase is Phase.PLAY
+                          and len(s.tricks) == trick - 1 and s.current_player() == index), None)
+            if start is None:
+                raise LooError(f"the record never gives {states[0].players[index]} "
+                               f"a turn in trick {trick}")
+        except LooError as exc:
+            trainer = cls(record, seat, **options)
+            trainer._fail(exc)
+            return trainer
+        return cls(start, index, **options)
+
+    # -- acting ------------------------------------------------------------------
 
     def reset(self) -> None:
         """Start again from the first state."""
         if self.error is not None:
             return
         self._rng = None if self._seed is None else random.Random(self._seed)
-        self.states = [self._start]
-        self.verdict = None
-        self._told = []
-        self._others_act()
-        self._refresh()
+        self._begin(self._start)
 
     def play(self, card: Card | str) -> Verdict:
         """Try to play ``card`` for the reader, as a click on its button does.
@@ -179,36 +229,24 @@ class PlayTrainer(LooWidget):
             the engine's verdict; the card is played only when it is legal.
         """
         chosen = parse_card(card) if isinstance(card, str) else card
-        before = self.state
-        action = Play(self.seat, chosen)
-        verdict = before.check(action)
-        self.verdict = verdict
-        if verdict:
-            after = before.apply(action)
-            self.states.append(after)
-            self._told = [narrate_action(before, action, after)]
-            self._others_act()
-        self._refresh()
-        return verdict
+        return self.take(Play(self.seat, chosen))
 
-    def _others_act(self) -> None:
-        """Let the automatic players act until the reader must play or the deal ends."""
-        state = self.state
-        while not state.is_terminal() and (
-                state.phase is Phase.ANNOUNCE or state.current_player() != self.seat):
-            action = bot_action(state, self._rng)
-            after = state.apply(action)
-            self._told.append(narrate_action(state, action, after))
-            self.states.append(after)
-            state = after
+    def _automatic(self, state: DealState) -> Action | None:
+        if state.phase is Phase.ANNOUNCE or state.current_player() != self.seat:
+            return bot_action(state, self._rng)
+        return None
 
     # -- drawing -------------------------------------------------------------------
 
     def _my_turn(self) -> bool:
         return self.state.current_player() == self.seat and self.state.phase is Phase.PLAY
 
-    def _legal(self) -> list[Card]:
-        return self.state.legal_cards() if self._my_turn() else []
+    def _lit(self) -> list[Card]:
+        """The cards to light: the legal ones, when asked for or after a refusal."""
+        refused = self.verdict is not None and not self.verdict
+        if self._my_turn() and (self.highlight.value or refused):
+            return self.state.legal_cards()
+        return []
 
     def _refresh(self) -> None:
         state = self.state
@@ -217,24 +255,24 @@ class PlayTrainer(LooWidget):
             where = "The deal is over."
         elif self._my_turn():
             number = len(state.tricks) + 1
-            where = (f"Your turn to play to trick {number}." if state.trick_cards()
-                     else f"Your turn to lead to trick {number}.")
+            where = (f"Your turn to play to trick {number}: press a card of your hand."
+                     if state.trick_cards()
+                     else f"Your turn to lead to trick {number}: press a card of your hand.")
         else:
             where = f"{name} is not playing in this deal."
         self.header.value = (f'<p class="loo-header"><strong>You are {html.escape(name)}.</strong> '
                              f'{where}</p>')
-        lit = self._legal() if self.highlight.value else []
-        self.table.value = (table_html(state, self.seat, self._four, lit, base=self._base)
+        lit = self._lit()
+        hand = observation(state, self.seat).hand or ()
+        self.table.value = (table_html(state, self.seat, self._four, lit, base=self._base,
+                                       ledger=False, own_hand=bool(hand))
                             + record_script(state, self.seat))
-        self._update_buttons(observation(state, self.seat).hand or (), lit)
-        self.feedback.value = self._verdict_html()
-        self.story.value = "".join(narration_html(n, self._base) for n in self._told)
-
-    def _update_buttons(self, hand: tuple[Card, ...], lit: list[Card]) -> None:
-        update_card_buttons(self, self.hand, self.buttons, hand, lit, self._my_turn(), self.play)
-
-    def _verdict_html(self) -> str:
-        return verdict_html(self.verdict, self._base)
+        update_card_buttons(self, self.hand, self.buttons, hand, lit, self._my_turn(),
+                            self.play, self._four)
+        self.feedback.value = verdict_html(self.verdict, self._base)
+        self.story.value = "".join(narration_html(n, self._base) for n in self.told)
+        self.ledger.value = ledger_html(state, self._base) if state.is_terminal() else ""
 
     def _render(self) -> str:
-        return f"{self.header.value}{self.feedback.value}{self.story.value}{self.table.value}"
+        return (f"{self.header.value}{self.feedback.value}{self.story.value}{self.table.value}"
+                f"{self.ledger.value}")

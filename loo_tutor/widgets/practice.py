@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
 import ipywidgets as widgets
 
@@ -16,15 +17,14 @@ from ..errors import LooError
 from ..estimate import Estimate, estimate_actions
 from ..hints import avoidable_loo, hint, review
 from ..legality import Announcement
-from ..narrate import Narration, narrate_action
 from ..observe import PlayerView, observation
-from ..render import RULES_BASE, narration_html, table_html
+from ..render import RULES_BASE, ledger_html, narration_html, table_html
 from ..session import Session
 from ..solver import Solver
 from ..state import Action, Announce, DealState, Phase, Play, Seat, Verdict
-from ._base import LooWidget, record_script
-from .announce import _BUTTONS, announcement_buttons
-from .play import update_card_buttons, verdict_html
+from ._base import SeatWidget, record_script, seat_of
+from .announce import BUTTONS, DOING, announcement_buttons
+from .play import hand_box, table_box, update_card_buttons, verdict_html
 from .session import DEFAULT_PLAYERS
 
 OPPONENTS: dict[str, type[Bot]] = {"thumb": ThumbBot, "random": RandomBot,
@@ -49,15 +49,34 @@ class ReviewLine:
 
 def _call_words(action: Action) -> str:
     assert isinstance(action, Announce)
-    return _BUTTONS[action.announcement][0].lower()
+    return BUTTONS[action.announcement][0].lower()
 
 
-def _estimate_words(found: Estimate) -> str:
-    return (f"{_call_words(found.action)} {float(found.mean):+.2f} "
-            f"(95% interval {found.low:+.2f} to {found.high:+.2f})")
+def estimate_words(found: Estimate) -> str:
+    """An announcement's estimated result in plain words, to a tenth of a unit.
+
+    >>> from fractions import Fraction
+    >>> from loo_tutor.legality import Announcement
+    >>> from loo_tutor.state import Announce
+    >>> stand = Estimate(Announce(0, Announcement.STAND), Fraction(-29, 20), -1.8, -1.1, 300, 3.0)
+    >>> estimate_words(stand)
+    'standing loses about 1.5 units on average here'
+    >>> estimate_words(Estimate(Announce(0, Announcement.PASS), Fraction(0), 0.0, 0.0, 300, 0.0))
+    'passing loses nothing'
+    """
+    assert isinstance(found.action, Announce)
+    doing = DOING[found.action.announcement]
+    if found.mean == 0 and found.low == found.high == 0:
+        return f"{doing} loses nothing"
+    tenths = int(abs(found.mean) * 10 + Fraction(1, 2))  # to the nearest tenth, halves up
+    size = f"{tenths // 10}" if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
+    if size == "0":
+        return f"{doing} comes out about even on average here"
+    verb = "wins" if found.mean > 0 else "loses"
+    return f"{doing} {verb} about {size} unit{'' if size == '1' else 's'} on average here"
 
 
-class PracticeSession(LooWidget):
+class PracticeSession(SeatWidget):
     """A session of several deals: the reader plays one seat, computer players the rest.
 
     The engine's :class:`~loo_tutor.session.Session` books antes, deals and
@@ -106,8 +125,6 @@ class PracticeSession(LooWidget):
                  samples: int = 300, four_colour: bool = False,
                  rules_base: str = RULES_BASE) -> None:
         super().__init__()
-        self.states: list[DealState] = []
-        self.verdict: Verdict | None = None
         self.hint_text = ""
         self.reviews: list[list[ReviewLine]] = []
         self.buttons: dict[str, widgets.Button] = {}
@@ -115,7 +132,7 @@ class PracticeSession(LooWidget):
         try:
             self._bot = self._opponent(opponents)
             self.session = Session(players, deals, seed)
-            self.seat = self._seat(seat)
+            self.seat = seat_of(self.session.players, seat)
         except LooError as exc:
             self._fail(exc)
             return
@@ -125,10 +142,9 @@ class PracticeSession(LooWidget):
         self._four = four_colour
         self._base = rules_base
         self._solver = Solver()
-        self._told: list[Narration] = []
         self._balances: list[tuple[Fraction, ...]] = []
         self.header = self.part(widgets.HTML)
-        self.hand = self.part(widgets.HBox)
+        self.hand = hand_box(self)
         self.call_box = self.part(widgets.HBox)
         self.calls = announcement_buttons(self, self.announce)
         self.hint_button = self.button("Best card and why",
@@ -141,9 +157,11 @@ class PracticeSession(LooWidget):
         self.table = self.part(widgets.HTML)
         self.review_box = self.part(widgets.HTML)
         self.chart = self.part(widgets.HTML)
-        self.children = (self.header, self.call_box, self.hand,
-                         self.part(widgets.HBox, [self.hint_button, self.next_button]),
-                         self.feedback, self.story, self.table, self.review_box, self.chart)
+        self.ledger = self.part(widgets.HTML)
+        self.show(self.header, self.call_box,
+                  self.part(widgets.HBox, [self.hint_button, self.next_button]),
+                  self.feedback, table_box(self, self.table, self.hand), self.story,
+                  self.ledger, self.review_box, self.chart)
         self._rng = random.Random(None if seed is None else f"practice-{seed}")
         self._deal()
 
@@ -158,65 +176,34 @@ class PracticeSession(LooWidget):
             raise LooError(f"opponents: {opponents!r} is not one of {', '.join(OPPONENTS)}")
         return kind()
 
-    def _seat(self, seat: Seat | str) -> Seat:
-        players = list(self.session.players)
-        if isinstance(seat, str) and seat in players:
-            return players.index(seat)
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-            return seat
-        raise LooError(f"{seat!r} is not one of the players ({', '.join(players)})")
-
-    @property
-    def state(self) -> DealState:
-        """The current deal as it stands now (the last deal once the session is over)."""
-        return self.states[-1]
-
     # -- acting ----------------------------------------------------------------
 
     def _deal(self) -> None:
-        self.states = [self.session.start_deal()]
-        self.verdict = None
-        self.hint_text = ""
-        self._told = []
-        self._others_act()
-        self._refresh()
-
-    def _take(self, action: Action) -> Verdict:
-        before = self.state
-        verdict = before.check(action)
-        self.verdict = verdict
-        if verdict:
-            after = before.apply(action)
-            self.states.append(after)
-            self._told = [narrate_action(before, action, after)]
-            self.hint_text = ""
-            self._others_act()
-        self._refresh()
-        return verdict
+        self._begin(self.session.start_deal())
 
     def play(self, card: object) -> Verdict:
         """Play a card for the reader, as a click on its button does."""
         from ..cards import Card, parse_card
 
         chosen = card if isinstance(card, Card) else parse_card(str(card))
-        return self._take(Play(self.seat, chosen))
+        return self.take(Play(self.seat, chosen))
 
     def announce(self, call: Announcement | str) -> Verdict:
         """Make an announcement for the reader, as a click on its button does."""
-        return self._take(Announce(self.seat, Announcement(call)))
+        return self.take(Announce(self.seat, Announcement(call)))
 
-    def _others_act(self) -> None:
-        """Let the computer players act until the reader must act or the deal ends."""
-        state = self.state
-        while not state.is_terminal() and state.current_player() != self.seat:
-            seat = state.current_player()
-            assert seat is not None
-            action = self._bot.choose(observation(state, seat), self._rng)
-            after = state.apply(action)
-            self._told.append(narrate_action(state, action, after))
-            self.states.append(after)
-            state = after
-        if state.is_terminal():
+    def _automatic(self, state: DealState) -> Action | None:
+        seat = state.current_player()
+        if seat is None or seat == self.seat:
+            return None
+        return self._bot.choose(observation(state, seat), self._rng)
+
+    def _advance(self) -> None:
+        """After each legal action of the reader (and at a deal's start) the hint
+        is spent; the computer players act, and a finished deal is booked."""
+        self.hint_text = ""
+        super()._advance()
+        if self.state.is_terminal():
             self._finish()
 
     def _finish(self) -> None:
@@ -265,9 +252,9 @@ class PracticeSession(LooWidget):
             self.hint_button.description = "Estimating…"
             found = self._estimates(observation(state, self.seat))
             best = max(found, key=lambda e: e.mean)
-            self.hint_text = (f"Best estimate: {_call_words(best.action)}. Estimated results "
-                              f"over {self._samples} sampled deals: "
-                              + "; ".join(_estimate_words(e) for e in found) + ".")
+            self.hint_text = (f"Best: {_call_words(best.action)}. Over {self._samples} "
+                              "deals dealt at random from what you can see, "
+                              + "; ".join(estimate_words(e) for e in found) + ".")
         self.hint_button.description = "Best card and why"
         self._refresh()
         return self.hint_text
@@ -280,7 +267,7 @@ class PracticeSession(LooWidget):
     def _review(self) -> list[ReviewLine]:
         """The reader's decisions in the deal just finished, each judged."""
         lines: list[ReviewLine] = []
-        for before, after in zip(self.states, self.states[1:]):
+        for before, after in pairwise(self.states):
             if before.phase is Phase.ANNOUNCE and before.current_player() == self.seat:
                 chosen = after.announcements[-1][1]
                 found = self._estimates(observation(before, self.seat))
@@ -288,17 +275,16 @@ class PracticeSession(LooWidget):
                 mine = next(e for e in found if isinstance(e.action, Announce)
                             and e.action.announcement is chosen)
                 lost = best is not mine and mine.high < best.low  # the intervals do not meet
-                said = _BUTTONS[chosen][0].lower()
+                said = BUTTONS[chosen][0].lower()
                 if lost:
-                    text = (f"Your announcement, {said}, lost value by the estimate: "
-                            f"{_estimate_words(mine)}, against {_estimate_words(best)}.")
+                    text = (f"You chose to {said}, which cost you: {estimate_words(mine)}; "
+                            f"{estimate_words(best)}.")
                 elif best is mine:
-                    text = (f"Your announcement, {said}, had the best estimate: "
-                            f"{_estimate_words(mine)}.")
+                    text = f"You chose to {said}, the best choice: {estimate_words(mine)}."
                 else:
-                    text = (f"Your announcement, {said}, was as good as the best within the "
-                            f"estimate's precision: {_estimate_words(mine)}, against "
-                            f"{_estimate_words(best)}.")
+                    text = (f"You chose to {said}, as good as the best choice as far as the "
+                            f"sampled deals can tell: {estimate_words(mine)}; "
+                            f"{estimate_words(best)}.")
                 lines.append(ReviewLine("announcement", lost, text))
         for item in review(self.states, self.seat, self._solver):
             lost = item.lost > 0 or item.best.tricks[self.seat] > item.played.tricks[self.seat]
@@ -327,8 +313,8 @@ class PracticeSession(LooWidget):
         elif state.phase is Phase.ANNOUNCE:
             where = "Your turn to announce."
         else:
-            where = (f"Your turn to play to trick {len(state.tricks) + 1}."
-                     if state.trick_cards() else f"Your turn to lead to trick {len(state.tricks) + 1}.")
+            verb = "play" if state.trick_cards() else "lead"
+            where = f"Your turn to {verb} to trick {len(state.tricks) + 1}."
         self.header.value = (f'<p class="loo-header"><strong>You are {html.escape(name)}.</strong> '
                              f'Deal {number} of {session.deals}. {where}</p>')
         mine = self._my_turn()
@@ -337,7 +323,8 @@ class PracticeSession(LooWidget):
         hand = observation(state, self.seat).hand or ()
         playing = mine and state.phase is Phase.PLAY
         update_card_buttons(self, self.hand, self.buttons,
-                            hand if state.phase is Phase.PLAY else (), [], playing, self.play)
+                            hand if state.phase is Phase.PLAY else (), [], playing, self.play,
+                            self._four)
         self.hint_button.disabled = not mine
         over = state.is_terminal() and session.is_over()
         self.next_button.description = "New session" if over else "Next deal"
@@ -347,9 +334,11 @@ class PracticeSession(LooWidget):
         hint_line = (f'<p class="loo-hint" role="status">{html.escape(self.hint_text)}</p>'
                      if self.hint_text else "")
         self.feedback.value = verdict_html(self.verdict, self._base) + hint_line
-        self.story.value = "".join(narration_html(n, self._base) for n in self._told)
-        self.table.value = (table_html(state, self.seat, self._four, base=self._base)
+        self.story.value = "".join(narration_html(n, self._base) for n in self.told)
+        self.table.value = (table_html(state, self.seat, self._four, base=self._base,
+                                       ledger=False, own_hand=playing or bool(hand))
                             + record_script(state, self.seat))
+        self.ledger.value = ledger_html(state, self._base) if state.is_terminal() else ""
         self.review_box.value = self._review_html()
         self.chart.value = self._chart_html()
 
@@ -384,4 +373,4 @@ class PracticeSession(LooWidget):
 
     def _render(self) -> str:
         return (f"{self.header.value}{self.feedback.value}{self.story.value}{self.table.value}"
-                f"{self.review_box.value}{self.chart.value}")
+                f"{self.ledger.value}{self.review_box.value}{self.chart.value}")

@@ -88,7 +88,7 @@ class SessionLedger(LooWidget):
         self.tables = self.part(widgets.Stack, pages, selected_index=None)
         widgets.jslink((self.menu, "index"), (self.tables, "selected_index"))
         self.menu.observe(self._picked, names="index")
-        self.children = (self.part(widgets.HBox, [self.next_button, self.end_button,
+        self.show(self.part(widgets.HBox, [self.next_button, self.end_button,
                                                   self.restart_button]),
                          self.ledger, self.menu, self.tables)
         for _ in range(played):

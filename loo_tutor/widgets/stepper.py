@@ -12,12 +12,12 @@ from ._base import LooWidget, Source, read_record, record_script, seat_of
 
 
 class DealStepper(LooWidget):
-    """A deal replayed step by step: buttons, a slider, a menu of actions.
+    """A deal replayed step by step: buttons, a step number field, a menu of actions.
 
     Each step shows its narration, with the rules linked to the book, above
     the table. A record that ends in an illegal action gets a last step
-    showing the refusal. The slider also works on a static page without a
-    kernel: it is linked to the pages in the browser.
+    showing the refusal. The step field and the menu also work on a static
+    page without a kernel: they are linked to the pages in the browser.
 
     Args:
         record: a deal record: a file path, its text or a dict.
@@ -45,28 +45,27 @@ class DealStepper(LooWidget):
         last = len(self.steps) - 1
         pages = [self.part(widgets.HTML, page) for page in self._pages]
         self.stack = self.part(widgets.Stack, pages, selected_index=0)
-        self.slider = self.part(widgets.IntSlider, value=0, min=0, max=last, description="Step",
-                                continuous_update=True,
-                                tooltip="Use the arrow keys to move through the deal")
+        self.field = self.part(widgets.BoundedIntText, value=0, min=0, max=last,
+                               description="Step", tooltip="Type a step, or use the arrow keys")
+        self.field.add_class("loo-step-field")
         self.menu = self.part(widgets.Dropdown,
                               options=[(s.title, i) for i, s in enumerate(self.steps)],
                               value=0, description="Jump to",
                               tooltip="Jump to any action of the deal")
-        narrow = {"width": "3em"}
-        self.first_button = self.button("|◀", "First step: the deal as dealt", self.first,
-                                        layout=narrow)
-        self.back_button = self.button("◀", "Previous step", self.back, layout=narrow)
-        self.forward_button = self.button("▶", "Next step", self.forward, layout=narrow)
+        self.first_button = self.button("|◀", "First step: the deal as dealt", self.first)
+        self.back_button = self.button("◀", "Previous step", self.back)
+        self.forward_button = self.button("▶", "Next step", self.forward)
         self.last_button = self.button("▶|", "Last step: the settlement, or the refused action",
-                                       self.last, layout=narrow)
-        widgets.jslink((self.slider, "value"), (self.stack, "selected_index"))
-        widgets.jslink((self.slider, "value"), (self.menu, "index"))
-        self.slider.observe(self._moved, names="value")
+                                       self.last)
+        widgets.jslink((self.field, "value"), (self.stack, "selected_index"))
+        widgets.jslink((self.field, "value"), (self.menu, "index"))
+        self.field.observe(self._moved, names="value")
         self.menu.observe(self._picked, names="value")
-        controls = self.part(widgets.HBox, [self.first_button, self.back_button, self.slider,
-                                 self.part(widgets.Label, f"of {last}"), self.forward_button,
-                                 self.last_button])
-        self.children = (controls, self.menu, self.stack)
+        controls = self.part(widgets.HBox, [
+            self.first_button, self.back_button,
+            self.part(widgets.HBox, [self.field, self.part(widgets.Label, f"of {last}")]),
+            self.forward_button, self.last_button])
+        self.show(controls, self.menu, self.stack)
         self._moved()
 
     # -- navigation ------------------------------------------------------------
@@ -74,12 +73,12 @@ class DealStepper(LooWidget):
     @property
     def index(self) -> int:
         """The step shown, 0 being the deal as dealt."""
-        return int(self.slider.value) if self.steps and self.error is None else 0
+        return int(self.field.value) if self.steps and self.error is None else 0
 
     def go(self, index: int) -> None:
         """Show step ``index``, clamped to the steps there are."""
         if self.error is None:
-            self.slider.value = max(0, min(index, len(self.steps) - 1))
+            self.field.value = max(0, min(index, len(self.steps) - 1))
 
     def first(self) -> None:
         """Show the deal as dealt."""

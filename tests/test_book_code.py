@@ -1,0 +1,131 @@
+"""Every code example of the book runs: its ``>>>`` examples as doctests, its
+Python blocks as scripts, and its ``loo-tutor`` commands as commands.
+
+The examples run in a fresh folder holding the files they name (a deal record
+called ``my_deal.yaml`` or ``my-deal.yaml``), as a reader would have them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+BOOK = ROOT / "book"
+FENCE = re.compile(r"^```(\w+)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+RECORD = ROOT / "loo_tutor" / "data" / "forced-ace.yaml"
+
+NOT_RUN = {
+    "loo-tutor classroom": "starts a server that runs until stopped (tests/test_classroom.py starts it)",
+    "python -m loo_tutor.lab": "runs the strategy experiments, minutes of computing, and rewrites the book's data",
+}
+"""Commands shown in the book that the suite does not run here, and why."""
+
+
+def blocks(language: str) -> list[tuple[str, str]]:
+    """Every fenced block of ``language`` in the book: page and text."""
+    return [(page.name, body) for page in sorted(BOOK.glob("*.md"))
+            for lang, body in FENCE.findall(page.read_text(encoding="utf-8")) if lang == language]
+
+
+def ids(found: list[tuple[str, str]]) -> list[str]:
+    return [f"{page}:{n}" for n, (page, _) in enumerate(found)]
+
+
+@contextlib.contextmanager
+def reader_folder(tmp_path: Path) -> Iterator[Path]:
+    """A fresh working folder with the record files the examples name."""
+    for name in ("my_deal.yaml", "my-deal.yaml"):
+        shutil.copy(RECORD, tmp_path / name)
+    before = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(before)
+
+
+PYTHON = blocks("python")
+DOCTESTS = [(page, body) for page, body in PYTHON if body.lstrip().startswith(">>>")]
+SCRIPTS = [(page, body) for page, body in PYTHON if not body.lstrip().startswith(">>>")]
+COMMANDS = [(page, line.split("#")[0].strip()) for page, body in blocks("bash")
+            for line in body.splitlines() if line.strip().startswith("loo-tutor")
+            or line.strip().startswith("python ")]
+
+
+def test_the_book_has_code_of_every_kind() -> None:
+    assert {page for page, _ in DOCTESTS} >= {"practice.md"}
+    assert {page for page, _ in SCRIPTS} >= {"engine.md", "teachers.md"}
+    assert len(COMMANDS) >= 4
+
+
+def page_doctests(page: Path) -> list[doctest.DocTest]:
+    """The page's ``>>>`` examples, each code block a test of its own, sharing names
+    from one block to the next as a reader's session does."""
+    parser = doctest.DocTestParser()
+    found = []
+    for n, (lang, body) in enumerate(FENCE.findall(page.read_text(encoding="utf-8"))):
+        if lang == "python" and body.lstrip().startswith(">>>"):
+            found.append(parser.get_doctest(body, {}, f"{page.name}[{n}]", str(page), 0))
+    return found
+
+
+@pytest.mark.parametrize("page", sorted({BOOK / page for page, _ in DOCTESTS}),
+                         ids=lambda p: p.name)
+def test_doctests_of_the_page(page: Path, tmp_path: Path) -> None:
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    shared: dict[str, object] = {}
+    out = io.StringIO()
+    with reader_folder(tmp_path):
+        for test in page_doctests(page):
+            test.globs = shared
+            runner.run(test, out=out.write, clear_globs=False)
+    assert runner.summarize(verbose=False).failed == 0, out.getvalue()
+    assert runner.summarize(verbose=False).attempted >= 1
+
+
+@pytest.mark.parametrize(("page", "code"), SCRIPTS, ids=ids(SCRIPTS))
+def test_python_block_runs(page: str, code: str, tmp_path: Path) -> None:
+    with reader_folder(tmp_path), contextlib.redirect_stdout(io.StringIO()) as printed:
+        exec(compile(code, f"{page} block", "exec"), {"__name__": "__book__"})  # noqa: S102  (the book's own example)
+    assert "Traceback" not in printed.getvalue()
+
+
+@pytest.mark.parametrize(("page", "command"), COMMANDS, ids=ids(COMMANDS))
+def test_command_runs(page: str, command: str, tmp_path: Path) -> None:
+    reason = next((why for start, why in NOT_RUN.items() if command.startswith(start)), None)
+    if reason is not None:
+        assert reason  # shown, not run: see NOT_RUN
+        return
+    words = shlex.split(command)
+    program = [sys.executable, "-m", "loo_tutor"] if words[0] == "loo-tutor" else [sys.executable]
+    with reader_folder(tmp_path):
+        done = subprocess.run([*program, *words[1:]], capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              check=False)
+    assert done.returncode == 0, done.stderr
+    out = re.search(r"--out (\S+)", command)
+    if out is not None:
+        assert any((tmp_path / out.group(1)).iterdir())
+
+
+RECORDS = blocks("yaml")
+
+
+@pytest.mark.parametrize(("page", "text"), RECORDS, ids=ids(RECORDS))
+def test_a_record_shown_in_the_book_is_a_deal(page: str, text: str) -> None:
+    from loo_tutor import check
+    from loo_tutor.record import loads
+
+    assert check(loads(text))["status"] in ("complete", "in_progress", "illegal")

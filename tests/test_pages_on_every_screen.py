@@ -1,0 +1,338 @@
+"""Every page with widgets, on a wide screen, on a phone and in the dark theme.
+
+Each page of the built book that shows widgets is opened in Debian's Chromium
+three ways: at 1280 px, at 390 px (a phone) and at 1280 px in the book's
+dark theme. On each it must go live (``document.documentElement.dataset.looLive``
+becomes ``ready``); then the reader's presses are made on every widget (each
+button once, each menu once), and the page is looked at:
+
+* nothing is clipped sideways or hidden behind an inner scroll: no widget
+  part, and not the document, is wider than the room it has;
+* no raw MyST text shows (``{doc}`…```, ``(label)=``);
+* the rule links inside widgets look like the book's links (the same colour,
+  underlined);
+* in the dark theme the widgets are dark: no light box larger than a card;
+* axe-core (vendored from npm by ``./dev`` into ``_vendor_test``) finds no
+  serious or critical WCAG 2 A/AA violation, in the page and in any frame,
+  theme elements included, once the page is live and again after the presses.
+
+One browser serves every page; each screen keeps one browser context, so the
+in-browser Python is fetched once per screen and then comes from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import (
+    CHROMIUM,
+    FLAGS,
+    HTML,
+    LIVE_TIMEOUT_MS,
+    ROOT,
+    require_chromium,
+    serve_directory,
+)
+
+AXE = ROOT / "_vendor_test" / "axe-core" / "axe.min.js"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A way to look at a page."""
+
+    name: str
+    width: int
+    height: int
+    dark: bool = False
+
+
+SCREENS = (Screen("1280 px", 1280, 900), Screen("390 px", 390, 844),
+           Screen("dark", 1280, 900, dark=True))
+
+
+def widget_pages() -> list[str]:
+    """The built pages that show widgets, relative to the site's root."""
+    pages = sorted(str(path.relative_to(HTML)) for path in HTML.rglob("*.html")
+                   if "lite" not in path.relative_to(HTML).parts[:1]
+                   and WIDGET_VIEW in path.read_text(encoding="utf-8", errors="replace"))
+    return pages
+
+
+# -- what the page is asked ---------------------------------------------------------
+
+_SETTLE = """() => new Promise(resolve => {
+  let last = performance.now();
+  const seen = new MutationObserver(() => { last = performance.now(); });
+  seen.observe(document.body, {subtree: true, childList: true, attributes: true,
+                               characterData: true});
+  const started = performance.now();
+  (function tick() {
+    const now = performance.now();
+    if (now - last > 400 || now - started > 8000) { seen.disconnect(); resolve(); }
+    else setTimeout(tick, 50);
+  })();
+})"""
+"""Wait until the page has not changed for 0.4 s (at most 8 s)."""
+
+_PRESS = """async () => {
+  const pressed = [];
+  const skip = /^(New variant|New session|New deal|Start again|Reset)$/;
+  for (const widget of document.querySelectorAll('.loo-widget')) {
+    if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
+    const buttons = [...widget.querySelectorAll('button')]
+      .filter(b => !b.disabled && b.getClientRects().length && !skip.test(b.innerText.trim()));
+    for (const button of buttons.slice(0, 6)) {
+      if (!button.isConnected || button.disabled) continue;
+      button.click();
+      pressed.push(button.innerText.trim());
+      await new Promise(r => setTimeout(r, 150));
+    }
+    const menu = widget.querySelector('select:not([disabled])');
+    if (menu && menu.options.length > 1) {
+      menu.selectedIndex = menu.options.length - 1;
+      menu.dispatchEvent(new Event('change', {bubbles: true}));
+      pressed.push('menu');
+    }
+  }
+  return pressed;
+}"""
+"""Press each widget's buttons (six at most, not the ones that start over) and
+pick the last item of its first menu, as a reader trying things would."""
+
+_CLIPPED = """() => {
+  const found = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1)
+    found.push(`the page is ${root.scrollWidth} px wide in a ${root.clientWidth} px window`);
+  const describe = el => (el.className && typeof el.className === 'string'
+    ? el.tagName.toLowerCase() + '.' + el.className.trim().split(/\\s+/).slice(0, 3).join('.')
+    : el.tagName.toLowerCase()) + ` "${(el.innerText || '').trim().slice(0, 40)}"`;
+  for (const widget of document.querySelectorAll('.loo-widget')) {
+    if (!widget.getClientRects().length) continue;
+    const column = widget.closest('article, main, body').getBoundingClientRect();
+    for (const el of [widget, ...widget.querySelectorAll('*')]) {
+      if (!el.getClientRects().length || el.closest('script, style')) continue;
+      const style = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || style.visibility === 'hidden') continue;
+      const overflow = style.overflowX + ' ' + style.overflowY;
+      if (el.scrollWidth > el.clientWidth + 1 && /auto|scroll|hidden|clip/.test(overflow))
+        found.push(`${describe(el)} hides ${el.scrollWidth - el.clientWidth} px sideways`);
+      if (el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(style.overflowY))
+        found.push(`${describe(el)} scrolls ${el.scrollHeight - el.clientHeight} px inside`);
+      if (box.right > column.right + 2 || box.left < column.left - 2)
+        found.push(`${describe(el)} sticks out of its column (${Math.round(box.left)}` +
+                   `-${Math.round(box.right)} px in ${Math.round(column.left)}-` +
+                   `${Math.round(column.right)} px)`);
+      if (el.matches('button') && el.scrollWidth > el.clientWidth + 1)
+        found.push(`${describe(el)} cuts its label`);
+    }
+  }
+  return [...new Set(found)].slice(0, 12);
+}"""
+
+_RAW_MYST = re.compile(r"\{(doc|ref|term|numref|eq)\}`|^\([\w-]+\)=\s*$", re.MULTILINE)
+
+_LINKS = """() => {
+  const book = [...document.querySelectorAll('article a.reference, article a[href]')]
+    .find(a => !a.closest('.loo-widget') && a.getClientRects().length
+               && !a.classList.contains('headerlink'));
+  const links = [...document.querySelectorAll('.loo-widget a.loo-rule')]
+    .filter(a => a.getClientRects().length);
+  const look = a => { const s = getComputedStyle(a);
+    return {color: s.color, underline: s.textDecorationLine.includes('underline')}; };
+  return {book: book ? look(book) : null, rules: links.slice(0, 20).map(a =>
+    ({text: a.innerText, ...look(a)}))};
+}"""
+
+_LIGHT_BOXES = """() => {
+  const found = [];
+  const light = c => { const m = c.match(/[\\d.]+/g); if (!m) return false;
+    const [r, g, b, a = 1] = m.map(Number); if (a < 0.5) return false;
+    const lin = v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) > 0.4; };
+  for (const widget of document.querySelectorAll('.loo-widget')) {
+    for (const el of [widget, ...widget.querySelectorAll('*')]) {
+      if (el.closest('.loo-card, .loo-card-button, .loo-card-back')) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width * box.height < 70 * 90 || !el.getClientRects().length) continue;
+      if (light(getComputedStyle(el).backgroundColor))
+        found.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} ` +
+                   `${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return found.slice(0, 8);
+}"""
+
+_AXE_RUN = """async () => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values:
+    ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']});
+  return result.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v =>
+    ({id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' +
+                                     (n.failureSummary || '').split('\\n').slice(1, 2).join(''))
+    }));
+}"""
+
+
+def axe_findings(page: Any) -> list[str]:
+    """axe-core's serious and critical findings in the page and each of its frames."""
+    found = []
+    for frame in page.frames:
+        if frame.is_detached() or not frame.url.startswith("http"):
+            continue
+        frame.add_script_tag(path=str(AXE))
+        for violation in frame.evaluate(_AXE_RUN):
+            where = "" if frame is page.main_frame else f" (in the frame {frame.url})"
+            found.append(f"{violation['impact']} {violation['id']}{where}: {violation['help']}; "
+                         + " | ".join(violation["nodes"]))
+    return found
+
+
+def looks(page: Any, screen: Screen, when: str) -> list[str]:
+    """Everything wrong with the page as it is drawn now."""
+    problems = []
+    for frame in page.frames:
+        if frame.is_detached() or not frame.url.startswith("http"):
+            continue
+        where = "" if frame is page.main_frame else " (frame)"
+        problems += [f"{when}{where}: {p}" for p in frame.evaluate(_CLIPPED)]
+        text = frame.evaluate("() => document.body ? document.body.innerText : ''")
+        problems += [f"{when}{where}: raw MyST text {m.group(0)!r}"
+                     for m in _RAW_MYST.finditer(text)]
+        links = frame.evaluate(_LINKS)
+        book = links["book"] or page.evaluate(_LINKS)["book"]
+        for rule in links["rules"]:
+            if not rule["underline"] or (book and rule["color"] != book["color"]):
+                problems.append(f"{when}{where}: the rule link {rule['text']} is "
+                                f"{rule['color']}{'' if rule['underline'] else ', not underlined'}"
+                                f", the book's links {book and book['color']}")
+        if screen.dark:
+            problems += [f"{when}{where}: a light box in the dark theme: {box}"
+                         for box in frame.evaluate(_LIGHT_BOXES)]
+    return problems
+
+
+# -- the test -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    if not (HTML / "index.html").exists():
+        pytest.fail("_build/html is missing: build the site first (./dev build, or ./dev test)")
+    if not AXE.exists():
+        pytest.fail(f"{AXE.relative_to(ROOT)} is missing: ./dev test fetches it from npm")
+    with serve_directory(HTML) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def test_there_are_widget_pages_to_look_at() -> None:
+    pages = widget_pages()
+    assert "notebooks/forced-ace.html" in pages and len(pages) >= 7, pages
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=[s.name for s in SCREENS])
+def test_every_widget_page_goes_live_and_reads_well(site: str, browser: Any,
+                                                    screen: Screen) -> None:
+    context = browser.new_context(viewport={"width": screen.width, "height": screen.height})
+    if screen.dark:
+        context.add_init_script("localStorage.setItem('mode', 'dark')")
+    page = context.new_page()
+    problems: dict[str, list[str]] = {}
+    try:
+        for path in widget_pages():
+            found: list[str] = []
+            page.goto(f"{site}/{path}", wait_until="domcontentloaded")
+            page.wait_for_function(
+                "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+                timeout=LIVE_TIMEOUT_MS)
+            state = page.evaluate("document.documentElement.dataset.looLive")
+            if state != "ready":
+                problems[path] = [f"the page did not go live: looLive is {state!r}"]
+                continue
+            if screen.dark:
+                theme = page.evaluate("document.documentElement.dataset.theme")
+                assert theme == "dark", f"{path}: the dark theme is not on ({theme!r})"
+            page.evaluate(_SETTLE)
+            found += looks(page, screen, "live")
+            found += [f"live: {f}" for f in axe_findings(page)]
+            for frame in page.frames:
+                if not frame.is_detached() and frame.url.startswith("http"):
+                    frame.evaluate(_PRESS)
+            page.evaluate(_SETTLE)
+            for frame in page.frames[1:]:
+                if not frame.is_detached():
+                    frame.evaluate(_SETTLE)
+            found += looks(page, screen, "after pressing")
+            found += [f"after pressing: {f}" for f in axe_findings(page)]
+            if found:
+                problems[path] = found
+    finally:
+        context.close()
+    assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+def test_the_accessibility_checker_is_not_part_of_the_site() -> None:
+    assert not [p for p in HTML.rglob("axe*.js")], "axe-core must stay out of the site"
+    assert Path(ROOT / ".gitignore").read_text().count("_vendor_test/") == 1
+
+
+def test_the_keyboard_reaches_the_first_widget_and_plays_its_cards(site: str,
+                                                                    browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/notebooks/forced-ace.html", wait_until="domcontentloaded")
+        page.wait_for_function("() => document.documentElement.dataset.looLive === 'ready'",
+                               timeout=LIVE_TIMEOUT_MS)
+        page.evaluate(_SETTLE)
+        # The second stop of the Tab key is the skip link to the first widget.
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.innerText") == "Skip to the first widget"
+        page.keyboard.press("Enter")
+        assert page.evaluate("!!document.activeElement.closest('.loo-widget')")
+        # The focus ring shows: 2 px or more.
+        ring = page.evaluate("parseFloat(getComputedStyle(document.activeElement).outlineWidth)")
+        assert ring >= 2, ring
+
+        trainer = page.locator(".loo-widget").filter(has_text="You are A.")
+        seven = trainer.locator("button.loo-card-button", has_text="7♥")
+        ace = trainer.locator("button.loo-card-button", has_text="A♥")
+        seven.focus()
+        page.keyboard.press("Enter")
+        refusal = trainer.locator(".loo-refused")
+        refusal.wait_for(timeout=30_000)
+        # The refusal names and links its rule, and the legal card is lit at once.
+        assert refusal.locator("a.loo-rule").first.inner_text() == "R-LEAD-ACE"
+        page.wait_for_function("el => el.classList.contains('loo-lit')", arg=ace.element_handle())
+        assert page.evaluate("document.activeElement.innerText") == "7♥"
+        ace.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => ![...document.querySelectorAll('button.loo-card-button')]"
+                               ".some(b => b.innerText === 'A♥')", timeout=30_000)
+        page.evaluate(_SETTLE)
+        # The played card's button is gone; the focus stays in the hand.
+        assert page.evaluate("document.activeElement.classList.contains('loo-card-button')")
+    finally:
+        context.close()
