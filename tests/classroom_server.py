@@ -377,7 +377,7 @@ async def student(browser: object, base: str, load: Load, rounds: int, arrive: f
     for number in range(rounds):
         await click(await trainer.locator("button", has_text="7♥").element_handle())
         for _ in range(3):
-            legal = trainer.locator("button.mod-info:not([disabled])")
+            legal = trainer.locator("button.loo-lit:not([disabled])")
             if await legal.count() == 0:
                 break
             await click(await legal.first.element_handle())
