@@ -71,7 +71,7 @@ def _split(clicks: list[float], at: list[float],
            spans: list[tuple[float, float]]) -> dict[str, list[float]]:
     """The clicks made while a page was opening, in the refill after one went live, or neither."""
     groups: dict[str, list[float]] = {"opening": [], "refill": [], "quiet": []}
-    for ms, when in zip(clicks, at):
+    for ms, when in zip(clicks, at, strict=True):
         if any(start <= when <= live for start, live in spans):
             groups["opening"].append(ms)
         elif any(live < when <= live + REFILL_S for _, live in spans):

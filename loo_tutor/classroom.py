@@ -8,22 +8,35 @@ class the server
   whenever it listens on another address (one is generated unless
   ``--token`` gives it); the address printed includes it;
 * keeps one kernel per notebook started and run ahead (Voila's preheated
-  kernels), so a page is live well within a second after it is opened;
+  kernels), so a page is live as soon as its script has run;
 * stops kernels left idle (``--cull-after``: 20 minutes by default, or
-  seconds written ``30s``) once no page is connected to them;
+  seconds written ``30s``) once no page is connected to them, and the
+  kernel of a page closed normally at once (the page tells the server as
+  it goes, with the XSRF token the server gave it in a cookie);
 * runs no code the browser sends: the notebooks run on the server when a
   page is opened, and Voila's kernel websocket passes on only the messages
   widgets need (comm messages, kernel and comm info, shutdown), so a
   request to execute code, inspect or complete names is dropped, whoever
   sends it; Voila's route for running cells sent by the page (progressive
   rendering) stays off;
+* trusts the notebooks it serves, for its own session only: serving a
+  folder runs its notebooks, so each is signed at start with a secret and
+  a signature store that live in memory and end with the server (nothing
+  is written to the user's Jupyter data folder);
 * serves each notebook as a light page of the project's own: the server
   draws the whole notebook (text, and output other than widgets) into the
-  page, and one script of 0.56 MB (0.16 MB compressed), bundled by ./dev
-  from npm's widget packages (classroom_page/), connects to the page's
-  kernel and draws the widgets. Voila's own JupyterLab front end (5 MB)
-  took about 1.8 s to start in a browser that had not seen it before. When
-  the script has not been built, the page is Voila's own, as before;
+  page, and one script, bundled by ./dev from npm's widget packages
+  (classroom_page/) into the package's template folder, connects to the
+  page's kernel and draws the widgets. When the script has not been
+  built, the page is Voila's own JupyterLab front end, and the server says
+  so when it starts;
+* leaves out of the pages what belongs to the book only: markdown cells
+  tagged ``book-only`` (about the book's in-browser pages) and the MyST
+  targets such as ``(try-lead-as-a)=`` that head some cells for the
+  book's cross-references;
+* lists the notebooks by their titles, in the order of the book's table
+  of contents (``_toc.yml`` beside the notebooks folder, when there is
+  one), then any others by title;
 * shows no notebook source, and its pages load nothing from another host:
   the light page's script, style sheet and icon font come from this
   server, and Voila's page drops the stylesheet links that Voila's
@@ -32,11 +45,16 @@ class the server
   exists) under ``/voila/``, so the rule links in the widgets lead to the
   rules pages as they do in the book;
 * sends the page's scripts and style sheets compressed (gzip, each file
-  compressed once and kept in memory: the 1.0 MB the light forced-ace page
-  loads go out as 0.3 MB, Voila's own page's 5.0 MB as 1.4 MB) and lets the
-  browser keep them: the light page's files for good (their addresses carry
-  a hash of their content), Voila's own files for an hour, so a page opened
-  again, or reloaded, asks the server again only for itself.
+  compressed once and kept in memory) and lets the browser keep them: the
+  light page's files for good (their addresses carry a hash of their
+  content), Voila's own files for an hour, so a page opened again, or
+  reloaded, asks the server again only for itself.
+
+The pages are Jinja templates shipped in the package
+(``loo_tutor/classroom_templates``), which Voila renders: the light page
+(``loo-classroom``), Voila's own page without its links to other hosts
+(``loo-classroom-voila``), and the list of notebooks and the error pages
+they share (``loo-classroom-base``).
 
 Voila is optional: without it the command says how to install it and
 exits with status 2.
@@ -45,178 +63,38 @@ exits with status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import importlib
 import ipaddress
 import os
+import re
 import secrets
-import shutil
 import socket
 import sys
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 EXIT_BAD = 2
-TEMPLATE = "loo-classroom"
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
-# A MyST target such as "(try-lead-as-a)=" heads some markdown cells of the
-# notebooks, for the book's cross-references; both kinds of page leave it out
-# instead of showing it as a paragraph.
-_NO_MYST_TARGETS = """
-{%- block markdowncell scoped -%}
-{%- set kept = [] -%}
-{%- for line in cell.source.split('\\n') -%}
-{%- if not (line.startswith('(') and line.rstrip().endswith(')=')) -%}
-{%- set _ = kept.append(line) -%}
-{%- endif -%}
-{%- endfor -%}
-{%- set _ = cell.update({'source': kept | join('\\n')}) -%}
-{{ super() }}
-{%- endblock markdowncell -%}
-"""
-# The project's Voila templates. The light page (used when ./dev has built
-# its script, see classroom_page/) has the server draw the whole notebook, as
-# nbconvert's lab page does, except each widget, which is left as an empty
-# place named by its model; the page's one script (about 0.16 MB compressed,
-# in place of the 1.4 MB of Voila's JupyterLab front end) connects to the
-# page's kernel, loads the widgets' state and draws them in their places. The
-# loading sign stays until then; it does not turn (five waiting pages turning
-# theirs kept a quarter of a core busy, in Chromium without a GPU). The
-# kernel is started, and the cells run, by Voila's own calls in the body, as
-# in Voila's templates.
-_LIGHT_INDEX = """{%- extends 'nbconvert/templates/lab/index.html.j2' -%}
-{% import "spinner.macro.html.j2" as spinner %}
-{%- block html_head_js -%}{%- endblock html_head_js -%}
-{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
-{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-{%- block notebook_css -%}
-{{ super() }}
-<link rel="stylesheet" type="text/css" href="{{ resources.include_url('static/classroom.css') }}">
-<script defer src="{{ resources.include_url('static/classroom.js') }}"></script>
-{{ spinner.css() }}
-<style>
-  #loading .spinner { animation: none; }
-  .jp-mod-noOutputs.jp-mod-noInput { display: none; }
-</style>
-{%- endblock notebook_css -%}
-{%- block body_header -%}
-<link rel="icon" href="data:,">
-<body class="jp-Notebook theme-light" data-base-url="{{ resources.base_url }}voila/" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light" data-voila="voila">
-<noscript><p>The Loo Tutor classroom needs JavaScript.</p></noscript>
-<div id="loading" role="status">
-  <div class="spinner-container">
-    <svg class="spinner" viewBox="0 0 500 500" xmlns="http://www.w3.org/2000/svg" aria-hidden="true"><path class="voila-spinner-color1" d="m250 405c-85.47 0-155-69.53-155-155s69.53-155 155-155 155 69.53 155 155-69.53 155-155 155zm0-275.5a120.5 120.5 0 1 0 120.5 120.5 120.6 120.6 0 0 0-120.5-120.5z"/><path class="voila-spinner-color2" d="m250 405c-85.47 0-155-69.53-155-155a17.26 17.26 0 1 1 34.51 0 120.6 120.6 0 0 0 120.5 120.5 17.26 17.26 0 1 1 0 34.51z"/></svg>
-  </div>
-  <h2 id="loading_text">Starting the page...</h2>
-</div>
-<script>
-  window.voila_process = function (index, count) {
-    var line = document.getElementById('loading_text');
-    if (line) { line.textContent = 'Running ' + index + ' of ' + count; }
-  };
-</script>
-<div id="rendered_cells" style="display: none">
-  <div>
-{%- endblock body_header -%}
-{%- block body_loop -%}
-  {% set page_config_full = page_config.copy() %}
-  {%- with kernel_id = kernel_start(nb) -%}
-    {% set _ = page_config_full.update(baseUrl=resources.base_url, kernelId=kernel_id) %}
-    <script id="jupyter-config-data" type="application/json">
-      {{ page_config_full | tojson }}
-    </script>
-    {% set cell_count = nb.cells|length %}
-    {%- for cell in cell_generator(nb, kernel_id) -%}
-      {% set cellloop = loop %}
-      {%- block any_cell scoped -%}
-        <div cell-index="{{ cellloop.index }}">
-          <script>voila_process({{ cellloop.index }}, {{ cell_count }})</script>
-          {{ super() }}
-        </div>
-      {%- endblock any_cell -%}
-    {%- endfor -%}
-  {% endwith %}
-{%- endblock body_loop -%}
-{%- block data_widget_view scoped -%}
-<div class="jupyter-widgets jp-OutputArea-output" data-loo-model-id="{{ output.data['application/vnd.jupyter.widget-view+json'].model_id }}"></div>
-{%- endblock data_widget_view -%}
-{%- block body_footer -%}
-  </div>
-</div>
-</body>
-{%- endblock body_footer -%}
-""" + _NO_MYST_TARGETS
-# Without the light page's script, the notebook page is Voila's "lab" page
-# (its JupyterLab front end) without the lines of its stylesheet block that
-# link to another host, and with the same still loading sign. Its
-# page.html (error pages) and tree pages (the list of notebooks) are the
-# project's own: Voila's put a CDN stylesheet link outside any block, and its
-# list page starts the whole JupyterLab front end just to show links.
-_CONF_JSON = '{"base_template": "lab"}\n'
-_VOILA_INDEX = """{%- extends 'lab/index.html.j2' -%}
-{%- block notebook_css -%}
-{%- for line in super().split('\\n') -%}
-{%- if not (('<link' in line or '<script' in line) and '://' in line) %}
-{{ line }}
-{%- endif -%}
-{%- endfor %}
-<style>
-  /* The loading sign stands still: a turning one is drawn again every frame,
-     processor time a page spends for as long as it waits. */
-  #loading .spinner { animation: none; }
-</style>
-{%- endblock notebook_css -%}
-""" + _NO_MYST_TARGETS
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <title>{% block title %}Loo Tutor classroom{% endblock %}</title>
-  <link rel="icon" href="data:,">
-  <style>
-    body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #1b1b1b; background: #fafaf7; }
-    main { max-width: 40em; margin: 3em auto; padding: 0 1em; }
-    h1 { font-size: 1.6em; }
-    ul.loo-notebooks { list-style: none; padding: 0; }
-    ul.loo-notebooks li { margin: 0.4em 0; }
-    ul.loo-notebooks a { display: block; padding: 0.6em 0.9em; border: 1px solid #c9c9c0;
-      border-radius: 0.4em; background: #fff; color: #0b57d0; text-decoration: none; }
-    ul.loo-notebooks a:hover, ul.loo-notebooks a:focus { border-color: #0b57d0; }
-  </style>
-  {% block stylesheets %}{% endblock %}
-  {% block meta %}{% endblock %}
-</head>
-<body data-base-url="{{ base_url }}voila/" data-voila="voila">
-  <noscript><p>The Loo Tutor classroom needs JavaScript.</p></noscript>
-  <main>{% block body %}{% endblock %}</main>
-  {% block scripts %}{% endblock %}
-</body>
-</html>
-"""
-_TREE = """{% extends "page.html" %}
-{% block title %}Loo Tutor classroom{% endblock %}
-{% block body %}
-<h1>Loo Tutor</h1>
-<p>Choose a page. Its cards and buttons run the rules engine on this server.</p>
-<ul class="loo-notebooks">
-{% if breadcrumbs|length > 1 %}
-  <li><a href="{{ breadcrumbs[-2][0] }}{% if query %}?{{ query }}{% endif %}">..</a></li>
-{% endif %}
-{% for content in contents.content %}
-{% if content.type == 'notebook' %}
-  <li><a href="{{ base_url }}voila/render/{{ content.path }}{% if query %}?{{ query }}{% endif %}">{{ content.name[:-6].replace('-', ' ') }}</a></li>
-{% elif content.type == 'directory' %}
-  <li><a href="{{ base_url }}voila/tree/{{ content.path }}{% if query %}?{{ query }}{% endif %}">{{ content.name }}/</a></li>
-{% endif %}
-{% endfor %}
-</ul>
-{% endblock %}
-"""
+TEMPLATES = Path(__file__).resolve().parent / "classroom_templates"
+"""The Jupyter data folder holding the classroom's Voila templates (for JUPYTER_PATH)."""
+TEMPLATE = "loo-classroom"
+"""The light page's template."""
+VOILA_TEMPLATE = "loo-classroom-voila"
+"""Voila's own page, for ``--page voila`` or when the light page's script is not built."""
+PAGE_SCRIPT = TEMPLATES / "voila" / "templates" / TEMPLATE / "static"
+"""Where ``./dev`` builds the light page's script and style sheet (from classroom_page/)."""
+_PAGE_FILES = ("classroom.js", "classroom.css")
+SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tutor, "
+                  "./dev build builds it into the package, and a wheel built after that "
+                  "carries it)")
+"""Says how to get the light page's script when it is missing."""
+BOOK_ONLY_TAG = "book-only"
+"""The tag of the notebooks' markdown cells that the classroom leaves out."""
 
 
 def _duration(minutes: float) -> str:
@@ -269,43 +147,105 @@ def address(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
-PAGE_SCRIPT = Path(__file__).resolve().parent.parent / "_vendor_js" / "classroom"
-"""Where ``./dev`` builds the light page's script and style sheet (from classroom_page/)."""
-_PAGE_FILES = ("classroom.js", "classroom.css")
-
-
 def light_page_ready(script: Path = PAGE_SCRIPT) -> bool:
     """Whether the light page's script and style sheet are built in ``script``."""
     return all((script / name).is_file() for name in _PAGE_FILES)
 
 
-def write_template(root: Path, script: Path | None = PAGE_SCRIPT) -> Path:
-    """Write the project's Voila template under ``root``; returns the data folder for JUPYTER_PATH.
+def page_template(page: str, script: Path = PAGE_SCRIPT) -> str:
+    """The template of the notebook pages: the light page when asked for and built, else Voila's."""
+    return TEMPLATE if page == "light" and light_page_ready(script) else VOILA_TEMPLATE
 
-    The notebook page is the light page when ``script`` holds its built
-    files (they are copied beside the template, which Voila serves), else
-    Voila's own lab page.
+
+_MYST_TARGET = re.compile(r"\([^()\s]+\)=")
+
+
+def without_myst_targets(nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Drop the MyST target lines, such as ``(try-lead-as-a)=``, from ``nb``'s markdown cells.
+
+    An nbconvert preprocessor (a plain function): the book uses the targets
+    for its cross-references, and a page would show them as text.
     """
-    folder = root / "voila" / "templates" / TEMPLATE
-    folder.mkdir(parents=True, exist_ok=True)
-    light = script is not None and light_page_ready(script)
-    (folder / "conf.json").write_text(_CONF_JSON, encoding="utf-8")
-    (folder / "index.html.j2").write_text(_LIGHT_INDEX if light else _VOILA_INDEX,
-                                          encoding="utf-8")
-    (folder / "page.html").write_text(_PAGE, encoding="utf-8")
-    for name in ("tree.html", "tree-lab.html"):
-        (folder / name).write_text(_TREE, encoding="utf-8")
-    if light and script is not None:
-        shutil.copytree(script, folder / "static", dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(".*"))
-    return root
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            lines = cell.source.split("\n")
+            cell.source = "\n".join(line for line in lines
+                                     if not _MYST_TARGET.fullmatch(line.rstrip()))
+    return nb, resources
+
+
+def notebook_title(nb: Any) -> str | None:
+    """The first heading of ``nb``'s first markdown cell, or ``None``."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.split("\n"):
+            if line.startswith("# "):
+                return str(line[2:].strip()) or None
+        return None
+    return None
+
+
+def book_order(toc: Path, notebooks: Path) -> list[str]:
+    """The notebooks of ``notebooks`` that the table of contents ``toc`` names, in its order.
+
+    Each is given by its path inside ``notebooks``, as Voila's list names it.
+    Raises ``ValueError`` with a one-line reason when ``toc`` cannot be read.
+    """
+    yaml = importlib.import_module("yaml")
+    try:
+        tree = yaml.safe_load(toc.read_text(encoding="utf-8"))
+    except yaml.MarkedYAMLError as exc:
+        where = f" at line {exc.problem_mark.line + 1}" if exc.problem_mark else ""
+        raise ValueError(f"{exc.problem or 'not YAML'}{where}") from exc
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            name = node.get("file", node.get("root"))
+            if isinstance(name, str):
+                path = toc.parent / (name if name.endswith(".ipynb") else name + ".ipynb")
+                with contextlib.suppress(ValueError):  # a page of the book, not a notebook here
+                    found.append(path.resolve().relative_to(notebooks.resolve()).as_posix())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(tree)
+    return found
+
+
+def listing(items: Iterable[dict[str, Any]], titles: dict[str, str],
+            order: list[str]) -> list[tuple[dict[str, Any], str]]:
+    """The list page's entries with their titles: notebooks in ``order``, then the rest by title.
+
+    ``items`` are Voila's entries for a folder (each a contents model with
+    ``type``, ``name`` and ``path``); ``titles`` maps a notebook's path to its
+    title, and a notebook without one is named by its file name.
+    """
+    entries = []
+    for item in items:
+        name = str(item["name"])
+        if item["type"] == "notebook":
+            title = titles.get(str(item["path"])) or name.removesuffix(".ipynb").replace("-", " ")
+        else:
+            title = name
+        place = order.index(item["path"]) if item["path"] in order else len(order)
+        entries.append(((item["type"] != "notebook", place, title.casefold()), item, title))
+    return [(item, title) for _, item, title in sorted(entries, key=lambda entry: entry[0])]
 
 
 def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_size: int,
-                 cull_after: float) -> dict[str, dict[str, Any]]:
+                 cull_after: float, template: str = TEMPLATE) -> dict[str, dict[str, Any]]:
     """The Voila settings for a classroom, as traitlets configuration sections.
 
     ``cull_after`` is in minutes (a fraction for seconds); 0 keeps idle kernels.
+    The notary that says whether a notebook is trusted keeps its secret and
+    its signatures in memory, for this server alone (see :func:`sign_notebooks`).
     """
     kernels: dict[str, Any] = {}
     if cull_after:
@@ -315,7 +255,7 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
     return {
         "Voila": {"ip": host, "port": port, "port_retries": 0, "open_browser": False,
                   "root_dir": str(notebooks), "token": token or ""},
-        "VoilaConfiguration": {"template": TEMPLATE, "strip_sources": True,
+        "VoilaConfiguration": {"template": template, "strip_sources": True,
                                "show_tracebacks": False, "preheat_kernel": pool_size > 0,
                                "default_pool_size": pool_size, "theme": "light",
                                # JupyterLite's kernel extension, installed for the
@@ -324,7 +264,61 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
                                # Voila's route that runs cells sent by the page.
                                "progressive_rendering": False},
         "MappingKernelManager": kernels,
+        # The kernels talk to the server over local sockets in the server's own
+        # folder rather than TCP ports any program on the machine can reach
+        # (which ipykernel warns about); Windows has only TCP.
+        "KernelManager": {"transport": "ipc"} if os.name == "posix" else {},
+        "NotebookNotary": {"db_file": ":memory:", "secret": secrets.token_bytes(32)},
+        "VoilaExporter": {"preprocessors": [f"{__name__}.without_myst_targets"]},
+        "TagRemovePreprocessor": {"remove_cell_tags": [BOOK_ONLY_TAG]},
     }
+
+
+def read_notebooks(notebooks: Path) -> dict[str, Any]:
+    """Every notebook under ``notebooks`` that nbformat can read, by its path inside the folder.
+
+    A notebook that cannot be read is left out here; Voila says what is wrong
+    with it when it is opened.
+    """
+    nbformat = importlib.import_module("nbformat")
+    found: dict[str, Any] = {}
+    for path in sorted(notebooks.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        try:
+            found[path.relative_to(notebooks).as_posix()] = nbformat.read(path, as_version=4)
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def sign_notebooks(notary: Any, notebooks: dict[str, Any]) -> None:
+    """Sign ``notebooks`` with ``notary``, so that the server counts them as trusted.
+
+    Serving a folder runs its notebooks, so the teacher who serves it has
+    chosen to trust them; with :func:`voila_config` the signatures last as
+    long as the server.
+    """
+    for nb in notebooks.values():
+        notary.sign(nb)
+
+
+def _listing_of(notebooks: Path, served: dict[str, Any]) -> tuple[Any, str | None]:
+    """The list page's ``loo_listing`` for ``served``, and a note when ``_toc.yml`` is unreadable.
+
+    The table of contents is looked for beside the notebooks folder, where
+    the book keeps it; without one the notebooks are listed by title.
+    """
+    titles = {path: title for path, nb in served.items() if (title := notebook_title(nb))}
+    order: list[str] = []
+    toc = notebooks.parent / "_toc.yml"
+    problem = None
+    if toc.is_file():
+        try:
+            order = book_order(toc, notebooks)
+        except ValueError as exc:
+            problem = f"note: {toc} could not be read ({exc}); the notebooks are listed by title"
+    return partial(listing, titles=titles, order=order), problem
 
 
 def _sent_at_once(route: Any) -> Any:
@@ -332,7 +326,7 @@ def _sent_at_once(route: Any) -> Any:
 
     Tornado leaves Nagle's algorithm on for websockets, so a widget's small
     reply to a click waits for the browser's delayed acknowledgement of the
-    last packet (about 40 ms on Linux) before it goes out.
+    last packet before it goes out.
     """
     websocket = importlib.import_module("tornado.websocket")
     if not (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
@@ -345,6 +339,31 @@ def _sent_at_once(route: Any) -> Any:
 
     prompt = type(route[1].__name__, (route[1],), {"open": open_at_once})
     return (route[0], prompt, *route[2:])
+
+
+def _gives_xsrf_cookie(route: Any) -> Any:
+    """``route``, with a notebook page handler that gives the page its XSRF token in a cookie.
+
+    A page leaving asks the server to stop its kernel with a POST, which the
+    server accepts only with the token of the ``_xsrf`` cookie in its form
+    (the same check as for any form of the server). Voila's notebook page
+    does not read the token, so the cookie would never be set and the
+    request would be refused.
+    """
+    voila_handler = importlib.import_module("voila.handler")
+    web = importlib.import_module("tornado.web")
+    if not (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
+            and issubclass(route[1], voila_handler.VoilaHandler)):
+        return route
+    base: Any = route[1]
+
+    @web.authenticated  # type: ignore[untyped-decorator]
+    async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
+        self.xsrf_token  # noqa: B018 - reading it sets the cookie
+        return await base.get(self, *args, **kwargs)
+
+    handler = type(base.__name__, (base,), {"get": get})
+    return (route[0], handler, *route[2:])
 
 
 CACHE_SECONDS = 3600
@@ -436,45 +455,46 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD
     serve_book = (book / "index.html").exists()
 
-    with tempfile.TemporaryDirectory(prefix="loo-classroom-") as tmp:
-        light = args.page == "light" and light_page_ready()
-        data = write_template(Path(tmp), PAGE_SCRIPT if light else None)
-        os.environ["JUPYTER_PATH"] = os.pathsep.join(
-            p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
-        config = traitlets_config.Config(voila_config(
-            notebooks, args.host, args.port, token, args.pool_size, args.cull_after))
+    template = page_template(args.page)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
+    config = traitlets_config.Config(voila_config(
+        notebooks, args.host, args.port, token, args.pool_size, args.cull_after, template))
+    served = read_notebooks(notebooks)
+    in_order, toc_problem = _listing_of(notebooks, served)
 
-        def handlers(self: Any) -> list[Any]:
-            found: list[Any] = [_packed_route(_sent_at_once(route))
-                                for route in voila_app.Voila.init_handlers(self)]
-            if serve_book:
-                # Last, so Voila's own /voila/... routes win.
-                found.append(_packed_route((r"/voila/(.*)", web.StaticFileHandler,
-                                            {"path": str(book), "default_filename": "index.html"})))
-            return found
+    def handlers(self: Any) -> list[Any]:
+        sign_notebooks(self.contents_manager.notary, served)
+        self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
+        found: list[Any] = [_packed_route(_sent_at_once(_gives_xsrf_cookie(route)))
+                            for route in voila_app.Voila.init_handlers(self)]
+        if serve_book:
+            # Last, so Voila's own /voila/... routes win.
+            found.append(_packed_route((r"/voila/(.*)", web.StaticFileHandler,
+                                        {"path": str(book), "default_filename": "index.html"})))
+        return found
 
-        classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})
-        app = classroom(config=config)
-        app.initialize(argv=[])
+    classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})
+    app = classroom(config=config)
+    app.initialize(argv=[])
 
-        def announce() -> None:
-            where = "this machine only" if is_loopback(args.host) else "the network (token required)"
-            print(f"loo-tutor classroom: {count} notebooks from {args.notebooks}, on {where}; "
-                  f"{args.pool_size} kernel(s) per notebook kept ready"
-                  + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
-                     else "")
-                  + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
-            if args.page == "light" and not light:
-                print("note: the light page's script is not built (./dev builds it into "
-                      f"{PAGE_SCRIPT}); the pages use Voila's own front end", flush=True)
-            print(f"Open {address(args.host, args.port, token)} in a browser "
-                  "(Ctrl-C stops the server).", flush=True)
+    def announce() -> None:
+        where = "this machine only" if is_loopback(args.host) else "the network (token required)"
+        print(f"loo-tutor classroom: {count} notebooks from {args.notebooks}, on {where}; "
+              f"{args.pool_size} kernel(s) per notebook kept ready"
+              + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
+                 else "")
+              + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
+        if toc_problem:
+            print(toc_problem, flush=True)
+        if args.page == "light" and template != TEMPLATE:
+            print(f"note: {SCRIPT_MISSING}; the pages use Voila's own front end", flush=True)
+        print(f"Open {address(args.host, args.port, token)} in a browser "
+              "(Ctrl-C stops the server).", flush=True)
 
-        ioloop.IOLoop.current().add_callback(announce)
-        try:
-            app.start()
-        except KeyboardInterrupt:
-            pass
+    ioloop.IOLoop.current().add_callback(announce)
+    with contextlib.suppress(KeyboardInterrupt):
+        app.start()
     return 0
 
 

@@ -97,7 +97,8 @@ def run(*command: str, cwd: Path | None = None, show: bool = False) -> None:
 def package_sources() -> list[Path]:
     """loo-tutor's files (modules and data) as the browser gets them."""
     return sorted(p for p in (ROOT / "loo_tutor").rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+                  and "classroom_templates" not in p.parts)  # the classroom server's pages
 
 
 def browser_sources() -> list[Path]:

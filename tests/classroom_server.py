@@ -117,6 +117,24 @@ def kernels(server: Server) -> list[psutil.Process]:
     return found
 
 
+_KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})\.json$")
+
+
+def kernel_ids(server: Server) -> set[str]:
+    """The ids of the kernels still running, read from their connection files' names."""
+    found = set()
+    for kernel in kernels(server):
+        try:
+            arguments = kernel.cmdline()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        for argument in arguments:
+            named = _KERNEL_FILE.search(argument)
+            if named:
+                found.add(named.group(1))
+    return found
+
+
 def listening_addresses(server: Server) -> set[str]:
     """The addresses the server's own process listens on."""
     try:
@@ -243,7 +261,7 @@ class Sampler:
         self._cpu: dict[int, tuple[str, float]] = {}
 
     def __enter__(self) -> Sampler:
-        for group, process in self._groups():
+        for _, process in self._groups():
             self._start_cpu[process.pid] = _cpu_s(process)
         self._thread.start()
         return self
@@ -359,7 +377,7 @@ async def student(browser: object, base: str, load: Load, rounds: int, arrive: f
     for number in range(rounds):
         await click(await trainer.locator("button", has_text="7♥").element_handle())
         for _ in range(3):
-            legal = trainer.locator("button.mod-info:not([disabled])")
+            legal = trainer.locator("button.loo-lit:not([disabled])")
             if await legal.count() == 0:
                 break
             await click(await legal.first.element_handle())

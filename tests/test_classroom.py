@@ -26,12 +26,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
+import nbformat
 import pytest
-from browser_support import in_browser
-from classroom_server import stop
 
 from loo_tutor import classroom
 from loo_tutor.cli import build_parser, main
+
+from browser_support import in_browser, new_page
+from classroom_server import kernel_ids, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -82,12 +84,141 @@ def test_address_carries_the_token() -> None:
     assert classroom.address("::1", 8866, None) == "http://[::1]:8866/"
 
 
-def test_template_drops_links_to_other_hosts(tmp_path: Path) -> None:
-    folder = classroom.write_template(tmp_path) / "voila" / "templates" / classroom.TEMPLATE
-    assert {p.name for p in folder.iterdir()} >= {"conf.json", "index.html.j2", "page.html",
-                                                  "tree.html", "tree-lab.html"}
-    for page in (path for path in folder.iterdir() if path.is_file()):
+TEMPLATE_FOLDER = classroom.TEMPLATES / "voila" / "templates"
+
+
+def test_the_templates_ship_in_the_package_and_link_to_no_other_host() -> None:
+    names = {classroom.TEMPLATE, classroom.VOILA_TEMPLATE, "loo-classroom-base"}
+    assert {p.name for p in TEMPLATE_FOLDER.iterdir()} == names
+    base = {p.name for p in (TEMPLATE_FOLDER / "loo-classroom-base").iterdir()}
+    assert base == {"conf.json", "page.html", "tree.html", "tree-lab.html"}
+    for name in (classroom.TEMPLATE, classroom.VOILA_TEMPLATE):
+        assert json.loads((TEMPLATE_FOLDER / name / "conf.json").read_text()) == {
+            "base_template": "loo-classroom-base"}
+    pages = [p for p in TEMPLATE_FOLDER.rglob("*") if p.suffix in (".html", ".j2")]
+    assert len(pages) == 5
+    for page in pages:
         assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
+    package_data = re.search(r"^loo_tutor = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(),
+                             re.MULTILINE)
+    assert package_data and '"classroom_templates/**/*"' in package_data.group(1)
+
+
+_INSTALLED_CHECK = """
+import importlib.util, json, sys, sysconfig
+from pathlib import Path
+site = Path(sysconfig.get_paths()["purelib"])
+spec = importlib.util.spec_from_file_location("classroom", site / "loo_tutor" / "classroom.py")
+classroom = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(classroom)
+print(json.dumps({"script": str(classroom.PAGE_SCRIPT), "site": str(site),
+                  "ready": classroom.light_page_ready(),
+                  "template": classroom.page_template("light"),
+                  "templates": sorted(str(p.relative_to(classroom.TEMPLATES))
+                                      for p in classroom.TEMPLATES.rglob("*") if p.is_file())}))
+"""
+
+
+def _run(*command: str, **options: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=300, check=False, **options)
+
+
+def test_a_package_installed_from_a_wheel_finds_the_page_script(tmp_path: Path) -> None:
+    """pip install of a wheel built after ./dev carries the templates and the light page's
+    script, and the installed module finds them (here in a fresh venv, outside the checkout;
+    the module is loaded from its file, as the venv has none of the package's dependencies)."""
+    if not classroom.light_page_ready():
+        pytest.fail(f"the light page's script is missing from {classroom.PAGE_SCRIPT}: "
+                    "./dev builds it (./dev test does before running pytest)")
+    source = tmp_path / "src"
+    for path in [ROOT / "pyproject.toml", ROOT / "README.md",
+                 *(p for p in (ROOT / "loo_tutor").rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts)]:
+        target = source / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                 "--wheel-dir", str(tmp_path / "dist"), str(source), cwd=tmp_path)
+    assert built.returncode == 0, built.stdout
+    (wheel,) = (tmp_path / "dist").glob("loo_tutor-*.whl")
+    venv = tmp_path / "venv"
+    made = _run(sys.executable, "-m", "venv", str(venv))
+    assert made.returncode == 0, made.stdout
+    python = venv / "bin" / "python"
+    installed = _run(str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel),
+                     cwd=tmp_path)
+    assert installed.returncode == 0, installed.stdout
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    checked = _run(str(python), "-c", _INSTALLED_CHECK, cwd=tmp_path, env=env)
+    assert checked.returncode == 0, checked.stdout
+    found = json.loads(checked.stdout)
+    assert found["script"].startswith(found["site"]) and found["ready"], found
+    assert found["template"] == classroom.TEMPLATE
+    shipped = sorted(str(p.relative_to(classroom.TEMPLATES)) for p in classroom.TEMPLATES.rglob("*")
+                     if p.is_file() and not p.name.startswith("."))  # not ./dev's stamp
+    assert found["templates"] == shipped
+
+
+def _notebook(*cells: Any) -> Any:
+    return nbformat.v4.new_notebook(cells=list(cells))
+
+
+def test_myst_targets_are_dropped_from_markdown_cells() -> None:
+    heading = nbformat.v4.new_markdown_cell("(try-lead-as-a)=\n## Your turn\n\n(not a target)")
+    nb = _notebook(heading, nbformat.v4.new_code_cell("(x)="))
+    cleaned, resources = classroom.without_myst_targets(nb, {"kept": 1})
+    assert cleaned.cells[0].source == "## Your turn\n\n(not a target)"
+    assert cleaned.cells[1].source == "(x)="  # code is left alone
+    assert resources == {"kept": 1}
+
+
+def test_a_notebook_title_is_its_first_heading() -> None:
+    heading = nbformat.v4.new_markdown_cell("(a-target)=\n# The forced ace\n\nText.")
+    assert classroom.notebook_title(_notebook(nbformat.v4.new_code_cell("1"), heading)) == \
+        "The forced ace"
+    assert classroom.notebook_title(_notebook(nbformat.v4.new_markdown_cell("No heading"))) is None
+    assert classroom.notebook_title(_notebook()) is None
+
+
+def test_the_list_follows_the_book_and_shows_titles() -> None:
+    order = classroom.book_order(ROOT / "_toc.yml", NOTEBOOKS)
+    # Every notebook the project ships is in the book, each once.
+    assert sorted(order) == sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+    toc = (ROOT / "_toc.yml").read_text()
+    assert order == sorted(order, key=lambda name: toc.index(f"notebooks/{name[:-6]}\n"))
+    items = [{"type": "notebook", "name": name, "path": name} for name in sorted(order)]
+    items.append({"type": "directory", "name": "more", "path": "more"})
+    titles = {"forced-ace.ipynb": "The forced ace"}
+    listed = classroom.listing(items, titles, order)
+    assert [item["path"] for item, _ in listed] == [*order, "more"]
+    shown = {item["path"]: title for item, title in listed}
+    assert shown["forced-ace.ipynb"] == "The forced ace"
+    assert shown["practice.ipynb"] == "practice"  # no title known: the file's name
+    # Notebooks the book does not name come after, by title.
+    extra = [{"type": "notebook", "name": n, "path": n} for n in ("b.ipynb", "a.ipynb")]
+    assert [i["path"] for i, _ in classroom.listing(extra + items[:1], {"b.ipynb": "A"}, order)] \
+        == [items[0]["path"], "b.ipynb", "a.ipynb"]
+
+
+def test_a_table_of_contents_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("parts: [unclosed\n", encoding="utf-8")
+    with pytest.raises(ValueError) as problem:
+        classroom.book_order(toc, tmp_path)
+    assert "\n" not in str(problem.value) and str(problem.value)
+
+
+def test_the_pages_leave_out_what_speaks_of_the_books_own_pages() -> None:
+    """The classroom shows every markdown cell not tagged book-only; none speaks of the
+    in-browser Python's status line."""
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "markdown" and classroom.BOOK_ONLY_TAG not in cell.metadata.get(
+                    "tags", []):
+                assert "line above" not in cell.source, path.name
+                assert "in your browser" not in cell.source, path.name
 
 
 def test_without_voila_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
@@ -302,6 +433,10 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
 def test_classroom_list_of_notebooks(server: Server) -> None:
     requests: list[str] = []
     errors: list[str] = []
+    order = classroom.book_order(ROOT / "_toc.yml", NOTEBOOKS)
+    titles = [classroom.notebook_title(nbformat.read(NOTEBOOKS / name, as_version=4))
+              for name in order]
+    assert None not in titles
 
     def look(browser: Any) -> None:
         context = browser.new_context()
@@ -310,8 +445,9 @@ def test_classroom_list_of_notebooks(server: Server) -> None:
         try:
             page.goto(server.url, wait_until="load")
             links = page.locator("ul.loo-notebooks a")
-            assert "forced ace" in links.all_inner_texts()
-            href = links.filter(has_text="forced ace").get_attribute("href")
+            # By title, in the order of the book.
+            assert links.all_inner_texts() == titles
+            href = links.filter(has_text="The forced ace").get_attribute("href")
             assert href.endswith("/voila/render/forced-ace.ipynb")
         finally:
             context.close()
@@ -319,6 +455,38 @@ def test_classroom_list_of_notebooks(server: Server) -> None:
     in_browser(look)
     assert not _outside(requests, server.url), _outside(requests, server.url)
     assert not errors, "\n".join(errors)
+
+
+_WARNING = re.compile(r"\b(WARNING|ERROR|CRITICAL) \||Traceback|not trusted|\b4\d\d (GET|POST)\b")
+
+
+def test_a_page_closed_stops_its_kernel_and_the_log_stays_clean(server: Server) -> None:
+    """A normal class logs no warning: opening and closing a page, the kernel goes with it."""
+    errors: list[str] = []
+    seen: dict[str, Any] = {}
+
+    def visit(browser: Any) -> None:
+        with new_page(browser, [], errors) as page:
+            page.goto(server.url + "voila/render/trainers.ipynb")
+            page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+                                   timeout=60_000)
+            kernel = json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
+            seen["running"] = kernel in kernel_ids(server)
+            page.close(run_before_unload=True)
+            # Waited for here: closing the browser at once could drop the page's last request.
+            deadline = time.monotonic() + 30
+            while kernel in kernel_ids(server) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            seen["stopped"] = kernel not in kernel_ids(server)
+            seen["kernel"] = kernel
+
+    in_browser(visit)
+    assert seen["running"], "the page's kernel should run while the page is open"
+    assert seen["stopped"], "the page's kernel still runs 30 s after the page was closed"
+    _wait_for(server, re.compile(f"Kernel shutdown: {seen['kernel']}"), timeout=10)
+    assert not errors, "\n".join(errors)
+    warned = [line for line in server.log if _WARNING.search(line)]
+    assert not warned, "".join(warned)
 
 
 def test_classroom_on_the_network_requires_its_token() -> None:

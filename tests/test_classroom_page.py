@@ -25,10 +25,18 @@ from urllib.parse import urljoin
 
 import nbformat
 import pytest
-from browser_support import in_browser, new_page, outside_site
-from classroom_server import Server, free_port, start, stop
 
 from loo_tutor import classroom
+
+from browser_support import in_browser, new_page, outside_site
+from classroom_server import (
+    Server,
+    free_port,
+    kernel_ids,
+    start,
+    stop,
+    wait_until_quiet,
+)
 
 
 @pytest.fixture
@@ -40,45 +48,39 @@ def script() -> Path:
     return classroom.PAGE_SCRIPT
 
 
-# -- the template, without a server ----------------------------------------------------
+# -- the templates, without a server --------------------------------------------------
 
 def _fake_script(folder: Path) -> Path:
     folder.mkdir()
     (folder / "classroom.js").write_text("/* script */", encoding="utf-8")
     (folder / "classroom.css").write_text("/* style */", encoding="utf-8")
-    (folder / "icons.woff2").write_bytes(b"font")
     return folder
 
 
 def test_with_the_script_the_page_is_the_light_one(tmp_path: Path) -> None:
     script = _fake_script(tmp_path / "script")
-    folder = classroom.write_template(tmp_path / "data", script) / "voila" / "templates"
-    template = folder / classroom.TEMPLATE
-    index = (template / "index.html.j2").read_text(encoding="utf-8")
+    assert classroom.light_page_ready(script)
+    assert classroom.page_template("light", script) == classroom.TEMPLATE
+    folder = classroom.TEMPLATES / "voila" / "templates" / classroom.TEMPLATE
+    index = (folder / "index.html.j2").read_text(encoding="utf-8")
     assert "static/classroom.js" in index and "data-loo-model-id" in index
     assert "kernel_start(nb)" in index and "cell_generator(nb, kernel_id)" in index
     assert "#loading .spinner { animation: none; }" in index
-    # The script and what it loads are served from beside the template.
-    assert sorted(p.name for p in (template / "static").iterdir()) == [
-        "classroom.css", "classroom.js", "icons.woff2"]
+    # ./dev builds the script where Voila serves the template's static files from.
+    assert folder / "static" == classroom.PAGE_SCRIPT
 
 
 def test_without_the_script_the_page_is_voilas_own(tmp_path: Path) -> None:
     empty = tmp_path / "not-built"
     empty.mkdir()
     assert not classroom.light_page_ready(empty)
-    template = classroom.write_template(tmp_path / "data", empty) / "voila" / "templates"
-    index = (template / classroom.TEMPLATE / "index.html.j2").read_text(encoding="utf-8")
-    assert "lab/index.html.j2" in index and "classroom.js" not in index
-    assert not (template / classroom.TEMPLATE / "static").exists()
-
-
-def test_neither_page_links_to_another_host(tmp_path: Path) -> None:
+    assert classroom.page_template("light", empty) == classroom.VOILA_TEMPLATE
     script = _fake_script(tmp_path / "script")
-    for root, given in ((tmp_path / "light", script), (tmp_path / "voila", None)):
-        folder = classroom.write_template(root, given) / "voila" / "templates" / classroom.TEMPLATE
-        for page in folder.glob("*.*"):
-            assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
+    assert classroom.page_template("voila", script) == classroom.VOILA_TEMPLATE
+    folder = classroom.TEMPLATES / "voila" / "templates" / classroom.VOILA_TEMPLATE
+    index = (folder / "index.html.j2").read_text(encoding="utf-8")
+    assert "lab/index.html.j2" in index and "classroom.js" not in index
+    assert not (folder / "static").exists()
 
 
 def test_the_built_style_sheet_loads_nothing_from_another_host(script: Path) -> None:
@@ -91,6 +93,27 @@ def test_the_built_style_sheet_loads_nothing_from_another_host(script: Path) -> 
 
 # -- a notebook with what the project's notebooks do not all have ----------------------
 
+# Widget descriptions written to run code (the widget manager draws a
+# description as HTML when asked to); each must be drawn inert.
+_HOSTILE = [
+    '<img src="data:image/png;base64,AAAA" onerror="window.hacked=4">picture',
+    '<a href="javascript:window.hacked=5" title="a link">first link</a> '
+    '<a href=" JaVaScRiPt:window.hacked=6">second link</a> '
+    '<a href="&#106;avascript:window.hacked=7">third link</a> '
+    '<a href="https://example.org/rules" onmouseover="window.hacked=8">safe link</a>',
+    '<svg onload="window.hacked=9"><script>window.hacked=10</script>'
+    '<a href="javascript:window.hacked=11"><text>drawn</text></a></svg>'
+    '<span style="color: red" aria-label="kept" onclick="window.hacked=12">styled</span>',
+    '<b onmouseover="window.hacked=13">bold</b><iframe src="javascript:window.hacked=14">'
+    '</iframe><style>body { display: none }</style><form action="javascript:1">form</form>',
+]
+# An Output widget and a button whose handler prints into it.
+_GREETER = ("button = widgets.Button(description='Say hello')\n"
+            "def greet(_):\n"
+            "    with out:\n"
+            "        print('hello from the kernel')\n"
+            "button.on_click(greet)\n"
+            "widgets.VBox([button, out])")
 _CELLS = [
     nbformat.v4.new_markdown_cell(  # headed by a MyST target, as the book's notebooks are
         "(a-target)=\n# Output widgets\n\nA figure and a button's output."),
@@ -102,13 +125,7 @@ _CELLS = [
         "with out:\n"
         "    fig, ax = plt.subplots(figsize=(2, 2))\n"
         "    ax.plot([0, 1, 2], [2, 0, 1])\n"
-        "    plt.show()\n"
-        "button = widgets.Button(description='Say hello')\n"
-        "def greet(_):\n"
-        "    with out:\n"
-        "        print('hello from the kernel')\n"
-        "button.on_click(greet)\n"
-        "widgets.VBox([button, out])"),
+        "    plt.show()\n" + _GREETER),
     nbformat.v4.new_code_cell(
         "import base64\n"
         "PIXEL = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQ"
@@ -118,19 +135,29 @@ _CELLS = [
         "widgets.Checkbox(description='<b>bold</b><i onclick=\"window.hacked=1\">it</i>"
         "<img src=\"javascript:window.hacked=2\"><script>window.hacked=3</script>',"
         " description_allow_html=True)"),
+    nbformat.v4.new_code_cell(
+        f"hostile = {_HOSTILE!r}\n"
+        "widgets.VBox([widgets.Text(description=d, description_allow_html=True)\n"
+        "              for d in hostile])"),
+    nbformat.v4.new_markdown_cell("This cell is about the book's own pages only.",
+                                  metadata={"tags": [classroom.BOOK_ONLY_TAG]}),
     nbformat.v4.new_code_cell("print('printed by a cell')"),
 ]
+
+
+def _folder_with(folder: Path, name: str, cells: list[Any]) -> Path:
+    """``folder``, holding the one notebook ``name`` made of ``cells``."""
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    nbformat.write(notebook, folder / name)
+    return folder
 
 
 @pytest.fixture(scope="module")
 def notebooks(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the one notebook ``output.ipynb``."""
-    folder = tmp_path_factory.mktemp("notebooks")
-    notebook = nbformat.v4.new_notebook(cells=_CELLS)
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}
-    nbformat.write(notebook, folder / "output.ipynb")
-    return folder
+    return _folder_with(tmp_path_factory.mktemp("notebooks"), "output.ipynb", _CELLS)
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +169,8 @@ def output_server(notebooks: Path) -> Iterator[Server]:
             if time.monotonic() > deadline or server.process.poll() is not None:
                 pytest.fail("the kernel was never ready:\n" + "".join(server.log[-30:]))
             time.sleep(0.2)
+        # The pool is said to be filled once its kernel has started; it then runs the cells.
+        wait_until_quiet(server, 90)
         yield server
     finally:
         stop(server)
@@ -201,6 +230,43 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
             assert "onclick" not in html and "javascript:" not in html and "<script" not in html
             assert page.evaluate("window.hacked === undefined")
 
+            # The hostile descriptions: the text stays, nothing in them can run.
+            hostile = page.locator(".widget-text")
+            assert hostile.count() == 4
+            text = page.inner_text("#rendered_cells")
+            for kept in ("picture", "first link", "second link", "third link", "safe link",
+                         "styled", "bold", "form"):
+                assert kept in text, kept
+            for link in ("first link", "second link", "third link"):
+                page.locator(".widget-text a", has_text=link).click()
+            page.locator(".widget-text a", has_text="safe link").hover()
+            page.locator(".widget-text span", has_text="styled").click()
+            page.locator(".widget-text b", has_text="bold").hover()
+            page.wait_for_timeout(500)
+            assert page.evaluate("window.hacked === undefined")
+            assert page.url.endswith("output.ipynb")  # no link took the page anywhere
+            found = page.evaluate("""() => {
+              const inside = [...document.querySelectorAll('.widget-text *')];
+              return {
+                handlers: inside.flatMap((e) => [...e.attributes]
+                  .filter((a) => a.name.startsWith('on')).map((a) => e.tagName + ' ' + a.name)),
+                scripts: inside.filter((e) => /^(script|svg|iframe|style|form)$/i.test(e.tagName))
+                  .map((e) => e.tagName),
+                urls: inside.flatMap((e) => ['href', 'src', 'action', 'xlink:href']
+                  .map((n) => e.getAttribute(n)).filter((v) => v !== null)),
+                safe: inside.filter((e) => e.tagName === 'A' && e.title === 'a link').length,
+                styled: inside.filter((e) => e.tagName === 'SPAN' && e.style.color === 'red'
+                  && e.getAttribute('aria-label') === 'kept').length,
+              };
+            }""")
+            assert found["handlers"] == [] and found["scripts"] == [], found
+            assert found["urls"] == ["data:image/png;base64,AAAA", "https://example.org/rules"], \
+                found["urls"]
+            assert found["safe"] == 1 and found["styled"] == 1, found
+            assert page.locator("body").is_visible()
+            # The cell tagged book-only is left out; the others are drawn.
+            assert "the book's own pages only" not in text
+
             # The checkbox works with the keyboard.
             box = page.locator(".widget-checkbox input[type=checkbox]")
             box.focus()
@@ -242,9 +308,26 @@ def test_voilas_own_page_on_request(notebooks: Path) -> None:
     assert ">Output widgets<" in page and "(a-target)=" not in page  # a MyST target
 
 
-def test_on_the_network_the_page_goes_live_with_its_token(notebooks: Path, script: Path) -> None:
-    server = start("--host", "0.0.0.0", "--port", str(free_port()), notebooks=notebooks)
+# A notebook with only what the test on the network checks. The test once ran
+# out of time on a busy machine: its page had to wait for the kernel kept
+# ready to run the notebook above (the server says the pool is filled as the
+# kernel starts, before the cells have run), and then for the kernel started
+# to refill the pool to run it again, each drawing a matplotlib figure, while
+# the browser loaded the page on the same two cores.
+_HELLO = [nbformat.v4.new_code_cell(
+    "import ipywidgets as widgets\nout = widgets.Output()\n" + _GREETER)]
+
+
+@pytest.fixture(scope="module")
+def hello(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the one notebook ``hello.ipynb``: a button that prints."""
+    return _folder_with(tmp_path_factory.mktemp("hello"), "hello.ipynb", _HELLO)
+
+
+def test_on_the_network_the_page_goes_live_with_its_token(hello: Path, script: Path) -> None:
+    server = start("--host", "0.0.0.0", "--port", str(free_port()), notebooks=hello)
     errors: list[str] = []
+    seen: dict[str, bool] = {}
     try:
         token = re.search(r"\?token=(\S+)$", server.url)
         assert token, server.url
@@ -253,18 +336,33 @@ def test_on_the_network_the_page_goes_live_with_its_token(notebooks: Path, scrip
         def look(browser: Any) -> None:
             with new_page(browser, [], errors) as page:
                 # Without the token the page is refused: the server asks for a login.
-                page.goto(local + "voila/render/output.ipynb")
+                page.goto(local + "voila/render/hello.ipynb")
                 assert "/login" in page.url
                 assert page.locator("[data-loo-model-id]").count() == 0
-                page.goto(f"{local}voila/render/output.ipynb?token={token.group(1)}",
+                page.goto(f"{local}voila/render/hello.ipynb?token={token.group(1)}",
                           wait_until="commit")
                 page.wait_for_function(
                     "document.documentElement.dataset.looClassroom === 'live'", timeout=60_000)
                 page.locator("button", has_text="Say hello").click()
                 page.locator(".jupyter-widgets-output-area pre",
                              has_text="hello from the kernel").wait_for(timeout=10_000)
+                # Leaving, the page stops its kernel: the request carries the XSRF token
+                # of the cookie the server gave, as the login cookie, not the URL's token,
+                # is what authenticates it.
+                kernel = page.evaluate("window.looClassroom.kernel.id")
+                page.close(run_before_unload=True)
+                deadline = time.monotonic() + 30
+                while kernel in kernel_ids(server) and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                seen["stopped"] = kernel not in kernel_ids(server)
 
         in_browser(look)
+        # The class is over: what the server logs as it stops is not part of it.
+        during = list(server.log)
     finally:
         stop(server)
     assert not errors, errors
+    assert seen["stopped"], "the page's kernel still runs 30 s after the page was closed"
+    warned = [n for n, line in enumerate(during)
+              if re.search(r"\b(WARNING|ERROR|CRITICAL) \||Traceback", line)]
+    assert not warned, "".join(during[warned[0]:warned[0] + 30])

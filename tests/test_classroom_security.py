@@ -22,6 +22,7 @@ them, and check that
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import re
 import time
@@ -33,10 +34,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from classroom_server import Server, free_port, listening_addresses, start, stop
 from websockets.sync.client import connect
 
 from loo_tutor import classroom
+
+from classroom_server import (
+    Server,
+    free_port,
+    kernel_ids,
+    listening_addresses,
+    start,
+    stop,
+)
 
 ANSWER_TIMEOUT = 20.0
 SILENCE = 4.0
@@ -144,6 +153,34 @@ def test_no_source_reaches_the_browser(server: Server) -> None:
         except urllib.error.HTTPError as exc:
             assert exc.code in (403, 404, 405), (path, exc.code)
     assert not refused, refused
+
+
+def test_a_kernel_is_stopped_only_with_the_pages_xsrf_token(server: Server) -> None:
+    """Another site's page cannot stop a student's kernel: the request needs the token
+    of the ``_xsrf`` cookie that the server gave the page, in the cookie and in the form."""
+    cookies = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
+    with browser.open(f"{server.url}voila/render/forced-ace.ipynb", timeout=120) as reply:
+        page = reply.read().decode("utf-8")
+    kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+    assert kernel, "the page names no kernel"
+    xsrf = [c.value for c in cookies if c.name == "_xsrf"]
+    assert xsrf, "the page came without its XSRF cookie"
+    shutdown = f"{server.url}voila/api/shutdown/{kernel.group(1)}"
+    stranger = urllib.request.build_opener()  # no cookie
+    for opener, form in ((browser, b""), (stranger, b"_xsrf=" + xsrf[0].encode()),
+                         (browser, b"_xsrf=2|00000000|" + b"0" * 32 + b"|1")):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            opener.open(urllib.request.Request(shutdown, data=form, method="POST"), timeout=30)
+        assert refused.value.code == 403
+    assert kernel.group(1) in kernel_ids(server)
+    with browser.open(urllib.request.Request(shutdown, data=b"_xsrf=" + xsrf[0].encode(),
+                                             method="POST"), timeout=30) as reply:
+        assert reply.status == 204
+    deadline = time.monotonic() + 30
+    while kernel.group(1) in kernel_ids(server) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert kernel.group(1) not in kernel_ids(server)
 
 
 def test_listens_on_this_machine_only_by_default(server: Server) -> None:
