@@ -127,7 +127,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("loo-you", ".loo-you{background:#0b57d0}"),
     # Narrow columns (a phone): the seats line up in rows under the pool
     # instead of round an oval, the reader's own seat last.
-    ("loo-table", ("@container (max-width:560px){"
+    ("loo-table", ("@container (max-width:480px){"
                    ".loo-table{height:auto;display:flex;flex-wrap:wrap;gap:0.4em;"
                    "justify-content:center;margin-bottom:0.5em}"
                    ".loo-felt{display:none}"
@@ -187,7 +187,13 @@ WIDGET_CSS = (
     _VARIABLES
     + "".join(rule for name, rule in _RULES if name in ("loo-black", "loo-red", "loo-blue",
                                                         "loo-green", "loo-ok"))
-    + ".loo-widget{max-width:100%;color:var(--loo-ink)}"
+    + ".loo-widget{max-width:100%;color:var(--loo-ink);"
+    # ipywidgets' own colours, from the theme's (dark on a dark page)
+    "--jp-widgets-color:var(--loo-ink);--jp-widgets-label-color:var(--loo-ink);"
+    "--jp-widgets-readout-color:var(--loo-ink);--jp-widgets-input-color:var(--loo-ink);"
+    "--jp-widgets-input-background-color:var(--loo-paper);"
+    "--jp-widgets-input-border-color:var(--loo-line);"
+    "--jp-widgets-input-focus-border-color:var(--loo-focus)}"
     # links look like the book's links
     + ".loo-widget a{color:var(--loo-link);text-decoration:underline}"
     ".loo-widget a:hover{color:var(--loo-link-hover)}"
