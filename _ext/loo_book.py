@@ -3,9 +3,9 @@
 Two pieces of markup for the pages of ``book/``:
 
 * the ``{card}`` role writes cards in running text: ``{card}`7H``` or several
-  at once, ``{card}`AH 7H KC```. Each card is a small chip in the colour the
-  engine draws its suit in (:func:`loo_tutor.render.suit_colour`), with its
-  spoken name for screen readers;
+  at once, ``{card}`AH 7H KC```. Each card is written as the engine writes
+  it (:func:`loo_tutor.render.card_text_html`: its suit's colour, its spoken
+  name for screen readers), on a small white chip;
 * the ``loo-deal`` directive replays a deal record with the engine and draws
   what it is asked for: the hands and announcements (``hands``), the table at
   one moment as the widgets draw it (``picture``, from
@@ -43,20 +43,26 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from loo_tutor.cards import Card, parse_card
+from loo_tutor.cards import CARDS, Card, parse_card
 from loo_tutor.data import example
 from loo_tutor.errors import LooError
 from loo_tutor.legality import Announcement
 from loo_tutor.narrate import Narration, narrate_refusal
 from loo_tutor.record import load_record, replay
-from loo_tutor.render import ledger_html, narration_html, suit_colour, table_html
+from loo_tutor.render import (
+    card_text_html,
+    ledger_html,
+    narration_html,
+    stylesheet,
+    table_html,
+)
 from loo_tutor.state import DealKind, DealState, Phase, Seat
 
 CHIP_STYLE = (".loo-card-text{display:inline-block;padding:0 0.2em;border:1px solid #8886;"
               "border-radius:0.25em;background:#fff;font-weight:600;line-height:1.3;"
               "white-space:nowrap}")
-"""Inline cards are small white chips, so the engine's suit colours read alike
-in the light and the dark theme."""
+"""Cards in running text are small white chips, as card faces are white in the
+engine's drawings, so their inks read alike in the light and the dark theme."""
 
 SHOWN = ("hands", "picture", "tricks", "settlement", "refusal")
 _SAID = {Announcement.STAND: "stand", Announcement.PASS: "pass",
@@ -66,16 +72,14 @@ _SAID = {Announcement.STAND: "stand", Announcement.PASS: "pass",
 # -- what is drawn (pure functions of a record) ---------------------------------------
 
 
-def card_chip(card: Card) -> str:
-    """One card for running text: ``7♥`` in its suit's colour, read as "7 of hearts"."""
-    return (f'<span class="loo-card-text" role="img" aria-label="{card.label}" '
-            f'data-card="{card.text}" style="color:{suit_colour(card.suit)}">'
-            f'{card.rank_text}{card.suit.symbol}</span>')
-
-
 def cards_html(cards: Sequence[Card]) -> str:
-    """Several cards, one chip each, a space apart."""
-    return " ".join(card_chip(card) for card in cards)
+    """Cards in running text, a space apart, each as the engine writes it
+    (:func:`loo_tutor.render.card_text_html`)."""
+    return " ".join(card_text_html(card) for card in cards)
+
+
+INKS = stylesheet(cards_html(CARDS))
+"""The engine's rules for the inks of cards in text."""
 
 
 def read_record(source: str, page_folder: Path) -> dict[str, Any]:
@@ -131,7 +135,7 @@ def moment(states: Sequence[DealState], at: str) -> DealState:
 def indicator_text(states: Sequence[DealState]) -> str:
     """The trump indicator and whether it lies face up, as HTML."""
     first, last = states[0], states[-1]
-    chip = card_chip(first.indicator)
+    chip = card_text_html(first.indicator)
     noun = f"{first.indicator.suit.noun}s"
     if first.kind is DealKind.DOUBLE:
         return f"Indicator {chip}, turned face up: {noun} are trumps."
@@ -139,6 +143,11 @@ def indicator_text(states: Sequence[DealState]) -> str:
         return (f"Indicator {chip}, face down until it is turned after trick "
                 f"{last.revealed_after}: {noun} are trumps from then on.")
     return f"Indicator {chip}, face down and never turned: no trumps in this deal."
+
+
+def _unbroken(markup: str) -> str:
+    """``markup`` kept on one line: a hand, or a player and their card."""
+    return f'<span class="loo-unbroken">{markup}</span>'
 
 
 def hands_rows(states: Sequence[DealState]) -> list[tuple[str, str, str]]:
@@ -151,19 +160,21 @@ def hands_rows(states: Sequence[DealState]) -> list[tuple[str, str, str]]:
     rows = []
     for seat, name in enumerate(first.players):
         who = f"{name} (dealer)" if seat == first.dealer else name
-        if last.collected_by == seat:
+        if seat not in said and last.collected_by == seat:
             words = "collects the pool"
         elif seat in said:
             words = _SAID[said[seat]]
-            if said[seat] in (Announcement.MISS, Announcement.DEFEND) and first.miss:
-                words += f": {cards_html(first.miss)}"
         else:
             words = ""
-        rows.append((who, cards_html(first.hands[seat]), words))
+        rows.append((who, _unbroken(cards_html(first.hands[seat])), words))
     if first.miss is not None:
-        taker = last.miss_taker if last.miss_taker is not None else last.defender
-        words = "not taken" if taker is None else f"played by {last.players[taker]}"
-        rows.append(("miss", cards_html(first.miss), words))
+        if last.miss_taker is not None:
+            words = f"taken by {last.players[last.miss_taker]}"
+        elif last.defender is not None:
+            words = f"played for the pool by {last.players[last.defender]}"
+        else:
+            words = "not taken"
+        rows.append(("miss", _unbroken(cards_html(first.miss)), words))
     return rows
 
 
@@ -173,8 +184,8 @@ def trick_rows(states: Sequence[DealState]) -> list[tuple[str, str]]:
     last = states[-1]
     rows = []
     for trick in last.all_tricks():
-        cards = "<br>".join(f'<span class="loo-play-text">{html.escape(last.players[seat])}: '
-                            f"{card_chip(card)}</span>" for seat, card in trick.plays)
+        cards = "<br>".join(_unbroken(f"{html.escape(last.players[seat])}: {card_text_html(card)}")
+                            for seat, card in trick.plays)
         winner = "in play" if trick.winner is None else last.players[trick.winner]
         rows.append((cards, winner))
     return rows
@@ -355,8 +366,9 @@ def _style(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any
            doctree: Any) -> None:
     style = (f"{CHIP_STYLE}.loo-picture-scroll{{overflow-x:auto;max-width:100%}}"
              ".loo-picture-caption{font-size:0.95em;opacity:0.85}"
-             ".loo-play-text{white-space:nowrap}")
-    context["metatags"] = context.get("metatags", "") + f"\n    <style>{style}</style>"
+             ".loo-unbroken{white-space:nowrap}")
+    context["metatags"] = (context.get("metatags", "") + f"\n    <style>{style}</style>"
+                           + INKS)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

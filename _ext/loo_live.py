@@ -1,38 +1,38 @@
-"""Sphinx glue for the live widget pages: the book's notebooks run in the reader's browser.
+"""Sphinx glue for the live widget pages: a book page's widget outputs come alive in place.
 
-jupyterlite-sphinx builds a JupyterLite site into ``_build/html/lite`` with
-the Voici app, which renders every notebook of ``notebooks/`` as an app
-(code hidden, cells run on load) on JupyterLite's Pyodide kernel. This
-extension
+Every page with widget outputs, a notebook (``.ipynb``) or a MyST markdown
+notebook (``{code-cell}`` pages with jupytext front matter) alike, gets:
 
-* brings ``lite/static/pyodide`` up to date before the build
-  (``scripts/vendor_pyodide.py``: Pyodide from npm, wheels from PyPI, the
-  loo-tutor wheel rebuilt when the package changed);
-* adds ``loo_live.js`` to the pages named by ``loo_live_pages``: the page
-  shows its saved (static) widgets at once, starts the Voici app of the same
-  notebook in a hidden frame (from ``loo_live_early.js``, written inline at
-  the top of the page) with a visible loading state, and swaps the live app
-  in when its widgets are ready. The saved widgets are written into those
-  pages as HTML after the build (``loo_snapshot.py``); the widget manager,
-  which draws them from their saved state and lets their sliders and menus
-  work without Python, is loaded by ``loo_live.js`` only if the app cannot
-  start;
-* removes the Google Fonts stylesheet that jupyterlite-sphinx adds to every
-  page, so that no page loads anything from another host;
-* trims the built site after the JupyterLite build (source maps, the
-  JupyterLite apps and extensions the app view never loads, CDN links in
-  Voila's templates), which keeps it under 40 MB, and takes out the
-  service worker that the app pages do not need.
+* the code of its cells as JSON in a script tag, never shown to the reader,
+  and at the top of ``<head>`` an inline script (``loo_live_early.js``) that
+  starts the page's Web Worker at once: Python (Pyodide, served by the site
+  from ``_static/pyodide``) runs the cells there while the page loads;
+* the page's script and style sheet (``_static/live/``, bundled by ``./dev``
+  from ``classroom_page/src``: the widget manager the classroom pages use
+  too), which draw each widget a cell shows in place of its saved copy, and
+  ``loo_live.css`` (the status line and the saved copies);
+* after the build, its saved widgets written as HTML (``loo_snapshot.py``),
+  shown at once, and the saved page's widget manager left for the page's
+  script to load only if Python cannot start.
+
+The code of a page's cells is hidden on the page itself
+(``nb_remove_code_source``). Before the build this extension brings the
+in-browser Python up to date (``scripts/vendor_pyodide.py``); on every page
+it removes what would load from another host (stylesheets and scripts that
+other extensions add from a CDN, and sphinx-thebe's scripts, which name one
+and are never used with the launch buttons off); after the build it trims
+the site of files no page loads.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import html
-import importlib
 import json
+import logging as std_logging
+import re
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,15 @@ import vendor_pyodide
 
 logger = logging.getLogger(__name__)
 REMOTE = ("http://", "https://", "//")
+REMOTE_URL = re.compile(r"(?:https?:)?//[\w-]+(?:\.[\w-]+)+")
+"""An address on another host, in a script's text."""
+UNUSED_SCRIPTS = ("sphinx-thebe.js",)
+"""Scripts of extensions the book keeps off (Thebe, with the launch buttons off)."""
+LIVE_SCRIPT = "live/live.js"
+WORKER_SCRIPT = "_static/live/worker.js"
+# Cells whose outputs the page leaves out: a widget they show has no place on it.
+HIDDEN_OUTPUT_TAGS = {"remove-output", "remove-cell"}
+NOT_RUN_TAGS = {"skip-execution"}
 
 
 def _is_remote(name: str) -> bool:
@@ -67,19 +76,21 @@ def _drop_remote_assets(app: Sphinx) -> None:
             files[:] = [f for f in files if not _is_remote(getattr(f, "filename", None) or "")]
 
 
-def _drop_duplicate_scripts(files: list[Any]) -> None:
-    """Keep one copy of each inline script.
+def _keep_scripts_local(files: list[Any]) -> None:
+    """Keep one copy of each inline script, none that names another host, none of ``UNUSED_SCRIPTS``.
 
     Jupyter Book sets sphinx-thebe up so that every page declared
-    ``const THEBE_JS_URL`` twice, and the browser reported the second as an
-    error on every page.
+    ``const THEBE_JS_URL = "https://unpkg.com/..."`` twice (the browser
+    reported the second as an error on every page); with Thebe off, neither
+    that address nor sphinx-thebe's script is used.
     """
     seen: set[tuple[str, str]] = set()
     kept = []
     for script in files:
         body = getattr(script, "attributes", {}).get("body", "")
-        key = (getattr(script, "filename", None) or "", body)
-        if body and key in seen:
+        name = getattr(script, "filename", None) or ""
+        key = (name, body)
+        if (body and (key in seen or REMOTE_URL.search(body))) or name.endswith(UNUSED_SCRIPTS):
             continue
         seen.add(key)
         kept.append(script)
@@ -93,55 +104,73 @@ def _vendor(app: Sphinx) -> None:
     try:
         vendor_pyodide.vendor()
     except SystemExit as exc:
-        raise ExtensionError(f"{exc} (the live pages need lite/static/pyodide; "
+        raise ExtensionError(f"{exc} (the live pages need the in-browser Python; "
                              "run 'python scripts/vendor_pyodide.py')") from None
-
-
-def _app_url(app: Sphinx, pagename: str) -> str | None:
-    """The Voici app of the notebook behind ``pagename``, relative to that page."""
-    if not any(fnmatch.fnmatch(pagename, pattern) for pattern in app.config.loo_live_pages):
-        return None
-    source = Path(app.env.doc2path(pagename))
-    if source.suffix != ".ipynb":
-        return None
-    notebook = source.relative_to(app.srcdir).with_suffix(".html").as_posix()
-    up = "../" * pagename.count("/")
-    return f"{up}lite/voici/render/{notebook}"
-
-
-def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
-          doctree: Any) -> None:
-    _drop_duplicate_scripts(context.get("script_files", []))
-    if _has_widgets(app, pagename):
-        # The widget manager loads its icon font relative to where require.js
-        # thinks its modules live, by default the page's own folder (where
-        # the fonts are not: they are in _static/html-manager). Tell
-        # require.js before it loads.
-        where = context["pathto"]("_static/html-manager", 1)
-        paths = {"@jupyter-widgets/html-manager/dist": where, "@jupyter-widgets": where}
-        app.add_js_file(None, body=f"var require = {{paths: {json.dumps(paths)}}};", priority=100)
-    url = _app_url(app, pagename)
-    if url is None:
-        return
-    app.add_css_file("loo_live.css")
-    # The app starts from an inline script at the top of <head>, before the
-    # stylesheets that a script file would wait for (see loo_live_early.js).
-    early = (HERE / "loo_live_early.js").read_text(encoding="utf-8")
-    context["metatags"] = (context.get("metatags", "") +
-                           f'\n    <script data-app="{html.escape(url)}">\n{early}</script>')
-    # Early in <head> and not deferred: the script shows the loading state
-    # and swaps in the app, whatever the rest of the page is doing.
-    attributes: dict[str, Any] = {"data-app": url}
-    app.add_js_file("loo_live.js", priority=100, **attributes)
 
 
 def _has_widgets(app: Sphinx, pagename: str) -> bool:
     """Whether the page carries saved widget state (myst-nb adds the widget manager then)."""
-    try:
-        collector: Any = importlib.import_module("myst_nb.sphinx_").NbMetadataCollector
-    except (ImportError, AttributeError):
-        return False
-    return "ipywidgets_state" in collector.get_js_files(app.env, pagename)
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    return "ipywidgets_state" in NbMetadataCollector.get_js_files(app.env, pagename)
+
+
+def page_cells(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
+    """The code cells of the notebook behind ``pagename``, in order, as the worker runs them.
+
+    Each is ``{"code", "name", "shown"}``; ``shown`` is false for a cell
+    whose outputs the page leaves out. Cells the build does not run are left
+    out too.
+    """
+    from myst_nb.core.read import create_nb_reader
+
+    path = Path(app.env.doc2path(pagename))
+    text = path.read_text(encoding="utf-8")
+    reader = create_nb_reader(str(path), app.env.myst_config, app.env.mystnb_config, text)
+    if reader is None:
+        return []
+    cells = []
+    for index, cell in enumerate(reader.read(text).cells):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if cell.cell_type != "code" or tags & NOT_RUN_TAGS:
+            continue
+        cells.append({"code": cell.source, "name": f"<{path.name}, cell {index + 1}>",
+                      "shown": not tags & HIDDEN_OUTPUT_TAGS})
+    return cells
+
+
+def _script_json(value: Any) -> str:
+    """``value`` as JSON that cannot end the script tag it is written in."""
+    return json.dumps(value).replace("</", "<\\/")
+
+
+def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+          doctree: Any) -> None:
+    _keep_scripts_local(context.get("script_files", []))
+    if not _has_widgets(app, pagename):
+        return
+    # The widget manager of the saved page (drawing the saved widgets if
+    # Python cannot start) loads its icon font relative to where require.js
+    # thinks its modules live, by default the page's own folder (where the
+    # fonts are not: they are in _static/html-manager). Tell require.js
+    # before it loads.
+    where = context["pathto"]("_static/html-manager", 1)
+    paths = {"@jupyter-widgets/html-manager/dist": where, "@jupyter-widgets": where}
+    app.add_js_file(None, body=f"var require = {{paths: {json.dumps(paths)}}};", priority=100)
+    cells = page_cells(app, pagename)
+    if not cells:
+        return
+    app.add_css_file("live/live.css")
+    app.add_css_file("loo_live.css")
+    # The worker starts from an inline script at the top of <head>, before
+    # the stylesheets that a script file would wait for.
+    early = (HERE / "loo_live_early.js").read_text(encoding="utf-8")
+    worker = html.escape(context["pathto"](WORKER_SCRIPT, 1))
+    context["metatags"] = (context.get("metatags", "") +
+                           f'\n    <script type="application/json" id="loo-live-cells">'
+                           f"{_script_json(cells)}</script>"
+                           f'\n    <script data-worker="{worker}">\n{early}</script>')
+    app.add_js_file(LIVE_SCRIPT, priority=100, loading_method="defer", **{"data-loo-live": "page"})
 
 
 def _quiet_pages(app: Sphinx, config: Any) -> None:
@@ -158,22 +187,74 @@ def _quiet_pages(app: Sphinx, config: Any) -> None:
         config.html_favicon = str(HERE / "static" / "loo_favicon.svg")
 
 
-def _trim(app: Sphinx, error: Exception | None) -> None:
+# The settings that myst-parser and myst-nb log in full at every build.
+CONFIG_DUMP = re.compile(r"^(?:\x1b\[[\d;]*m)*myst(?:-nb)? v[\w.]+:")
+
+
+class _NoConfigDumps(std_logging.Filter):
+    def filter(self, record: std_logging.LogRecord) -> bool:
+        return not (record.levelno == std_logging.INFO and CONFIG_DUMP.match(record.getMessage()))
+
+
+def _quiet_build(app: Sphinx, config: Any) -> None:
+    """Leave out of the build's output myst-parser's and myst-nb's settings, logged in full."""
+    for handler in std_logging.getLogger("sphinx").handlers:
+        handler.addFilter(_NoConfigDumps())
+
+
+def _static_folders(app: Sphinx, config: Any) -> None:
+    """This extension's own files, and the in-browser Python (copied to ``_static/pyodide``)."""
+    config.html_static_path.extend([str(HERE / "static"), str(vendor_pyodide.SITE)])
+
+
+# -- trimming the built site ------------------------------------------------------------
+
+# Font formats only browsers without WOFF2 use (Internet Explorer, browsers
+# before 2018). The widget managers' and the theme's icon fonts all come as
+# WOFF2 too, listed first in their stylesheets.
+LEGACY_FONTS = (".eot", ".ttf", ".svg", ".woff")
+# Folders of icon fonts that hold a WOFF2 copy of every font.
+ICON_FONTS = ("_static/html-manager", "_static/live", "_static/vendor/fontawesome/webfonts")
+# The theme's interface translations: the book is written in English only.
+# And the classroom server's light page, which ./dev builds into _vendor_js
+# (copied whole into _static with the widget manager): the server reads it
+# from _vendor_js/classroom, and no page of the book loads it.
+UNUSED_STATIC = ("_static/locales", "_static/classroom")
+
+
+def _files(folder: Path, pattern: str) -> Iterator[Path]:
+    return (p for p in folder.rglob(pattern) if p.is_file())
+
+
+def trim_site(html_dir: Path) -> None:
+    """Drop from the built site ``html_dir`` what no page ever loads.
+
+    Every source map; the legacy-format copies of the icon fonts; the
+    theme's translations and the classroom's page script.
+    """
+    for path in _files(html_dir, "*.map"):
+        path.unlink()
+    for folder in ICON_FONTS:
+        for path in (html_dir / folder).glob("*"):
+            if path.suffix in LEGACY_FONTS:
+                path.unlink()
+    for name in UNUSED_STATIC:
+        shutil.rmtree(html_dir / name, ignore_errors=True)
+
+
+def _finish(app: Sphinx, error: Exception | None) -> None:
     if error is not None or app.builder.format != "html":
         return
+    out = Path(app.outdir)
     # A build with no page out of date skips Sphinx's copy of static files;
     # keep this extension's own script and style current anyway.
     for asset in (HERE / "static").iterdir():
-        shutil.copy2(asset, Path(app.outdir) / "_static" / asset.name)
-    vendor_pyodide.trim_site(Path(app.outdir))
+        shutil.copy2(asset, out / "_static" / asset.name)
+    trim_site(out)
     for docname in app.env.found_docs:
-        url = _app_url(app, docname)
-        if url is None:
+        page = out / f"{docname}.html"
+        if not page.exists():
             continue
-        target = (Path(app.outdir) / docname).parent / url
-        if not target.resolve().exists():
-            logger.warning("the live app of %s is missing: %s", docname, url)
-        page = Path(app.outdir) / f"{docname}.html"
         text = page.read_text(encoding="utf-8")
         ready = loo_snapshot.defer_widget_manager(loo_snapshot.add_snapshots(text))
         if ready != text:
@@ -181,13 +262,10 @@ def _trim(app: Sphinx, error: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_config_value("loo_live_pages", [], "html", [list])
-    app.connect("config-inited", lambda app, config: config.html_static_path.append(
-        str(HERE / "static")))
+    app.connect("config-inited", _quiet_build)
+    app.connect("config-inited", _static_folders)
     app.connect("config-inited", _quiet_pages)
     app.connect("builder-inited", _vendor)
     app.connect("html-page-context", _page)
-    # After jupyterlite-sphinx's own build-finished handler (priority 500),
-    # which runs `jupyter lite build`.
-    app.connect("build-finished", _trim, priority=900)
+    app.connect("build-finished", _finish, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,28 +1,44 @@
-/* Start the live app of this page as early as possible (see loo_live.js).
+/* Start the Python of a live book page as early as possible (see live.js).
  *
- * _ext/loo_live.py writes this script inline at the top of <head>, before
- * the page's stylesheets, so the app's frame is requested while the rest of
- * the page still loads; a script in a file would wait for those stylesheets.
- * The frame sits at the top of the document, invisible but in view (so the
- * browser keeps running it), until loo_live.js moves it into the article
- * with Element.moveBefore, which keeps it running. Browsers without
- * moveBefore get the frame from loo_live.js once the article exists.
+ * _ext/loo_live.py writes this script inline at the top of <head>, after
+ * the page's code cells (a JSON script tag, id loo-live-cells) and before
+ * the page's stylesheets, which a script file would wait for. It starts the
+ * page's Web Worker (the address in data-worker), which loads Python and
+ * runs the cells while the rest of the page loads, and keeps the worker's
+ * messages until the page's script (live.js) takes them with
+ * window.looLive.listen(handler). Pages opened from a file, and browsers
+ * without WebAssembly or workers, get no worker: live.js then says so.
  */
 (function () {
   "use strict";
-  const appUrl = document.currentScript && document.currentScript.dataset.app;
-  if (!appUrl || location.protocol === "file:" || typeof WebAssembly !== "object" ||
-      typeof Worker !== "function" || typeof Element.prototype.moveBefore !== "function") {
+  const script = document.currentScript;
+  const cells = document.getElementById("loo-live-cells");
+  if (!script || !cells || location.protocol === "file:" || typeof WebAssembly !== "object" ||
+      typeof Worker !== "function") {
     return;
   }
-  const frame = document.createElement("iframe");
-  frame.className = "loo-live-frame loo-live-loading";
-  frame.title = "Live version of this page";
-  frame.setAttribute("tabindex", "-1");
-  frame.setAttribute("aria-hidden", "true");
-  frame.dataset.looEarly = "";
-  frame.style.cssText = "position:fixed;left:0;top:0;width:100%;height:100%;border:0;" +
-    "opacity:0;pointer-events:none;z-index:-1";
-  frame.src = appUrl;
-  document.documentElement.appendChild(frame);
+  let kept = [];
+  let handler = null;
+  let worker;
+  try {
+    worker = new Worker(script.dataset.worker);
+  } catch (error) {
+    return;
+  }
+  const take = (msg) => (handler ? handler(msg) : kept.push(msg));
+  worker.onmessage = (event) => take(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    take({failed: "Python's worker stopped: " + (event.message || "it could not be loaded")});
+  };
+  worker.postMessage({start: {cells: JSON.parse(cells.textContent)}});
+  window.looLive = {
+    worker: worker,
+    listen: function (listener) {
+      handler = listener;
+      const before = kept;
+      kept = [];
+      before.forEach(listener);
+    },
+  };
 })();

@@ -4,13 +4,13 @@ A notebook page of the book carries the state of its widgets as they were
 when the book was built, and a placeholder for each widget a cell shows.
 The widget manager (``embed-amd.js``, 3.6 MB) can draw them in the reader's
 browser, and its slider and menus even work there without Python; but on a
-live page it would spend about a second of processor time drawing widgets
-that the live app replaces a few seconds later, while the app itself starts
-on the same processor. So a live page gets, in front of each placeholder,
-the same widgets written as HTML when the book is built: what each widget
-shows, its buttons, menus and fields drawn but disabled. The reader sees
-them at once, before any script has run. ``loo_live.js`` loads the widget
-manager only if the live app cannot start, and then removes these copies.
+live page it would spend processor time drawing widgets that the live ones
+replace moments later, while Python starts on the same processor. So a live
+page gets, in front of each placeholder, the same widgets written as HTML
+when the book is built: what each widget shows, its buttons, menus and
+fields drawn but disabled. The reader sees
+them at once, before any script has run. The live page's script loads the
+widget manager only if Python cannot start, and then removes these copies.
 
 Only the widget kinds the project's widgets are made of are written
 (boxes, stacks, HTML, labels, buttons, check boxes, menus, sliders and text
@@ -32,7 +32,8 @@ STATE = re.compile(r'<script type="application/vnd\.jupyter\.widget-state\+json"
 # The widget manager's scripts, which myst-nb writes into every page with widgets.
 MANAGER = re.compile(r'<script src="(?P<src>[^"]*/(?:require\.js|html-manager/embed-amd\.js)'
                      r'[^"]*)"></script>\n?')
-LIVE_SCRIPT = re.compile(r'<script data-app="[^"]*" src="[^"]*loo_live\.js[^"]*">')
+# The live page's script (see _ext/loo_live.py), which loads the manager if Python cannot start.
+LIVE_SCRIPT = re.compile(r'<script\b[^>]*\bdata-loo-live="page"[^>]*>')
 _REFERENCE = "IPY_MODEL_"
 _BOXES = {"VBoxModel": "loo-snap-vbox", "BoxModel": "loo-snap-vbox", "HBoxModel": "loo-snap-hbox"}
 
@@ -119,11 +120,13 @@ def _draw(states: dict[str, Any], reference: str | None) -> str:
                          f'max="{state.get("max", 100)}" value="{value}">'
                          f'<span class="loo-snap-readout">{value}</span>')
     if name in ("TextModel", "BoundedIntTextModel", "IntTextModel"):
-        kind = "text" if name == "TextModel" else "number"
-        value = html.escape(str(state.get("value", "")))
+        # The saved state leaves out values that are the widget's default.
+        kind, default = ("text", "") if name == "TextModel" else ("number", 0)
+        value = html.escape(str(state.get("value", default)))
         hint = html.escape(state.get("placeholder") or "")
-        return _labelled(state, states,
-                         f'<input type="{kind}" disabled value="{value}" placeholder="{hint}">')
+        limits = "".join(f' {key}="{state[key]}"' for key in ("min", "max") if key in state)
+        return _labelled(state, states, f'<input type="{kind}" disabled value="{value}"'
+                                        f'{limits} placeholder="{hint}">')
     return ""
 
 
@@ -147,11 +150,11 @@ def add_snapshots(page: str) -> str:
 
 
 def defer_widget_manager(page: str) -> str:
-    """``page`` with its widget manager's scripts left for ``loo_live.js`` to load if needed.
+    """``page`` with its widget manager's scripts left for the live page's script to load if needed.
 
     The script tags of RequireJS and the widget manager are taken out, and
     their addresses written, in the order they were, into the
-    ``data-saved-widgets`` attribute of the ``loo_live.js`` tag.
+    ``data-saved-widgets`` attribute of the live page's script tag.
     """
     sources = [found.group("src") for found in MANAGER.finditer(page)]
     if not sources or LIVE_SCRIPT.search(page) is None:

@@ -1,7 +1,8 @@
 """How long ``loo-tutor check`` takes to start: the whole run of a small record, and its imports.
 
 Runs ``python -m loo_tutor check RECORD`` again and again in fresh processes
-and prints the median and quickest wall time, then, from one run under
+and prints the median and quickest wall time and the median processor time
+(user and system, which a busy machine inflates less), then, from one run under
 ``-X importtime``, the time spent importing loo-tutor's command and the
 modules that cost most. ``--root`` picks the checkout whose loo_tutor is
 imported, so that two versions can be compared on the same machine.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,13 +36,17 @@ def main() -> int:
     env = dict(os.environ, PYTHONPATH=str(root))
     command = [sys.executable, "-m", "loo_tutor", "check", str(root / RECORD)]
     print(f"command: python benchmarks/startup.py --root {root} --runs {args.runs}")
-    times = []
+    times, cpu = [], []
     for _ in range(args.runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         subprocess.run(command, cwd=root, env=env, capture_output=True, check=True)
         times.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     print(f"loo-tutor check {RECORD}: median {statistics.median(times) * 1000:.0f} ms, "
-          f"quickest {min(times) * 1000:.0f} ms over {args.runs} runs")
+          f"quickest {min(times) * 1000:.0f} ms over {args.runs} runs; "
+          f"processor time median {statistics.median(cpu) * 1000:.0f} ms")
     traced = subprocess.run([sys.executable, "-X", "importtime", *command[1:]], cwd=root, env=env,
                             capture_output=True, text=True, check=True)
     rows = []

@@ -7,7 +7,7 @@ records (:func:`load_record`, :func:`check`) and the errors.
 """
 
 from .cards import CARDS, Card, Suit, format_card, full_deck, parse_card
-from .errors import IllegalActionError, LooError, MalformedRecord, NotationError
+from .errors import IllegalActionError, LooError, MalformedRecord, NotationError, RuleError
 from .legality import Announcement
 from .record import check, dumps, load_record, loads, record_from_state
 from .rules import LIMITED, Profile, RuleId
@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CARDS", "Card", "Suit", "format_card", "full_deck", "parse_card",
-    "IllegalActionError", "LooError", "MalformedRecord", "NotationError",
+    "IllegalActionError", "LooError", "MalformedRecord", "NotationError", "RuleError",
     "Announcement", "check", "dumps", "load_record", "loads", "record_from_state",
     "LIMITED", "Profile", "RuleId", "Session",
     "Action", "Announce", "DealKind", "DealState", "Phase", "Play", "Settlement", "Trick",

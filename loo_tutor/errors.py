@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .rules import RuleKey
     from .state import Verdict
 
 
@@ -18,6 +19,19 @@ class LooError(ValueError):
 
 class NotationError(LooError):
     """Text that should name a card (or another game value) cannot be read."""
+
+
+class RuleError(LooError):
+    """Values that no deal can have under a rule, e.g. four players for a game of five to eight.
+
+    Args:
+        message: what is wrong, in one line.
+        rule: the rule the values break; the text shows it in brackets.
+    """
+
+    def __init__(self, message: str, rule: RuleKey) -> None:
+        super().__init__(f"{message} [{rule.value}]")
+        self.rule = rule
 
 
 class MalformedRecord(LooError):

@@ -136,13 +136,7 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
     """
     first = trick[0]
     led = trump if first is pam else first.suit
-    same = []
-    for card in hand:
-        if card is pam:
-            if led is trump:
-                same.append(card)
-        elif card.suit is led:
-            same.append(card)
+    same = _of_suit(hand, led, trump, pam)
     if same:
         high = -1
         for card in trick:

@@ -104,8 +104,10 @@ def _unique(rules: Iterable[RuleKey]) -> tuple[RuleKey, ...]:
     return tuple(dict.fromkeys(rules))
 
 
-def _say(text: str, *rules: RuleKey) -> Narration:
-    return Narration(text, _unique(rules))
+def _say(sentence: str, *rules: RuleKey) -> Narration:
+    """One sentence citing ``rules``: their IDs are written once, here, at its end."""
+    cited = f" ({', '.join(rule.value for rule in rules)})" if rules else ""
+    return Narration(f"{sentence.rstrip()}{cited}.", _unique(rules))
 
 
 def card_text(card: Card) -> str:
@@ -155,20 +157,19 @@ def narrate_start(state: DealState) -> Narration:
     if state.kind is DealKind.DOUBLE:
         return (
             _say(f"{dealer} deals a double deal: {_amount(state.carried)} carried plus the "
-                 f"dealer's ante of {ante} make a pool of {_amount(state.pool)} "
-                 "(R-DEAL-KIND, R-POOL).", RuleId.DEAL_KIND, RuleId.POOL)
+                 f"dealer's ante of {ante} make a pool of {_amount(state.pool)} ", RuleId.DEAL_KIND, RuleId.POOL)
             + _say(f"The indicator {card_text(state.indicator)} is turned face up, so "
-                   f"{state.indicator.suit.noun}s are trumps (R-DEAL-TRUMP).", RuleId.DEAL_TRUMP)
-            + _say(f"{first_name} announces first (R-ANN-ORDER).", RuleId.ANN_ORDER)
+                   f"{state.indicator.suit.noun}s are trumps", RuleId.DEAL_TRUMP)
+            + _say(f"{first_name} announces first", RuleId.ANN_ORDER)
         )
     return (
         _say(f"{dealer} deals a simple deal: nothing is carried, so the pool is the ante "
-             f"of {ante} (R-DEAL-KIND, R-POOL).", RuleId.DEAL_KIND, RuleId.POOL)
-        + _say("There is no miss and nobody announces: everyone plays (R-ANN-SIMPLE).",
+             f"of {ante}", RuleId.DEAL_KIND, RuleId.POOL)
+        + _say("There is no miss and nobody announces: everyone plays",
                RuleId.ANN_SIMPLE)
-        + _say("The indicator stays face down, so trumps are not known yet (R-DEAL-TRUMP).",
+        + _say("The indicator stays face down, so trumps are not known yet",
                RuleId.DEAL_TRUMP)
-        + _say(f"{first_name}, first from the dealer's left, leads (R-LEAD-FIRST).",
+        + _say(f"{first_name}, first from the dealer's left, leads",
                RuleId.LEAD_FIRST)
     )
 
@@ -204,18 +205,17 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
     name = before.players[seat]
     if seat != before.dealer:
         if call is Announcement.STAND:
-            told = _say(f"{name} stands and will play the hand dealt (R-ANN-CHOICES).",
+            told = _say(f"{name} stands and will play the hand dealt",
                         RuleId.ANN_CHOICES)
         elif call is Announcement.PASS:
-            told = _say(f"{name} passes, throws the hand in and sits out this deal "
-                        "(R-ANN-PASS).", RuleId.ANN_PASS)
+            told = _say(f"{name} passes, throws the hand in and sits out this deal ", RuleId.ANN_PASS)
         else:
             told = _say(f"{name} throws the hand in and takes the miss unseen; nobody else "
-                        "may take it now (R-ANN-MISS-ONCE).", RuleId.ANN_MISS_ONCE)
+                        "may take it now", RuleId.ANN_MISS_ONCE)
         if after.collected_by is not None and after.flush is None:
             told += _say(f"Everybody but the dealer has passed, so "
                          f"{after.players[after.collected_by]} collects the pool of "
-                         f"{_amount(after.pool)} units without announcing (R-COLLECT).",
+                         f"{_amount(after.pool)} units without announcing",
                          RuleId.COLLECT)
         return told
     rule = dealer_rule(before)
@@ -223,27 +223,26 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
     players_in = _names(before, _players_in(before))
     if rule is RuleId.ANN_DEALER_SOLE_STAND:
         why = (f"Only {players_in} stood, so {name}, dealing, may not pass but may "
-               f"{options} (R-ANN-DEALER-SOLE-STAND).")
+               f"{options}")
     elif rule is RuleId.ANN_DEALER_SOLE_MISS:
         why = (f"Only {players_in} is in, playing the miss, so {name}, dealing, may "
-               f"{options} but not defend (R-ANN-DEALER-SOLE-MISS).")
+               f"{options} but not defend")
     else:
-        why = (f"With {players_in} in, {name}, dealing, may {options} "
-               "(R-ANN-DEALER-OTHER).")
+        why = f"With {players_in} in, {name}, dealing, may {options}"
     told = _say(why, rule or RuleId.ANN_DEALER_OTHER)
     if call is Announcement.STAND:
-        told += _say(f"{name} stands.")
+        told += _say(f"{name} stands")
     elif call is Announcement.MISS:
-        told += _say(f"{name} takes the miss (R-ANN-MISS-ONCE).", RuleId.ANN_MISS_ONCE)
+        told += _say(f"{name} takes the miss", RuleId.ANN_MISS_ONCE)
     elif call is Announcement.DEFEND:
         told += _say(f"{name} defends: the dealer plays the miss for the pool, wins nothing "
-                     "and cannot be looed (R-DEFEND).", RuleId.DEFEND)
+                     "and cannot be looed", RuleId.DEFEND)
     else:
-        told += _say(f"{name} passes.")
+        told += _say(f"{name} passes")
     if after.collected_by is not None and after.flush is None:
         taker = after.players[after.collected_by]
         told += _say(f"{taker}, the only player left in, collects the pool of "
-                     f"{_amount(after.pool)} units without play (R-COLLECT).", RuleId.COLLECT)
+                     f"{_amount(after.pool)} units without play", RuleId.COLLECT)
     return told
 
 
@@ -268,22 +267,19 @@ def _lead_sentence(before: DealState, play: Play) -> Narration:
     refused = _refused_rules(before, play.seat)
     trump = before.trump
     if trump is None:
-        return _say(f"{name} leads {shown}: trumps are not known yet, so any card may be led "
-                    "(R-LEAD-FREE).", RuleId.LEAD_FREE)
+        return _say(f"{name} leads {shown}: trumps are not known yet, so any card may be led ", RuleId.LEAD_FREE)
     if RuleId.LEAD_ACE in refused:
         if card.rank == ACE:
             why = "holds the ace of trumps and must lead it"
         else:
             why = (f"holds the king of trumps and, the turned indicator "
                    f"{card_text(before.indicator)} being the ace, must lead it")
-        return _say(f"{name} leads {shown}: {name} {why} (R-LEAD-ACE).", RuleId.LEAD_ACE)
+        return _say(f"{name} leads {shown}: {name} {why}", RuleId.LEAD_ACE)
     if RuleId.LEAD_TRUMP in refused:
-        return _say(f"{name} leads {shown}: {name} holds a trump and must lead one "
-                    "(R-LEAD-TRUMP).", RuleId.LEAD_TRUMP)
+        return _say(f"{name} leads {shown}: {name} holds a trump and must lead one ", RuleId.LEAD_TRUMP)
     if card.suit is trump:
-        return _say(f"{name} leads {shown}, a trump (R-LEAD-TRUMP).", RuleId.LEAD_TRUMP)
-    return _say(f"{name} leads {shown}: {name} holds no trump, so any card may be led "
-                "(R-LEAD-TRUMP).", RuleId.LEAD_TRUMP)
+        return _say(f"{name} leads {shown}, a trump", RuleId.LEAD_TRUMP)
+    return _say(f"{name} leads {shown}: {name} holds no trump, so any card may be led ", RuleId.LEAD_TRUMP)
 
 
 def _follow_sentence(before: DealState, play: Play) -> Narration:
@@ -298,30 +294,25 @@ def _follow_sentence(before: DealState, play: Play) -> Narration:
         if RuleId.HEAD in refused:
             best = trick[trick_winner_index(trick, trump)]
             return _say(f"{name} plays {shown}: {name} can beat {card_text(best)} and must "
-                        "head the trick (R-HEAD).", RuleId.HEAD)
+                        "head the trick", RuleId.HEAD)
         if RuleId.FOLLOW in refused:
-            told = _say(f"{name} plays {shown}: {name} holds {suit} and must follow suit "
-                        "(R-FOLLOW).", RuleId.FOLLOW)
+            told = _say(f"{name} plays {shown}: {name} holds {suit} and must follow suit ", RuleId.FOLLOW)
         else:
-            told = _say(f"{name} follows suit with {shown} (R-FOLLOW).", RuleId.FOLLOW)
+            told = _say(f"{name} follows suit with {shown}", RuleId.FOLLOW)
         if trick_winner_index([*trick, card], trump) == len(trick):
-            told += _say(f"It beats every {led.noun} played so far, so it heads the trick "
-                         "(R-HEAD).", RuleId.HEAD)
+            told += _say(f"It beats every {led.noun} played so far, so it heads the trick ", RuleId.HEAD)
         return told
     void = f"{name} is void in {suit}"
     if trump is None:
-        return _say(f"{void} and trumps are not known yet, so may play any card: {shown} "
-                    "(R-DISCARD).", RuleId.DISCARD)
+        return _say(f"{void} and trumps are not known yet, so may play any card: {shown} ", RuleId.DISCARD)
     if card.suit is trump:
         if trick_winner_index([*trick, card], trump) == len(trick):
-            return _say(f"{void} and holds a trump that wins, so must trump: {shown} "
-                        "(R-TRUMP-WIN).", RuleId.TRUMP_WIN)
+            return _say(f"{void} and holds a trump that wins, so must trump: {shown} ", RuleId.TRUMP_WIN)
         return _say(f"{void} and cannot beat the trump already played, so may play any "
-                    f"card: {shown} (R-DISCARD).", RuleId.DISCARD)
+                    f"card: {shown}", RuleId.DISCARD)
     if any(c.suit is trump for c in before.held[play.seat]):
-        return _say(f"{void} and holds no trump that would win, so may discard {shown} "
-                    "(R-DISCARD).", RuleId.DISCARD)
-    return _say(f"{void} and holds no trump, so may discard {shown} (R-DISCARD).",
+        return _say(f"{void} and holds no trump that would win, so may discard {shown} ", RuleId.DISCARD)
+    return _say(f"{void} and holds no trump, so may discard {shown}",
                 RuleId.DISCARD)
 
 
@@ -335,7 +326,7 @@ def _trick_end(before: DealState, after: DealState) -> Narration:
         told += _say(
             f"{_names(after, void)} could not follow {led.noun}s, so with the trick complete "
             f"the indicator {card_text(after.indicator)} is turned: {after.trump.noun}s are "
-            f"trumps, and trick {number} is judged with them (R-REVEAL).", RuleId.REVEAL)
+            f"trumps, and trick {number} is judged with them", RuleId.REVEAL)
     winner = trick.winner
     assert winner is not None
     won_with = dict(trick.plays)[winner]
@@ -343,10 +334,10 @@ def _trick_end(before: DealState, after: DealState) -> Narration:
         how = f"{card_text(won_with)}, the highest trump"
     else:
         how = f"{card_text(won_with)}, the highest {led.noun}"
-    told += _say(f"Trick {number} goes to {after.players[winner]} with {how} (R-WIN).",
+    told += _say(f"Trick {number} goes to {after.players[winner]} with {how}",
                  RuleId.WIN)
     if not after.is_terminal():
-        told += _say(f"{after.players[winner]} leads next (R-LEAD-NEXT).", RuleId.LEAD_NEXT)
+        told += _say(f"{after.players[winner]} leads next", RuleId.LEAD_NEXT)
     return told
 
 
@@ -365,28 +356,25 @@ def narrate_settlement(state: DealState) -> Narration:
         return _flush(state) + _carry(state)
     if state.collected_by is not None:
         return _say(f"{names[state.collected_by]} receives the whole pool of "
-                    f"{_amount(state.pool)} units (R-COLLECT).", RuleId.COLLECT) + _carry(state)
+                    f"{_amount(state.pool)} units", RuleId.COLLECT) + _carry(state)
     wins = Counter(t.winner for t in state.tricks)
-    parts: list[str] = []
-    rules: list[RuleKey] = []
+    parts: list[tuple[str, RuleKey]] = []
     for seat in state.active:
         name = names[seat]
         if seat == state.defender:
             kept = "whose thirds stay in the pool" if wins[seat] else "so nothing stays back"
-            parts.append(f"{name} defended and won {_tricks(wins[seat])}, {kept} (R-DEFEND)")
-            rules.append(RuleId.DEFEND)
+            parts.append((f"{name} defended and won {_tricks(wins[seat])}, {kept}",
+                          RuleId.DEFEND))
         elif seat in settled.payouts:
-            parts.append(f"{name} wins {_tricks(wins[seat])}: "
-                         f"{_amount(settled.payouts[seat])} units (R-PAY-THIRD)")
-            rules.append(RuleId.PAY_THIRD)
+            parts.append((f"{name} wins {_tricks(wins[seat])}: "
+                          f"{_amount(settled.payouts[seat])} units", RuleId.PAY_THIRD))
         elif seat in settled.looed:
-            parts.append(f"{name} is looed and pays {_amount(settled.loo)} units (R-LOO)")
-            rules.append(RuleId.LOO)
+            parts.append((f"{name} is looed and pays {_amount(settled.loo)} units", RuleId.LOO))
         elif wins[seat]:  # tricks won but not paid: the pool is undivided
-            parts.append(f"{name} wins {_tricks(wins[seat])} but is paid nothing, as only "
-                         "a player who takes all three is paid (V-UNDIVIDED)")
-            rules.append(VariantRuleId.UNDIVIDED)
-    text = "; ".join(parts) + "."
+            parts.append((f"{name} wins {_tricks(wins[seat])} but is paid nothing, as only "
+                          "a player who takes all three is paid", VariantRuleId.UNDIVIDED))
+    text = "; ".join(f"{part} ({rule.value})" for part, rule in parts) + "."
+    rules = [rule for _, rule in parts]
     return Narration(text[0].upper() + text[1:], _unique(rules)) + _carry(state)
 
 
@@ -395,13 +383,13 @@ def _flush(state: DealState) -> Narration:
     settled = state.settlement()
     name = state.players[state.flush]  # type: ignore[index]
     told = _say(f"{name} holds three trumps, a flush, and takes the whole pool of "
-                f"{_amount(state.pool)} units without play (V-FLUSH).", VariantRuleId.FLUSH)
+                f"{_amount(state.pool)} units without play", VariantRuleId.FLUSH)
     others = _names(state, settled.looed)
     loo = _amount(settled.loo)
     if len(settled.looed) == 1:
-        told += _say(f"{others}, also in, is looed and pays {loo} units (R-LOO).", RuleId.LOO)
+        told += _say(f"{others}, also in, is looed and pays {loo} units", RuleId.LOO)
     elif settled.looed:
-        told += _say(f"{others}, also in, are looed and pay {loo} units each (R-LOO).",
+        told += _say(f"{others}, also in, are looed and pay {loo} units each",
                      RuleId.LOO)
     return told
 
@@ -409,33 +397,31 @@ def _flush(state: DealState) -> Narration:
 def _carry(state: DealState) -> Narration:
     carried = state.settlement().carried_next
     if carried == 0 and state.profile.irish:  # Irish Loo has no simple deal
-        return _say("Nothing carries over (R-CARRY).", RuleId.CARRY)
+        return _say("Nothing carries over", RuleId.CARRY)
     if carried == 0:
-        return _say("Nothing carries over, so the next deal is a simple one (R-CARRY).",
+        return _say("Nothing carries over, so the next deal is a simple one",
                     RuleId.CARRY)
-    return _say(f"{_amount(carried)} units carry to the next deal, which is a double one "
-                "(R-CARRY).", RuleId.CARRY)
+    return _say(f"{_amount(carried)} units carry to the next deal, which is a double one ", RuleId.CARRY)
 
 
 def payout_hint(state: DealState, seat: Seat) -> Narration:
     """The rule that fixes what ``seat`` receives from the pool in a finished deal."""
     name = state.players[seat]
     if state.collected_by is not None:
-        return _say("Without play the whole pool goes to the one player who collects it "
-                    "(R-COLLECT).", RuleId.COLLECT)
+        return _say("Without play the whole pool goes to the one player who collects it ", RuleId.COLLECT)
     if seat == state.defender:
-        return _say(f"{name} defended the pool: a defender receives nothing (R-DEFEND).",
+        return _say(f"{name} defended the pool: a defender receives nothing",
                     RuleId.DEFEND)
     if seat not in state.active:
-        return _say(f"{name} passed and receives nothing (R-ANN-PASS).", RuleId.ANN_PASS)
+        return _say(f"{name} passed and receives nothing", RuleId.ANN_PASS)
     return _say(f"Each trick {name} won earns a third of the pool of {_amount(state.pool)}, "
-                "exactly (R-PAY-THIRD).", RuleId.PAY_THIRD)
+                "exactly", RuleId.PAY_THIRD)
 
 
 def loo_hint(state: DealState) -> Narration:
     """The rule that decides who is looed."""
     return _say("A player who took part and won no trick is looed; players who passed and "
-                "the defender never are (R-LOO).", RuleId.LOO)
+                "the defender never are", RuleId.LOO)
 
 
 def carry_hint(state: DealState) -> Narration:
@@ -443,7 +429,7 @@ def carry_hint(state: DealState) -> Narration:
     each = (f"{state.profile.loo} for each looed player" if state.profile.loo_rule == "fixed"
             else "what each looed player pays")
     return _say(f"The next carried balance is the pool of {_amount(state.pool)}, less what "
-                f"was paid out, plus {each} (R-CARRY).", RuleId.CARRY)
+                f"was paid out, plus {each}", RuleId.CARRY)
 
 
 # -- one action ---------------------------------------------------------------
@@ -462,7 +448,7 @@ def narrate_action(before: DealState, action: Action, after: DealState) -> Narra
             leader = after.current_player()
             assert leader is not None
             told += _say(f"Play begins: {after.players[leader]}, the first player in from the "
-                         "dealer's left, leads (R-LEAD-FIRST).", RuleId.LEAD_FIRST)
+                         "dealer's left, leads", RuleId.LEAD_FIRST)
     elif isinstance(action, Exchange):
         told = _exchange_sentence(before, action)
     else:
@@ -499,19 +485,19 @@ def narrate_play(before: DealState, play: Play) -> Narration:
 def narrate_refusal(state: DealState, action: Action, verdict: Verdict) -> Narration:
     """A refused action: the engine's own explanation and the rule it names."""
     if verdict.rule is None:
-        return _say(verdict.message)
+        return Narration(verdict.message)
     message = verdict.message.rstrip().rstrip(".")
-    return _say(f"Refused: {message} ({verdict.rule.value}).", verdict.rule)
+    return _say(f"Refused: {message}", verdict.rule)
 
 
 def _exchange_sentence(state: DealState, action: Exchange) -> Narration:
     name = state.players[action.seat]
     if not action.cards:
-        return _say(f"{name} keeps the hand and draws nothing (V-EXCHANGE).",
+        return _say(f"{name} keeps the hand and draws nothing",
                     VariantRuleId.EXCHANGE)
     count = len(action.cards)
     return _say(f"{name} discards {count} card{'s' if count > 1 else ''} and draws as many "
-                "from the stock (V-EXCHANGE).", VariantRuleId.EXCHANGE)
+                "from the stock", VariantRuleId.EXCHANGE)
 
 
 def _title(state: DealState, action: Action) -> str:

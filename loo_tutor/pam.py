@@ -42,7 +42,7 @@ from itertools import combinations
 from typing import Sequence, Union
 
 from .cards import ACE, CARDS, Card, Suit, sort_hand
-from .errors import LooError
+from .errors import LooError, RuleError
 from .legality import (
     Announcement,
     cards_shown,
@@ -510,33 +510,14 @@ class PamState(DealMachine):
             return refusal
         raise TypeError(f"not an action: {action!r}")
 
-    def _over_refusal(self, name: str) -> tuple[RuleKey, str]:
-        if self.flush is not None:
-            holder = self._name(self.flush.seat)
-            return VariantRuleId.FLUSH, (
-                f"{name} cannot act: {holder}'s flush took the pool without play."
-            )
-        if self.collected_by is not None:
-            return RuleId.COLLECT, (
-                f"{name} cannot act: {self._name(self.collected_by)} took the pool without play."
-            )
-        return RuleId.PLAY_ORDER, f"{name} cannot act: all five tricks have been played."
+    def _holding(self, seat: Seat) -> tuple[Card, ...]:
+        return self.held[seat]
 
     def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is Phase.OVER and self.collected_by == self.dealer and not self.standers:
-            return RuleId.COLLECT, (
-                f"{name} cannot announce: every other player passed, so the dealer takes "
-                "the pool without play."
-            )
-        if self.phase is not Phase.ANNOUNCE:
-            return RuleId.ANN_ORDER, f"{name} cannot announce: every player has announced once."
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return RuleId.ANN_ORDER, (
-                f"{name} announced out of turn; announcements go clockwise from the dealer's "
-                f"left and it is {turn}'s turn."
-            )
+        refusal = self._announce_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if call not in (_STAND, _PASS):
             return RuleId.ANN_CHOICES, (
                 f"{name} cannot announce {call.value}: Pam Loo has no miss, so a player may "
@@ -547,30 +528,9 @@ class PamState(DealMachine):
     def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool
                           ) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is Phase.OVER:
-            return self._over_refusal(name)
-        if self.phase is not Phase.EXCHANGE:
-            when = ("the announcements are not finished" if self.phase is Phase.ANNOUNCE
-                    else "the exchanges are over and play has begun")
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
-        if seat not in self.standers:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} passed, so {name} takes no part in the exchange."
-            )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return VariantRuleId.EXCHANGE, (
-                f"{name} must wait: the players who stood exchange in turn from the dealer's "
-                f"left, and it is {turn}'s turn."
-            )
-        hand = self.held[seat]
-        stray = [c for c in cards if c not in hand]
-        if stray or len(set(cards)) != len(cards):
-            what = f"{stray[0].shown} is not in {name}'s hand" if stray else "a card is named twice"
-            return VariantRuleId.EXCHANGE, (
-                f"{name} cannot discard that: {what}; a player discards cards from their "
-                f"own hand ({', '.join(str(c) for c in hand)})."
-            )
+        refusal = self._exchange_turn_refusal(name, seat, cards)
+        if refusal is not None:
+            return refusal
         if take_turned and not self.may_take_turned():
             why = ("only the dealer may" if self.profile.dealer_takes_trump
                    else "it stays out of play unless the table plays dealer_takes_trump")
@@ -590,20 +550,9 @@ class PamState(DealMachine):
 
     def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is Phase.OVER:
-            return self._over_refusal(name)
-        if self.phase is not Phase.PLAY:
-            what = "announcements" if self.phase is Phase.ANNOUNCE else "exchanges"
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the {what} are not finished."
-            )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            why = "is not playing this deal" if seat not in self.standers else "must wait"
-            return RuleId.PLAY_ORDER, (
-                f"{name} {why}: play goes clockwise among the players who stood and it is "
-                f"{turn}'s turn."
-            )
+        refusal = self._play_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if card in self.legal_cards():
             return None
         hand = list(self.held[seat])
@@ -689,9 +638,9 @@ def pam_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int
         raise LooError("every seat needs a hand of exactly 5 cards")
     every = [c for h in dealt for c in h] + [indicator, *stock]
     if len(set(every)) != len(every):
-        raise LooError("the same card appears twice [R-PACK-CARDS]")
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
     if len(every) > len(CARDS):
-        raise LooError("more cards than one pack holds [R-PACK-CARDS]")
+        raise RuleError("more cards than one pack holds", RuleId.PACK_CARDS)
     return PamState(players, dealer, fraction, dealt, indicator, tuple(stock), profile)
 
 

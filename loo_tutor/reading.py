@@ -3,7 +3,8 @@
 Whatever the text holds, :func:`loads` returns a mapping or raises
 :class:`~loo_tutor.errors.MalformedRecord` with one line naming what is wrong
 and where; it never raises anything else and never spends time or memory out
-of proportion to what a deal record needs. Refused before any value is built:
+of proportion to what a deal record needs. Refused, all but the last two before
+any value is built:
 
 * text longer than :data:`MAX_CHARACTERS`;
 * nesting deeper than :data:`MAX_DEPTH`, counting what aliases stand for;
@@ -11,8 +12,9 @@ of proportion to what a deal record needs. Refused before any value is built:
   bombs such as "billion laughs"), and an alias inside what it names;
 * a value longer than :data:`MAX_VALUE_CHARACTERS` (numbers too large to be
   worth reading among them);
-* a key that is a list or a mapping, anywhere;
-* the same key twice in one mapping, and more than one document.
+* a key that is a list or a mapping, anywhere; more than one document;
+* a value its tag cannot make (``!!bool maybe``, the date ``2026-13-45``);
+* the same key twice in one mapping.
 
 >>> loads('hands: {A: [AS, 5D, 6D], [QS, 2D, 3D]: x}')
 Traceback (most recent call last):
@@ -46,7 +48,7 @@ MAX_VALUES = 2_000
 at most 200."""
 
 MAX_VALUE_CHARACTERS = 500
-"""The longest single value: a name, a card, a number."""
+"""The longest single value (a name, a card, a number)."""
 
 _PLAYER_KEYS = frozenset({"hands", "announce", "exchange"})
 _BOM = "\ufeff"
@@ -65,7 +67,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 
 def load(source: str | os.PathLike[str]) -> dict[str, Any]:
-    """A record from a file path or from the record's text (:func:`loo_tutor.load_record`).
+    """A record from a file path or from the record's text (:func:`~loo_tutor.record.load_record`).
 
     A :class:`~pathlib.Path` is always read as a file. A string is read as a
     file when it is a single line naming an existing file, else as text.

@@ -21,9 +21,9 @@ from fractions import Fraction
 from typing import Any, Sequence, Union
 
 from .cards import ACE, Card, full_deck
-from .errors import LooError
+from .errors import LooError, RuleError
 from .pam import PamState, new_pam_deal
-from .rules import LIMITED, Profile
+from .rules import LIMITED, Profile, RuleId
 from .state import DealState, Phase, Seat, new_deal
 
 Deal = Union[DealState, PamState]
@@ -99,8 +99,8 @@ class Session:
     def __post_init__(self) -> None:
         count = len(self.players)
         if not self.profile.min_players <= count <= self.profile.max_players:
-            raise LooError(f"{count} players: this game needs {self.profile.min_players} "
-                           f"to {self.profile.max_players} [R-SEAT-COUNT]")
+            raise RuleError(f"{count} players: this game needs {self.profile.min_players} "
+                            f"to {self.profile.max_players}", RuleId.SEAT_COUNT)
         if len(set(self.players)) != count:
             raise LooError("every player needs a different name")
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:

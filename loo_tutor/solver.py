@@ -892,6 +892,10 @@ class Solver:
     def __init__(self) -> None:
         self._searches: dict[object, _Search] = {}
 
+    def positions_known(self) -> int:
+        """How many positions this solver has worked out and remembers, over all its deals."""
+        return sum(len(memo) for search in self._searches.values() for memo in search.memo)
+
     def _search(self, state: DealState) -> _Search:
         """The search for this deal: the same seats in play with the same cards."""
         active = state.active

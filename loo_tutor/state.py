@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, NamedTuple, Sequence, TypeVar, Union
 
 from .cards import Card, Suit, full_deck
-from .errors import IllegalActionError, LooError
+from .errors import IllegalActionError, LooError, RuleError
 from .legality import (
     Announcement,
     cards_shown,
@@ -281,6 +281,7 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
 
 
 _Machine = TypeVar("_Machine", bound="DealMachine")
+_COUNTS = {3: "three", 5: "five"}
 
 
 class DealMachine:
@@ -403,6 +404,94 @@ class DealMachine:
 
     def _not_paid(self) -> tuple[Seat, ...]:
         """Players in the deal who play for the pool and are neither paid nor looed."""
+        raise NotImplementedError
+
+    # -- the refusals every game shares, in the order they are tried ---------
+
+    def _over_refusal(self, name: str) -> tuple[RuleKey, str]:
+        """Why nothing more can be done once the deal is over."""
+        spared = self._flush_spared()
+        if spared is not None:
+            return VariantRuleId.FLUSH, (
+                f"{name} cannot act: {self._name(spared[0])}'s flush took the pool without play."
+            )
+        if self.collected_by is not None:
+            return RuleId.COLLECT, (
+                f"{name} cannot act: {self._name(self.collected_by)} took the pool without play."
+            )
+        return RuleId.PLAY_ORDER, (
+            f"{name} cannot act: all {_COUNTS[self.TRICKS]} tricks have been played."
+        )
+
+    def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
+        """An announcement after the dealer collected, after every announcement, or out of turn."""
+        if self.phase is _OVER and self.collected_by == self.dealer and not self.active:
+            return RuleId.COLLECT, (
+                f"{name} cannot announce: every other player passed, so the dealer "
+                "collects the pool without play."
+            )
+        if self.phase is not _ANNOUNCE:
+            return RuleId.ANN_ORDER, (
+                f"{name} cannot announce: every player has already announced once."
+            )
+        return self._out_of_turn(name, seat, RuleId.ANN_ORDER, "announced out of turn",
+                                 "announcements go clockwise from the dealer's left")
+
+    def _exchange_turn_refusal(self, name: str, seat: Seat, cards: tuple[Card, ...]
+                               ) -> tuple[RuleKey, str] | None:
+        """An exchange at the wrong time, by a player not in, out of turn, or of cards not held."""
+        if self.phase is _OVER:
+            return self._over_refusal(name)
+        if self.phase is not _EXCHANGE:
+            when = ("the announcements are not finished" if self.phase is _ANNOUNCE
+                    else "the exchanges are over and play has begun")
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
+        if seat not in self.active:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} is out of this deal, so {name} takes no part in the exchange."
+            )
+        refusal = self._out_of_turn(name, seat, VariantRuleId.EXCHANGE, "must wait",
+                                    "the players in the deal exchange in turn from the "
+                                    "dealer's left")
+        if refusal is not None:
+            return refusal
+        hand = self._holding(seat)
+        stray = [card for card in cards if card not in hand]
+        if stray or len(set(cards)) != len(cards):
+            what = f"{stray[0].shown} is not in the hand" if stray else "a card is named twice"
+            return VariantRuleId.EXCHANGE, (
+                f"{name} can only discard cards of their own hand ({cards_shown(hand)}), "
+                f"each once: {what}."
+            )
+        return None
+
+    def _play_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
+        """A card played when the deal is not at play, or out of turn."""
+        if self.phase is _OVER:
+            return self._over_refusal(name)
+        turn = self._name(self._turn)  # type: ignore[arg-type]
+        if self.phase is _ANNOUNCE:
+            return RuleId.PLAY_ORDER, (
+                f"{name} cannot play yet: the announcements are not finished and it is "
+                f"{turn}'s turn to announce."
+            )
+        if self.phase is _EXCHANGE:
+            return RuleId.PLAY_ORDER, (
+                f"{name} cannot play yet: the exchanges with the stock are not finished."
+            )
+        why = "is not playing this deal" if seat not in self.active else "must wait"
+        return self._out_of_turn(name, seat, RuleId.PLAY_ORDER, why,
+                                 "play goes clockwise among the players in the deal")
+
+    def _out_of_turn(self, name: str, seat: Seat, rule: RuleKey, why: str, how: str
+                     ) -> tuple[RuleKey, str] | None:
+        """``rule``'s refusal of ``seat`` acting while it is another player's turn."""
+        if seat == self._turn:
+            return None
+        turn = self._name(self._turn)  # type: ignore[arg-type]
+        return rule, f"{name} {why}: {how}, and it is {turn}'s turn."
+
+    def _holding(self, seat: Seat) -> tuple[Card, ...]:
         raise NotImplementedError
 
     def _flush_spared(self) -> tuple[Seat, ...] | None:
@@ -646,6 +735,9 @@ class DealState(DealMachine):
     def _not_paid(self) -> tuple[Seat, ...]:
         return () if self.defender is None else (self.defender,)
 
+    def _holding(self, seat: Seat) -> tuple[Card, ...]:
+        return self.held[seat]
+
     def _flush_spared(self) -> tuple[Seat, ...] | None:
         if self.flush is None:
             return None
@@ -758,8 +850,8 @@ class DealState(DealMachine):
     def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         drawn = self.cards_drawn()
         if drawn + len(cards) > len(self.stock):
-            raise LooError(f"the stock given lists {len(self.stock)} cards, too few for "
-                           "the cards drawn [R-DEAL-STOCK]")
+            raise RuleError(f"the stock given lists {len(self.stock)} cards, too few for "
+                            "the cards drawn", RuleId.DEAL_STOCK)
         kept = tuple(card for card in self.held[seat] if card not in cards)
         self.held[seat] = kept + self.stock[drawn:drawn + len(cards)]
         self.exchanges.append((seat, cards))
@@ -855,21 +947,9 @@ class DealState(DealMachine):
             return RuleId.ANN_SIMPLE, (
                 f"{name} cannot announce: a simple deal has no announcements and everyone plays."
             )
-        if self.phase is _OVER and self.collected_by == self.dealer and not self.tricks:
-            return RuleId.COLLECT, (
-                f"{name} cannot announce: every other player passed, so the dealer "
-                "collects the pool without play."
-            )
-        if self.phase is not _ANNOUNCE:
-            return RuleId.ANN_ORDER, (
-                f"{name} cannot announce: every player has already announced once."
-            )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return RuleId.ANN_ORDER, (
-                f"{name} announced out of turn; announcements go clockwise from the "
-                f"dealer's left and it is {turn}'s turn."
-            )
+        refusal = self._announce_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if self.profile is not LIMITED:
             refusal = self._variant_announce_refusal(name, seat, call)
             if refusal is not None:
@@ -945,28 +1025,11 @@ class DealState(DealMachine):
             return VariantRuleId.EXCHANGE, (
                 f"{name} cannot take the turned card: in three-card Loo it stays on the table."
             )
-        if self.phase is not _EXCHANGE:
-            when = ("this game has no exchanges" if not self.profile.irish
-                    else "exchanges come after the announcements and before the first trick")
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
-        if seat not in self.active:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} cannot exchange: only the players still in the deal exchange, "
-                f"and {name} is out of it."
-            )
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return VariantRuleId.EXCHANGE, (
-                f"{name} must wait: players exchange in turn from the dealer's left, and it "
-                f"is {turn}'s turn."
-            )
-        hand = self.held[seat]
-        stranger = next((card for card in cards if card not in hand), None)
-        if stranger is not None or len(set(cards)) != len(cards):
-            what = f"{stranger.shown} is not in the hand" if stranger else "a card is named twice"
-            return VariantRuleId.EXCHANGE, (
-                f"{name} can only discard cards of the hand they hold once each: {what}."
-            )
+        if not self.profile.irish:
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange: this game has no exchanges."
+        refusal = self._exchange_turn_refusal(name, seat, cards)
+        if refusal is not None:
+            return refusal
         room = min(3, self._stock_left())
         if len(cards) > room:
             return VariantRuleId.EXCHANGE, (
@@ -977,29 +1040,9 @@ class DealState(DealMachine):
 
     def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
         name = self._name(seat)
-        if self.phase is _ANNOUNCE:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the announcements are not finished and it is "
-                f"{turn}'s turn to announce."
-            )
-        if self.phase is _EXCHANGE:
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the exchanges with the stock are not finished."
-            )
-        if self.phase is _OVER:
-            if self.collected_by is not None:
-                return RuleId.COLLECT, (
-                    f"{name} cannot play: the pool was collected without play."
-                )
-            return RuleId.PLAY_ORDER, f"{name} cannot play: all three tricks have been played."
-        if seat != self._turn:
-            turn = self._name(self._turn)  # type: ignore[arg-type]
-            why = "is not playing this deal" if seat not in self.active else "must wait"
-            return RuleId.PLAY_ORDER, (
-                f"{name} {why}: play goes clockwise among the active players and it is "
-                f"{turn}'s turn."
-            )
+        refusal = self._play_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
         if card in self.legal_cards():
             return None
         hand, trick, trump = self.held[seat], self.trick_cards(), self.trump
@@ -1101,8 +1144,8 @@ def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     """The carried balance as a Fraction, once the seats are known to be valid."""
     count = len(players)
     if not profile.min_players <= count <= profile.max_players:
-        raise LooError(f"{count} players: this game needs "
-                       f"{profile.min_players} to {profile.max_players} [R-SEAT-COUNT]")
+        raise RuleError(f"{count} players: this game needs "
+                        f"{profile.min_players} to {profile.max_players}", RuleId.SEAT_COUNT)
     if not 0 <= dealer < count:
         raise LooError(f"dealer seat {dealer} is not one of the {count} seats")
     if type(carried) is int:
@@ -1146,7 +1189,7 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
         raise LooError("a double deal needs a miss of 3 cards and a simple deal has none")
     every = [c for h in dealt for c in h] + list(spare or ()) + [indicator, *drawn]
     if len(set(every)) != len(every):
-        raise LooError("the same card appears twice [R-PACK-CARDS]")
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
     return start_deal(players, dealer, carried, dealt, spare, indicator, profile, drawn)
 
 
@@ -1178,14 +1221,14 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
 
 def _three_card(profile: Profile) -> None:
     if profile.game != "three-card":
-        raise LooError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.pam "
-                       "deals [R-DEAL-ORDER]")
+        raise RuleError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.pam "
+                        "deals", RuleId.DEAL_ORDER)
 
 
 def check_pack(deck: Sequence[Card]) -> None:
     """Raise :class:`~loo_tutor.errors.LooError` unless ``deck`` is one whole pack (R-PACK-CARDS)."""
     if len(deck) != 52 or len(set(deck)) != 52:
-        raise LooError("the deck must be the 52 distinct cards of one pack [R-PACK-CARDS]")
+        raise RuleError("the deck must be the 52 distinct cards of one pack", RuleId.PACK_CARDS)
 
 
 def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,

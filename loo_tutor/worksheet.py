@@ -8,7 +8,7 @@ seeded exercises with a separate answer key. Everything here only draws what
 nothing but its arguments, so the same seed always writes the same bytes.
 
 The ``loo-tutor worksheet`` and ``loo-tutor exercise`` commands
-(:mod:`loo_tutor.cli`) run these.
+(``loo_tutor.cli``) run these.
 
 >>> from loo_tutor.exercises import make
 >>> page = position_html(make(1, 1234))
@@ -44,11 +44,11 @@ from .legality import Announcement
 from .narrate import card_text
 from .reading import loads, read_text, reason
 from .record import load_record
-from .render import HtmlStr, link_rules, suit_colour
+from .render import HtmlStr, card_text_html, link_rules, stylesheet
 from .state import DealKind, DealState, Trick
 
 __all__ = [
-    "MAX_COUNT", "answer_key_html", "card_span", "position_html",
+    "MAX_COUNT", "answer_key_html", "position_html",
     "question_html", "solution_html", "worksheet_html", "worksheet_seeds", "write_record_sheet",
     "write_worksheet",
 ]
@@ -64,20 +64,8 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def card_span(card: Card) -> str:
-    """A card as compact coloured text, read out by screen readers as its name.
-
-    >>> from loo_tutor.cards import parse_card
-    >>> card_span(parse_card("QH"))  # doctest: +NORMALIZE_WHITESPACE
-    '<span class="loo-card-text" role="img" aria-label="queen of hearts"
-      style="color:#c8102e;font-weight:600">Q♥</span>'
-    """
-    return (f'<span class="loo-card-text" role="img" aria-label="{card.label}" '
-            f'style="color:{suit_colour(card.suit)};font-weight:600">{card_text(card)}</span>')
-
-
 def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(card_span(c) for c in cards) or "—"
+    return " ".join(card_text_html(c) for c in cards) or "—"
 
 
 def _facts(state: DealState, show_indicator: bool = False) -> str:
@@ -90,10 +78,10 @@ def _facts(state: DealState, show_indicator: bool = False) -> str:
         kind = f"a simple deal: nothing carried, so the pool is {_e(state.pool)}"
     if state.trump is not None:
         trumps = (f"{state.trump.noun}s are trumps (indicator "
-                  f"{card_span(state.indicator)})")
+                  f"{card_text_html(state.indicator)})")
     elif show_indicator:
         trumps = (f"trumps are not known yet; the face-down indicator is "
-                  f"{card_span(state.indicator)}")
+                  f"{card_text_html(state.indicator)}")
     else:
         trumps = "trumps are not known yet (the indicator lies face down)"
     return (f'<p class="loo-facts">Players, clockwise: {players}. {dealer} deals {kind}; '
@@ -108,7 +96,7 @@ def _announcements(state: DealState) -> str:
 
 
 def _plays(state: DealState, trick: Trick) -> str:
-    return ", ".join(f"{_e(state.players[s])} {card_span(c)}" for s, c in trick.plays)
+    return ", ".join(f"{_e(state.players[s])} {card_text_html(c)}" for s, c in trick.plays)
 
 
 def _trick_row(state: DealState, number: int, trick: Trick) -> str:
@@ -123,8 +111,7 @@ def _tricks(state: DealState, tricks: Sequence[Trick], title: str = "Tricks") ->
     if not tricks:
         return ""
     rows = "".join(_trick_row(state, i, t) for i, t in enumerate(tricks, 1))
-    return (f'<p>{title}:</p>'
-            f'<ol class="loo-tricks" style="list-style:none;padding-left:1em">{rows}</ol>')
+    return f'<p>{title}:</p><ol class="loo-tricks" style="list-style:none;padding-left:1em">{rows}</ol>'
 
 
 def _legal_cards(exercise: LegalCards) -> str:
@@ -146,7 +133,7 @@ def _trick(exercise: TrickWinner) -> str:
     before = exercise.before
     parts = [_facts(before, show_indicator=True), _announcements(before),
              _tricks(before, before.tricks, "Earlier tricks")]
-    cards = "".join(f"<li>{_e(name)}: {card_span(card)}</li>" for name, card in exercise.plays)
+    cards = "".join(f"<li>{_e(name)}: {card_text_html(card)}</li>" for name, card in exercise.plays)
     parts.append(f'<p>Trick {exercise.number}, in the order played:</p>'
                  f'<ol class="loo-trick">{cards}</ol>')
     return "".join(parts)
@@ -176,8 +163,7 @@ def _hands(state: DealState) -> str:
     if state.miss is not None:
         rows += (f'<tr><th scope="row" style="text-align:left;padding-right:1em">the miss</th>'
                  f"<td>{_cards(state.miss)}</td></tr>")
-    return ('<table class="loo-hands"><caption style="text-align:left">The hands as dealt'
-            f'</caption>{rows}</table>')
+    return f'<table class="loo-hands"><caption style="text-align:left">The hands as dealt</caption>{rows}</table>'
 
 
 def _find_illegal(exercise: FindIllegal) -> str:
@@ -194,7 +180,7 @@ def _label_html(label: str) -> str:
     card = _CARD_BY_SHOWN.get(last)
     if card is None:
         return _e(label)
-    return f"{_e(head)} {card_span(card)}".lstrip()
+    return f"{_e(head)} {card_text_html(card)}".lstrip()
 
 
 def _session(exercise: SessionNet) -> str:
@@ -315,9 +301,10 @@ def _exercise_block(number: int, exercise: Exercise, body: str) -> str:
 
 
 def _page(title: str, intro: str, sections: Iterable[str]) -> str:
+    body = f"<h1>{_e(title)}</h1>\n{intro}\n" + "\n".join(sections)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
-            f"<h1>{_e(title)}</h1>\n{intro}\n" + "\n".join(sections) + "\n</body>\n</html>\n")
+            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>{stylesheet(body)}\n</head>\n"
+            f"<body>\n{body}\n</body>\n</html>\n")
 
 
 def _groups(exercises: Sequence[Exercise]) -> list[tuple[Kind, list[tuple[int, Exercise]]]]:
@@ -332,9 +319,8 @@ def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises") 
     exercise's position, question and answer spaces."""
     student = ('<p class="loo-student">Name: <span class="loo-blank loo-name">&nbsp;</span>'
                'Date: <span class="loo-blank loo-date">&nbsp;</span></p>')
-    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), a "
-             "fraction (10/3) or a mixed number (3 1/3); the ledger is exact, so never round. "
-             "Each exercise can also "
+    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), a fraction (10/3) or "
+             "a mixed number (3 1/3); the ledger is exact, so never round. Each exercise can also "
              "be opened in the tutor by its type and seed.</p>")
     sections = []
     for kind, members in _groups(exercises):
@@ -413,7 +399,7 @@ def _write(out: str | os.PathLike[str], sheet: str, key: str) -> tuple[Path, Pat
     try:
         folder.mkdir(parents=True, exist_ok=True)
         paths = folder / "worksheet.html", folder / "answers.html"
-        for path, text in zip(paths, (sheet, key), strict=True):
+        for path, text in zip(paths, (sheet, key)):
             path.write_text(text, encoding="utf-8", newline="\n")
     except OSError as exc:
         reason = exc.strerror.lower() if exc.strerror else str(exc)

@@ -1,4 +1,4 @@
-"""What the browser tests share: Debian's Chromium, a quiet local web server."""
+"""What the browser tests (and benchmarks/browser.py) share: Debian's Chromium, a quiet local web server."""
 
 from __future__ import annotations
 
@@ -36,6 +36,13 @@ def require_chromium() -> None:
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
+    cache_seconds: int | None = None
+
+    def end_headers(self) -> None:
+        if self.cache_seconds is not None:
+            self.send_header("Cache-Control", f"max-age={self.cache_seconds}")
+        super().end_headers()
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
@@ -48,9 +55,15 @@ class _QuietServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def serve_directory(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` on a free port of 127.0.0.1; yields the base URL."""
-    server = _QuietServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(directory)))
+def serve_directory(directory: Path, cache_seconds: int | None = None) -> Iterator[str]:
+    """Serve ``directory`` on a free port of 127.0.0.1; yields the base URL.
+
+    With ``cache_seconds`` every reply says ``Cache-Control: max-age=...``,
+    as a real host does (GitHub Pages sends 600), so that a second visit
+    takes its files from the browser's cache.
+    """
+    handler = type("Handler", (_QuietHandler,), {"cache_seconds": cache_seconds})
+    server = _QuietServer(("127.0.0.1", 0), partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -94,8 +107,8 @@ def in_browser(work: Callable[[Any], None]) -> None:
 @contextmanager
 def built_site() -> Iterator[str]:
     """The built site, served on a free port of 127.0.0.1; fails when it has not been built."""
-    app = HTML / "lite" / "voici" / "render" / "notebooks" / "forced-ace.html"
-    for needed in (HTML / LIVE_PAGE, app, HTML / "lite" / "static" / "pyodide" / "pyodide.js"):
+    for needed in (HTML / LIVE_PAGE, HTML / "_static" / "live" / "live.js",
+                   HTML / "_static" / "pyodide" / "pyodide.js"):
         if not needed.exists():
             pytest.fail(f"{needed.relative_to(ROOT)} is missing: build the site first "
                         "(./dev build, or ./dev test, which builds it before running pytest)")
@@ -125,26 +138,29 @@ def new_page(browser: Any, requests: list[str], errors: list[str]) -> Iterator[A
 
 
 def open_live(page: Any, site: str, path: str, widget_text: str, button_text: str) -> Any:
-    """Open ``path`` of the site, wait until it is live and return the live app's frame.
+    """Open ``path`` of the site, wait until its widgets are live and return the page.
 
-    Until Python is ready the page shows its saved widgets (the one showing
-    ``widget_text`` draws its ``button_text`` button) and a status line saying
-    so; once live, the saved copy gives way to the app.
+    Until Python is ready the page shows its saved widgets and a status line
+    saying so (tests/test_browser_book.py looks at them); once live, each
+    saved copy has given way to its live widget, in place, and the one
+    showing ``widget_text`` draws its ``button_text`` button.
     """
     page.goto(f"{site}/{path}", wait_until="domcontentloaded")
+    return wait_live(page, widget_text, button_text)
 
+
+def wait_live(page: Any, widget_text: str, button_text: str) -> Any:
+    """Wait until the page opened in ``page`` is live (see ``open_live``); returns the page."""
     status = page.locator(".loo-live-status")
     status.wait_for(timeout=30_000)
-    assert "Starting Python in your browser" in status.inner_text()
-    saved = page.locator("article .loo-widget").filter(has_text=widget_text)
-    saved.locator("button", has_text=button_text).first.wait_for(timeout=30_000)
-    assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
-
     page.wait_for_function(
         "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
         timeout=LIVE_TIMEOUT_MS)
     assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
         status.inner_text()
     assert "Live" in status.inner_text()
-    assert not saved.first.is_visible(), "the saved copy should give way to the live app"
-    return page.frame_locator("iframe.loo-live-frame")
+    assert page.locator(".loo-snapshot").count() == 0, "every saved copy gives way to its live widget"
+    live = page.locator(".loo-live-widget .loo-widget").filter(has_text=widget_text)
+    live.locator("button", has_text=button_text).first.wait_for(timeout=10_000)
+    assert page.locator("iframe").count() == 0
+    return page

@@ -32,9 +32,10 @@ Each target is a hypothesis strategy and a property over what it draws:
     recursive and undefined aliases), tags, deep nesting, huge numbers, NUL
     and other characters YAML refuses, byte order marks, very long lines,
     several documents: the text is read as a mapping or refused in one line,
-    the mapping is checked or refused in one line, and ``loo-tutor check``
+    the mapping is checked or refused in one line, ``loo-tutor check``
     gives one answer for it, alone and among other files in ``--jsonl``,
-    where every file gets its line (:data:`JSONL`).
+    where every file gets its line (:data:`JSONL`), and ``loo-tutor
+    exercise`` makes an exercise of it or refuses it in one line.
 """
 
 from __future__ import annotations
@@ -410,11 +411,11 @@ def _laughs(width: int, depth: int, field: str) -> str:
 
 @st.composite
 def hostile_texts(draw: st.DrawFn) -> str:
-    """The text of a real record, made hostile by up to three edits."""
+    """The text of a real record, made hostile by up to three edits (or none)."""
     record = record_from_state(played_deal(draw(st.integers(0, 2**32 - 1))))
     as_json = draw(st.integers(0, 4)) == 0
     lines = (json.dumps(record, indent=1) if as_json else dumps(record)).splitlines()
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.integers(0, 3))):
         edit = draw(st.sampled_from(["key", "laughs", "alias", "tag", "deep", "char", "bom",
                                      "long", "number", "documents", "duplicate", "merge",
                                      "json_deep", "cut"]))
@@ -538,6 +539,13 @@ def hostile_text_is_read_or_refused(text: str) -> str:
     else:
         assert err == "" and json.loads(out)["status"] == verdict
     with tempfile.TemporaryDirectory(prefix="loo-fuzz-") as tmp:
+        kind = str(1 + len(text) % 6)
+        made, out, err = _run(["exercise", "-", "--kind", kind, "--out", tmp], text)
+        assert made in (0, 2), (made, err)
+        if made == 2:
+            assert out == "" and err.endswith("\n") and len(err.splitlines()) == 1, err
+        if verdict == "refused when read":
+            assert made == 2 and err.startswith("malformed record: "), err
         hostile = Path(tmp, "hostile.yaml")
         hostile.write_text(text, encoding="utf-8", errors="surrogatepass")
         files = [FORCED_ACE_FILE, str(hostile), "-", str(Path(tmp, "missing.yaml"))]

@@ -48,12 +48,11 @@ TYPED = ["9H", "a♥, kc", "10/3", "3 1/3", "-2", "nobody", "A, B", "R-FOLLOW", 
 NUMBERS = ["0", "1", "7", "2024", "-3", "2.5", "1000000000", "99999999999", ""]
 """What it types into number fields (a browser refuses other text there)."""
 
-# Controls of the widgets that a reader can use, as found in the app's frame.
+# Controls of the live widgets that a reader can use.
 _CONTROLS = """() => {
   const found = [];
   for (const old of document.querySelectorAll("[data-monkey]")) delete old.dataset.monkey;
-  const selector = ".loo-widget button, .loo-widget input, .loo-widget select, " +
-                   ".loo-widget textarea";
+  const selector = ".loo-live-widget .loo-widget :is(button, input, select, textarea)";
   for (const el of document.querySelectorAll(selector)) {
     if (el.disabled || el.type === "hidden" || !el.getClientRects().length) continue;
     const box = el.getBoundingClientRect();
@@ -162,17 +161,8 @@ def problems_with(shown: dict[str, Any]) -> list[str]:
     return found
 
 
-def _frame(page: Any) -> Any:
-    handle = page.wait_for_selector("iframe.loo-live-frame", state="attached",
-                                    timeout=LIVE_TIMEOUT_MS)
-    frame = handle.content_frame()
-    if frame is None:
-        raise RuntimeError("the live frame has no document")
-    return frame
-
-
 def open_live(page: Any, url: str) -> tuple[Any, float]:
-    """Open a live page and wait for its app; returns the app's frame and the seconds it took."""
+    """Open a live page and wait until its widgets are live; returns the page and the seconds it took."""
     started = time.monotonic()
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_function(
@@ -182,7 +172,7 @@ def open_live(page: Any, url: str) -> tuple[Any, float]:
     if state != "ready":
         raise AssertionError(f"{url} did not go live: "
                              + page.locator(".loo-live-status").inner_text())
-    return _frame(page), time.monotonic() - started
+    return page, time.monotonic() - started
 
 
 def watch(context: Any, page: Any, site: str, tally: Tally, offline: bool) -> None:
@@ -214,7 +204,7 @@ def watch(context: Any, page: Any, site: str, tally: Tally, offline: bool) -> No
 
 
 def inspect(frame: Any, tally: Tally, where: str) -> None:
-    """Check every deal on show, and look for Python errors printed into the app."""
+    """Check every deal on show, and look for Python errors printed into the page."""
     for shown in frame.evaluate(_SHOWN):
         tally.checks += 1
         tally.problems.extend(f"{where}: {p}" for p in problems_with(shown))

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from loo_tutor import check
-from loo_tutor.cards import parse_card
+from loo_tutor.cards import CARDS, parse_card
 from loo_tutor.errors import LooError
-from loo_tutor.render import ledger_html, suit_colour
+from loo_tutor.render import card_text_html, ledger_html
 
 ROOT = Path(__file__).parent.parent
 BOOK = ROOT / "book"
@@ -23,7 +23,13 @@ sys.path.insert(0, str(ROOT / "_ext"))
 import loo_book  # the book's Sphinx extension, beside the live pages' one
 
 DIRECTIVE = re.compile(r"^```\{loo-deal\} (\S+)\n:show: ([^\n]+)", re.MULTILINE)
-CHIP = re.compile(r'data-card="([0-9JQKA]+[SHDC])"')
+LABEL = re.compile(r'class="loo-card-text [^"]*" role="img" aria-label="([^"]+)"')
+BY_LABEL = {card.label: card.text for card in CARDS}
+
+
+def chips(html: str) -> list[str]:
+    """The cards written in ``html``, as card text ("7H")."""
+    return [BY_LABEL[label] for label in LABEL.findall(html)]
 CARD_TEXT = re.compile(r"(?<![\w`])(?:10|[2-9JQKA])[♠♣♥♦]")
 ENGINE_PAGES = {"engine.md", "variants.md", "pam.md", "api.md"}
 """The engine's own pages: the chapter on Pam Loo writes its five-card hands as text."""
@@ -59,12 +65,21 @@ def test_each_drawn_deal_agrees_with_the_checker(page: str, source: str, shown: 
     if "hands" in shown:
         rows = loo_book.hands_rows(states)
         hands: dict[str, Any] = record["hands"]
-        for (who, cards, _), name in zip(rows, record["players"]):
+        said = {"stand": "stand", "pass": "pass", "miss": "takes the miss",
+                "defend": "defends the pool"}
+        announced = record.get("announce") or {}
+        for (who, cards, words), name in zip(rows, record["players"]):
             assert who.split(" ")[0] == name
-            assert CHIP.findall(cards) == [parse_card(c).text for c in hands[name]]
+            assert chips(cards) == [parse_card(c).text for c in hands[name]]
+            if name in announced:
+                assert words == said[announced[name]]
+            elif name == result["collected_by"]:
+                assert words == "collects the pool"
+            else:
+                assert words == ""
         if record.get("miss") is not None:
             assert rows[-1][0] == "miss"
-            assert CHIP.findall(rows[-1][1]) == [parse_card(c).text for c in record["miss"]]
+            assert chips(rows[-1][1]) == [parse_card(c).text for c in record["miss"]]
         trump = loo_book.indicator_text(states)
         if result["trump"] is None:
             assert "never turned" in trump
@@ -74,8 +89,10 @@ def test_each_drawn_deal_agrees_with_the_checker(page: str, source: str, shown: 
         drawn = loo_book.trick_rows(states)
         assert len(drawn) == len(result["tricks"])
         for (cards, winner), trick in zip(drawn, result["tricks"]):
-            plays = re.findall(r"(\w+): <span[^>]*data-card=\"(\w+)\"", cards)
-            assert plays == [(player, card) for player, card in trick["cards"]]
+            plays = re.findall(r'(\w+): <span class="loo-card-text[^"]*" role="img" '
+                               r'aria-label="([^"]+)"', cards)
+            assert [(player, BY_LABEL[label]) for player, label in plays] == [
+                (player, card) for player, card in trick["cards"]]
             assert winner == (trick["winner"] or "in play")
     if "settlement" in shown:
         assert result["status"] == "complete"
@@ -91,10 +108,11 @@ def test_each_drawn_deal_agrees_with_the_checker(page: str, source: str, shown: 
             result["carried_next"])
 
 
-def test_a_card_in_running_text_is_drawn_in_the_engines_colour_with_its_name() -> None:
-    chip = loo_book.card_chip(parse_card("7H"))
-    assert f'style="color:{suit_colour(parse_card("7H").suit)}"' in chip
-    assert 'aria-label="7 of hearts"' in chip and ">7♥<" in chip
+def test_cards_in_running_text_are_written_as_the_engine_writes_them() -> None:
+    cards = [parse_card("7H"), parse_card("10S")]
+    assert loo_book.cards_html(cards) == " ".join(card_text_html(card) for card in cards)
+    assert chips(loo_book.cards_html(cards)) == ["7H", "10S"]
+    assert ".loo-red{" in loo_book.INKS and ".loo-black{" in loo_book.INKS
 
 
 def test_a_moment_the_deal_never_reaches_is_refused_in_one_line() -> None:

@@ -1,25 +1,32 @@
-"""The built site runs its widgets in the browser, and loads nothing from other hosts.
+"""The book's own pages run their widgets in the browser, in place.
 
 These tests serve ``_build/html`` (built by ``./dev test`` before pytest runs)
 on 127.0.0.1 and drive Debian's Chromium through Playwright:
 
-* the forced-ace page turns live: Python starts in the browser (Pyodide,
-  served by the site) once, while the app itself still loads; the page
-  swaps its saved widgets for the live app,
-  and the trainer refuses A's 7♥ under R-LEAD-ACE and plays A♥; every
-  request stays on the site and nothing is logged as an error;
+* the forced-ace page turns live: while Python starts in the page's worker
+  (Pyodide, served by the site, once) the page shows its saved widgets and
+  says it is starting; then each saved widget gives way to the live one in
+  its place, and the trainer refuses A's 7♥ under R-LEAD-ACE, with the
+  book's own link to the rule, and plays A♥; every request stays on the
+  site and nothing is logged as an error;
 * the exercises page turns live too, and the first exercise is answered in
   the browser: a wrong card is explained under the rule the engine names,
   the engine's own answer is accepted, and the running score counts it;
-* every page of the site loads without a request to another host, and no
-  page links a script, stylesheet or image from one.
+* a MyST markdown notebook (``{code-cell}`` page, tests/data/live) goes live
+  with no more than the build extension does for every page.
 
+Every page's walk for the no-other-host rule is tests/test_offline_site.py.
 A missing Chromium is a failure, never a skip: ``./dev test`` installs it.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,15 +38,12 @@ from browser_support import (
     new_page,
     open_live,
     outside_site,
+    serve_directory,
+    wait_live,
 )
 
 EXERCISES_PAGE = "notebooks/exercises.html"
 EXERCISES_SEED = 2024  # the seed of the notebook's cell ExerciseWidget(1, seed=2024, ...)
-# A tag that makes the browser fetch something: script, stylesheet, image, frame...
-_FETCHING_TAG = re.compile(
-    r"<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc\s*=\s*[\"']?(?P<src>[^\"'\s>]+)"
-    r"|<link\b(?=[^>]*\brel\s*=\s*[\"']?(?:stylesheet|icon|preload|modulepreload|manifest))"
-    r"[^>]*\bhref\s*=\s*[\"']?(?P<href>[^\"'\s>]+)", re.IGNORECASE)
 
 
 def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> None:
@@ -47,37 +51,54 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     errors: list[str] = []
     in_browser(lambda browser: _play_forced_ace(browser, site, requests, errors))
 
-    # loo-tutor's code, like every package the kernel needs, is in the
+    # loo-tutor's code, like every package the page needs, is in the
     # standard library's zip (scripts/vendor_pyodide.py): no wheel is loaded.
     assert not [u for u in requests if u.endswith(".whl")], requests
     # The saved widgets are HTML in the page (_ext/loo_snapshot.py): a page
     # that goes live never loads the widget manager that would draw them.
     assert not [u for u in requests if "/html-manager/" in u or "/require.js" in u], requests
-    assert sum(u.split("?")[0].endswith("/static/pyodide/python_stdlib.zip") for u in requests) == 1
-    # Python starts once, from the app page as it begins to load, before the
-    # app asks for its kernel (scripts/early_kernel.py): the kernel takes
-    # over that start instead of making its own.
+    assert sum(u.split("?")[0].endswith("/_static/pyodide/python_stdlib.zip") for u in requests) == 1
     assert sum(u.endswith("/pyodide.asm.wasm") for u in requests) == 1, requests
-    pyodide = next(i for i, u in enumerate(requests) if u.endswith("/static/pyodide/pyodide.js"))
-    kernel = next(i for i, u in enumerate(requests)
-                  if "/pyodide-kernel-extension/static/remoteEntry." in u)
-    assert pyodide < kernel, "Python should start before the app loads its kernel"
+    # Python starts from the top of the page, before the page's own script loads.
+    worker = next(i for i, u in enumerate(requests) if "/_static/live/worker.js" in u)
+    script = next(i for i, u in enumerate(requests) if "/_static/live/live.js" in u)
+    assert worker < script, "the worker should start before the page's script is requested"
+    assert not [u for u in requests if "/lite/" in u], "no second application is loaded"
     assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
 def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[str]) -> None:
+    from playwright.sync_api import expect
+
     with new_page(browser, requests, errors) as page:
-        app = open_live(page, site, LIVE_PAGE, "You are A.", "7♥")
-        assert ")=" not in app.locator("body").inner_text()  # no MyST target written out
-        trainer = app.locator(".loo-widget").filter(has_text="You are A.")
+        # Python's worker is held back until the loading state is looked at.
+        held: list[Any] = []
+        page.route("**/_static/live/worker.js*", lambda route: held.append(route))
+        page.goto(f"{site}/{LIVE_PAGE}", wait_until="domcontentloaded")
+        status = page.locator(".loo-live-status")
+        expect(status).to_contain_text("Starting Python in your browser")
+        assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
+        saved = page.locator(".loo-snapshot .loo-widget").filter(has_text="You are A.")
+        assert saved.locator("button", has_text="7♥").is_disabled()
+        assert page.locator(".loo-live-status progress").count() == 1
+        assert held, "the page should have asked for its worker at once"
+        held[0].continue_()
+
+        wait_live(page, "You are A.", "7♥")
+        article = page.locator("article")
+        assert ")=" not in article.inner_text()  # no MyST target written out
+        assert "import" not in article.inner_text(), "no Python source is shown"
+        trainer = page.locator(".loo-live-widget .loo-widget").filter(has_text="You are A.")
         trainer.locator("button", has_text="7♥").click()
         refused = trainer.locator(".loo-refused")
         refused.wait_for(timeout=30_000)
         assert "R-LEAD-ACE" in refused.inner_text()
         assert "7H" in refused.inner_text() or "7♥" in refused.inner_text()
         rule = refused.locator("a.loo-rule", has_text="R-LEAD-ACE")
-        assert rule.get_attribute("href").endswith("rules.html#r-lead-ace")
+        assert rule.get_attribute("href") == "../book/rules.html#r-lead-ace"
+        # The book's own link: it opens the rules page of this site.
+        assert rule.evaluate("a => a.href") == f"{site}/book/rules.html#r-lead-ace"
 
         trainer.locator("button", has_text="A♥").click()
         trainer.locator(".loo-ok").wait_for(timeout=30_000)
@@ -88,9 +109,8 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
 def test_exercises_page_goes_live_and_the_engine_grades_answers(site: str) -> None:
     from loo_tutor.exercises import Kind, LegalCards, make
 
-    app = HTML / "lite" / "voici" / "render" / EXERCISES_PAGE
-    if not app.exists():
-        pytest.fail(f"{app.relative_to(ROOT)} is missing: build the site first")
+    if not (HTML / EXERCISES_PAGE).exists():
+        pytest.fail(f"{EXERCISES_PAGE} is missing from {HTML.relative_to(ROOT)}: build the site first")
     # What the engine says of the notebook's first exercise: its legal cards,
     # and a wrong answer (the first card of the hand it refuses) with its rule.
     exercise = make(Kind.LEGAL_CARDS, EXERCISES_SEED)
@@ -119,9 +139,9 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
     title = f"Exercise 1: {exercise.title}"
     with new_page(browser, requests, errors) as page:
         app = open_live(page, site, EXERCISES_PAGE, title, "Check")
-        widget = app.locator(".loo-exercise").filter(has_text=title)
+        widget = app.locator(".loo-live-widget .loo-exercise").filter(has_text=title)
         expect(widget.locator(".loo-question")).to_have_text(exercise.question)
-        score = app.locator(".loo-score-line")
+        score = app.locator(".loo-live-widget .loo-score-line")
         expect(score).to_have_text("Score: no exercise checked yet.")
 
         def box(card: Any) -> Any:
@@ -154,48 +174,44 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         expect(score).to_contain_text("1 of 1 exercise solved; 1 of 1 answers right")
 
 
-def _pages() -> list[str]:
-    """Every HTML page of the built book, and every app page of the lite site."""
-    pages = []
-    for path in sorted(HTML.rglob("*.html")):
-        relative = path.relative_to(HTML).as_posix()
-        if relative.startswith(("lite/", "_static/", "_sources/")) and \
-                not relative.startswith("lite/voici/render/"):
-            continue
-        pages.append(relative)
-    return pages
+# -- a MyST markdown notebook -----------------------------------------------------------
+
+MYST_BOOK = ROOT / "tests" / "data" / "live"
 
 
-def test_no_page_links_anything_on_another_host(site: str) -> None:
-    offenders = []
-    for path in sorted(HTML.rglob("*.html")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        for match in _FETCHING_TAG.finditer(text):
-            url = match.group("src") or match.group("href")
-            if re.match(r"(?i)(https?:)?//", url):
-                offenders.append(f"{path.relative_to(HTML)}: {url}")
-    assert not offenders, "pages that load from other hosts:\n" + "\n".join(offenders[:40])
+@pytest.fixture(scope="module")
+def myst_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """tests/data/live built as a book of its own (with the book's extension), served."""
+    book = tmp_path_factory.mktemp("myst-book")
+    for source in MYST_BOOK.iterdir():
+        text = source.read_text(encoding="utf-8")
+        text = text.replace("@EXT@", str(ROOT / "_ext")).replace("@VENDOR_JS@", str(ROOT / "_vendor_js"))
+        (book / source.name).write_text(text, encoding="utf-8")
+    jupyter_book = Path(sys.executable).with_name("jupyter-book")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    done = subprocess.run([str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"],
+                          capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    with serve_directory(book / "_build" / "html") as url:
+        yield url
 
 
-def test_every_page_loads_without_leaving_the_site(site: str) -> None:
-    pages = _pages()
-    assert LIVE_PAGE in pages and "index.html" in pages
-    requests: dict[str, list[str]] = {}
+def test_a_myst_notebook_page_goes_live_in_place(myst_site: str) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
 
-    def visit(browser: Any) -> None:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        current = [""]
-        context.on("request", lambda r: requests.setdefault(current[0], []).append(r.url))
-        page = context.new_page()
-        try:
-            for relative in pages:
-                current[0] = relative
-                page.goto(f"{site}/{relative}", wait_until="load")
-                page.wait_for_timeout(300)  # late requests: fonts, lazy chunks
-        finally:
-            context.close()
+    def work(browser: Any) -> None:
+        with new_page(browser, requests, errors) as page:
+            open_live(page, myst_site, "deal.html", "You are A.", "7♥")
+            live = page.locator(".loo-live-widget")
+            assert live.count() == 2, "one live widget for each output the page shows"
+            assert "Step" in live.first.inner_text() or live.first.locator(".loo-table").count()
+            assert "from loo_tutor" not in page.locator("article").inner_text()
+            trainer = live.nth(1)
+            trainer.locator("button", has_text="7♥").click()
+            trainer.locator(".loo-refused").wait_for(timeout=30_000)
+            assert "R-LEAD-ACE" in trainer.locator(".loo-refused").inner_text()
 
-    in_browser(visit)
-    leaving = {p: outside_site(urls, site) for p, urls in requests.items() if outside_site(urls, site)}
-    assert not leaving, f"pages whose requests left the site: {leaving}"
-    assert all(requests.get(p) for p in pages), "some page made no request at all"
+    in_browser(work)
+    assert not outside_site(requests, myst_site), outside_site(requests, myst_site)
+    assert not errors, "\n".join(errors)

@@ -1,17 +1,23 @@
-"""The built site works on a network that lets nothing out, and survives random clicks.
+"""The built site needs no other host, works on a network that lets nothing out, survives clicks.
 
 A school network may block every host but the one serving the site. These
-tests serve ``_build/html`` on 127.0.0.1 and drive Debian's Chromium with
-every request to another host refused (Playwright routing aborts it):
+tests read ``_build/html``, serve it on 127.0.0.1 and drive Debian's
+Chromium with every request to another host refused (Playwright routing
+aborts it):
 
-* every page of the book renders: a title, its text, no error in the
-  console;
-* every notebook page still goes live (Python starts in the browser from the
-  site's own files, and the page's app, ``lite/voici/render/...``, replaces
-  the saved widgets) and its widgets react: a monkey uses eight controls at
-  random on each page (``tests/monkey.py``), and after each click every deal
-  on show is re-checked with the engine here, outside the browser, and
-  compared with what the widget draws. No console error, no Python error.
+* no page names another host to load anything from: no script, style
+  sheet, image, frame or font address, and no address in a page's own
+  scripts and styles (a theme's constant, an ``import()``), whether or not
+  it is ever fetched;
+* every page of the book renders (a title, its text, no error in the
+  console) and makes no request to another host, in one walk of every page
+  that waits for each page's network to go quiet;
+* every page with widgets goes live (Python starts in the browser from the
+  site's own files and each widget comes alive in place) and its widgets
+  react: a monkey uses eight controls at random on each page
+  (``tests/monkey.py``), and after each click every deal on show is
+  re-checked with the engine here, outside the browser, and compared with
+  what the widget draws. No console error, no Python error.
 
 The monkey's long run, 1,000 clicks, is ``benchmarks/monkey.py``. A missing
 Chromium is a failure, never a skip.
@@ -20,47 +26,76 @@ Chromium is a failure, never a skip.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
+import re
 from typing import Any
 
-import pytest
-from browser_support import in_browser, serve_directory
+from browser_support import HTML, LIVE_PAGE, in_browser
 from monkey import Tally, problems_with, run_page, watch
 
 from loo_tutor.data import example
 from loo_tutor.widgets import PlayTrainer
 
-ROOT = Path(__file__).resolve().parent.parent
-HTML = ROOT / "_build" / "html"
 CLICKS_PER_PAGE = 8
 SEED = 2026
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """The built site on a free port of 127.0.0.1."""
-    for needed in (HTML / "index.html", HTML / "lite" / "static" / "pyodide" / "pyodide.js"):
-        if not needed.exists():
-            pytest.fail(f"{needed.relative_to(ROOT)} is missing: build the site first (./dev build)")
-    with serve_directory(HTML) as url:
-        yield url
+# Where a page names an address to load: a tag that fetches (script, image,
+# frame, media; a style sheet, icon or preload link) ...
+_FETCHING_TAG = re.compile(
+    r"<(?:script|img|iframe|source|audio|video|embed|track|input)\b[^>]*\bsrc\s*=\s*[\"']?(?P<src>[^\"'\s>]+)"
+    r"|<link\b(?=[^>]*\brel\s*=\s*[\"']?(?:stylesheet|icon|preload|modulepreload|prefetch|manifest))"
+    r"[^>]*\bhref\s*=\s*[\"']?(?P<href>[^\"'\s>]+)", re.IGNORECASE)
+# ... and the page's own scripts and style sheets, where any address is one
+# that code could load from.
+_INLINE = re.compile(r"<(?P<tag>script|style)\b[^>]*>(?P<body>.*?)</(?P=tag)>", re.DOTALL | re.IGNORECASE)
+_OTHER_HOST = re.compile(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.IGNORECASE)
+# Text in a page's scripts that names an address but loads nothing: the
+# saved widgets' state and the code of the page's cells (JSON, never run
+# as a script), and XML namespaces of drawings.
+_DATA_SCRIPT = re.compile(r'type="application/(?:vnd\.jupyter\.widget-(?:state|view)\+)?json"')
+_NAMESPACE = re.compile(r"https?://www\.w3\.org/")
 
 
 def _pages() -> list[str]:
-    """Every page of the book (the app pages it embeds are opened by the live test)."""
+    """Every page of the book."""
     return sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
-                  if not p.relative_to(HTML).as_posix().startswith(("_static/", "_sources/",
-                                                                     "lite/")))
+                  if not p.relative_to(HTML).as_posix().startswith(("_static/", "_sources/")))
 
 
 def _live_pages() -> list[str]:
-    return sorted(f"notebooks/{p.name}" for p in (HTML / "notebooks").glob("*.html"))
+    """Every page with widgets (the build writes the code of their cells into them)."""
+    return [p for p in _pages() if 'id="loo-live-cells"' in (HTML / p).read_text(encoding="utf-8")]
+
+
+def _addresses_to_load(text: str) -> list[str]:
+    found = [m.group("src") or m.group("href") for m in _FETCHING_TAG.finditer(text)]
+    found = [u for u in found if _OTHER_HOST.match(u)]
+    for inline in _INLINE.finditer(text):
+        opening = inline.group(0)[:inline.group(0).index(">") + 1]
+        if inline.group("tag").lower() == "script" and _DATA_SCRIPT.search(opening):
+            continue
+        found += [u for u in _OTHER_HOST.findall(inline.group("body")) if not _NAMESPACE.match(u)]
+    return found
+
+
+def test_no_page_names_another_host_to_load_from(site: str) -> None:
+    pages = _pages()
+    assert LIVE_PAGE in pages and "index.html" in pages
+    offenders = [f"{page}: {url}" for page in pages
+                 for url in _addresses_to_load((HTML / page).read_text(encoding="utf-8"))]
+    assert not offenders, "pages that name another host to load from:\n" + "\n".join(offenders[:40])
+
+
+def test_the_scan_finds_an_address_in_a_theme_constant_or_a_tag() -> None:
+    assert _addresses_to_load('<script>const THEBE_JS_URL = "https://unpkg.com/thebe@0.8.2"</script>')
+    assert _addresses_to_load('<script>import("https://cdnjs.cloudflare.com/mermaid.js")</script>')
+    assert _addresses_to_load('<link rel="stylesheet" href="//fonts.googleapis.com/css">')
+    assert _addresses_to_load('<img src="https://example.org/a.png">')
+    assert not _addresses_to_load('<a href="https://example.org/">a link to read</a>')
+    assert not _addresses_to_load('<script type="application/json">["https://example.org"]</script>')
+    assert not _addresses_to_load('<script src="../_static/live/live.js"></script>')
 
 
 def test_every_page_renders_with_other_hosts_blocked(site: str) -> None:
     pages = _pages()
-    assert "index.html" in pages and "notebooks/forced-ace.html" in pages
     tally = Tally()
     shown: dict[str, tuple[str, int]] = {}
 
@@ -73,8 +108,9 @@ def test_every_page_renders_with_other_hosts_blocked(site: str) -> None:
                 tally.last = relative
                 reply = page.goto(f"{site}/{relative}", wait_until="load")
                 assert reply is not None and reply.ok, relative
-                page.wait_for_timeout(200)
-                page.wait_for_load_state("load")  # the start page forwards to the book's
+                # Late requests (fonts, a live page's Python), and the start
+                # page, which forwards to the book's first page.
+                page.wait_for_load_state("networkidle")
                 shown[relative] = (page.title(), len(page.inner_text("body").strip()))
         finally:
             context.close()
@@ -88,7 +124,7 @@ def test_every_page_renders_with_other_hosts_blocked(site: str) -> None:
 
 def test_live_pages_go_live_offline_and_survive_random_clicks(site: str) -> None:
     pages = _live_pages()
-    assert len(pages) >= 5, pages
+    assert LIVE_PAGE in pages and len(pages) >= 5, pages
     tally = Tally()
 
     def work(browser: Any) -> None:

@@ -29,7 +29,7 @@ from loo_tutor import (
 )
 from loo_tutor.cards import Suit, full_deck, parse_card
 from loo_tutor.cli import main
-from loo_tutor.errors import IllegalActionError, LooError
+from loo_tutor.errors import IllegalActionError, LooError, RuleError
 from loo_tutor.legality import Announcement
 from loo_tutor.pam import (
     CivilLead,
@@ -194,9 +194,10 @@ def test_seat_count_four_to_seven_or_five_to_six() -> None:
     # R-SEAT-COUNT: 002 plays Pam with 4-7, 004 with 5-6 (option seats).
     four = "AH 7H KS QD 3C | 2S 3S 4S 5S 6S | JC 9H AS 2D 5C | 7S 8S 9S 10S 2C"
     pam_from_hands(PLAYERS[:4], 3, 0, [cards(h) for h in four.split("|")], parse_card("4H"))
-    with pytest.raises(LooError, match="R-SEAT-COUNT"):
+    with pytest.raises(RuleError) as refused:
         pam_from_hands(PLAYERS[:4], 3, 0, [cards(h) for h in four.split("|")],
                        parse_card("4H"), (), pam(seats="5-6"))
+    assert refused.value.rule is RuleId.SEAT_COUNT
 
 
 # -- announcing ----------------------------------------------------------------

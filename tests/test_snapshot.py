@@ -39,8 +39,9 @@ def test_a_stepper_is_written_as_its_first_step_with_its_controls_disabled() -> 
     assert buttons == ["|◀", "◀", "▶", "▶|"]
     assert len(re.findall(r"<button[^>]* disabled>", shown)) == 4
     assert 'title="Previous step"' in shown
-    assert 'style="width:3em"' in shown
-    assert f'max="{len(pages) - 1}" value="0"' in shown
+    # The step field: disabled, at the first step of the last, its number a
+    # default the saved state leaves out.
+    assert f'<input type="number" disabled value="0" max="{len(pages) - 1}"' in shown
     assert f"<option>{html.escape(stepper.steps[0].title)}</option>" in shown
     assert '<select disabled>' in shown and f"of {len(pages) - 1}" in shown
     assert '<span class="loo-snap-words loo-snap-column">Step</span>' in shown
@@ -50,9 +51,11 @@ def test_a_trainer_is_written_with_its_cards_and_check_box() -> None:
     trainer = PlayTrainer(example("forced-ace"), seat="A", from_trick=1, highlight_legal=True)
     shown = loo_snapshot.snapshot(*_saved(trainer))
     assert trainer.table.value in shown and trainer.header.value in shown
-    cards = re.findall(r'<button class="loo-snap-button[^"]*"[^>]*>([^<]*)</button>', shown)
-    assert cards[:3] == [b.description for b in trainer.hand.children]
-    assert "loo-snap-info" in shown  # the legal card is lit, as in the widget
+    buttons = re.findall(r'<button class="loo-snap-button[^"]*"[^>]*>([^<]*)</button>', shown)
+    hand = [b.description for b in trainer.hand.children]
+    assert [b for b in buttons if b in hand] == hand
+    # The legal card is lit, as in the widget: it keeps its own classes.
+    assert re.search(r'<button class="loo-snap-button [^"]*loo-lit[^"]*"[^>]*>A♥</button>', shown)
     # A check box comes before its words, as in the widget.
     assert ('<input type="checkbox" disabled checked>'
             '<span class="loo-snap-words">Highlight legal cards</span>') in shown
@@ -83,7 +86,7 @@ def _page(widget: Any) -> str:
     return ('<html><head><script src="../_static/require.js?v=1"></script>\n'
             '<script src="../_static/html-manager/embed-amd.js?v=2"></script>\n'
             f'<script type="application/vnd.jupyter.widget-state+json">{state}</script>\n'
-            '<script data-app="../lite/app.html" src="../_static/loo_live.js?v=3"></script>'
+            '<script data-loo-live="page" defer="defer" src="../_static/live/live.js?v=3"></script>'
             f'</head><body><p>text</p><script type="application/vnd.jupyter.widget-view+json">'
             f"{view}</script></body></html>")
 
@@ -95,7 +98,7 @@ def test_a_live_page_gets_its_snapshots_and_leaves_the_widget_manager_to_its_scr
     assert ready.index("<p>text</p>") < copy < ready.index("widget-view+json")
     assert "<p>the deal</p>" in ready[copy:]
     assert '<script src="' not in ready
-    assert ('<script data-app="../lite/app.html" src="../_static/loo_live.js?v=3" '
+    assert ('<script data-loo-live="page" defer="defer" src="../_static/live/live.js?v=3" '
             'data-saved-widgets="../_static/require.js?v=1 '
             '../_static/html-manager/embed-amd.js?v=2">') in ready
     # A page done already, or a page without widgets, is left as it is.

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import hypothesis
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import LooError, Play, new_deal
@@ -121,8 +121,7 @@ def agrees_with_brute_force(state: DealState) -> None:
 @given(seeds)
 def test_solver_agrees_with_brute_force_on_small_positions(seed: int) -> None:
     state = small_position(seed)
-    if state.phase is not Phase.PLAY:
-        return
+    assume(state.phase is Phase.PLAY)
     agrees_with_brute_force(state)
 
 
@@ -298,7 +297,7 @@ def test_one_solver_for_a_whole_deal_agrees_with_brute_force(seed: int, later: i
             options = state.legal_actions()
             state = state.apply(options[rng.randrange(len(options))])
         if state.phase is not Phase.PLAY:
-            return
+            break  # the deal ended before the second question
 
 
 @settings(max_examples=40, deadline=None)
@@ -306,8 +305,7 @@ def test_one_solver_for_a_whole_deal_agrees_with_brute_force(seed: int, later: i
 def test_outcomes_conserve_units_and_share_three_tricks(seed: int, count: int, cards: int,
                                                        carried: int) -> None:
     state = position(seed, count, cards, carried)
-    if state.phase is not Phase.PLAY:
-        return
+    assume(state.phase is Phase.PLAY)
     for outcome in solve(state).values():
         assert sum(outcome.tricks.values()) == 3
         settled = outcome.settlement
@@ -323,8 +321,7 @@ def test_outcomes_conserve_units_and_share_three_tricks(seed: int, count: int, c
 @given(seeds, st.integers(5, 8), st.integers(0, 20), st.sampled_from([0, 6]))
 def test_hints_name_only_legal_cards(seed: int, count: int, cards: int, carried: int) -> None:
     state = position(seed, count, cards, carried)
-    if state.phase is not Phase.PLAY:
-        return
+    assume(state.phase is Phase.PLAY)
     given_hint = hint(state)
     assert given_hint.card in state.legal_cards()
     assert given_hint.sentence.startswith("Play ")
@@ -410,8 +407,15 @@ def test_a_hint_names_what_the_worse_card_costs() -> None:
 def test_a_solver_remembers_positions_between_questions() -> None:
     state = position(5, 8, 0, 0)
     solver = Solver()
+    assert solver.positions_known() == 0
     first = solver.solve(state)
+    learnt = solver.positions_known()
+    assert learnt > 0
     assert solver.solve(state) == first
+    assert solver.positions_known() == learnt  # answered from memory, nothing searched again
+    later = state.apply(state.legal_actions()[0])
+    solver.solve(later)  # a later position of the same deal reuses the same search
+    assert solver.positions_known() == learnt
 
 
 def test_outside_play_the_solver_refuses_in_one_line() -> None:

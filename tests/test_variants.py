@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor.cards import Suit, full_deck, parse_card
-from loo_tutor.errors import MalformedRecord
+from loo_tutor.errors import MalformedRecord, RuleError
 from loo_tutor.legality import Announcement
 from loo_tutor.profiles import BLENHEIM, OPTIONS, describe, profile_from_rules
 from loo_tutor.record import check, loads, record_from_state, replay
@@ -133,8 +133,9 @@ def test_seats_3_to_10_lets_three_and_ten_players_sit_down() -> None:
         names = [f"P{i}" for i in range(count)]
         state = new_deal(names, 0, 3, random.Random(count), wide)
         assert state.kind is DealKind.DOUBLE and len(state.hands) == count
-    with pytest.raises(Exception, match="R-SEAT-COUNT"):
+    with pytest.raises(RuleError) as refused:
         new_deal(["P1", "P2", "P3"], 0, 3, random.Random(1))
+    assert refused.value.rule is RuleId.SEAT_COUNT
 
 
 def test_a_ten_player_record_deals_34_cards_from_the_deck() -> None:

@@ -5,51 +5,9 @@
 import '@jupyter-widgets/controls/css/widgets-base.css';
 import 'font-awesome/css/font-awesome.css';
 import './page.css';
-import * as base from '@jupyter-widgets/base';
-import { ManagerBase } from '@jupyter-widgets/base-manager';
-import * as controls from '@jupyter-widgets/controls';
 import { Widget as LuminoWidget } from '@lumino/widgets';
 import { Kernel } from './kernel.js';
-import { OutputModel, OutputView } from './output.js';
-
-const MODULES = {
-  '@jupyter-widgets/base': base,
-  '@jupyter-widgets/controls': controls,
-  '@jupyter-widgets/output': { OutputModel, OutputView },
-};
-
-export class ClassroomManager extends ManagerBase {
-  constructor(kernel) {
-    super();
-    this.kernel = kernel;
-    kernel.onCommOpen = (comm, msg) => (comm.target_name === this.comm_target_name
-      ? this.handle_comm_open(comm, msg) : undefined);
-  }
-
-  async loadClass(className, moduleName, moduleVersion) {
-    const found = (MODULES[moduleName] || {})[className];
-    if (!found) {
-      throw new Error(`the widget ${className} of ${moduleName} ${moduleVersion} is not part of the classroom page`);
-    }
-    return found;
-  }
-
-  async _create_comm(targetName, modelId, data, metadata, buffers) {
-    const comm = this.kernel.createComm(targetName, modelId);
-    if (data || metadata) comm.open(data, undefined, metadata, buffers);
-    return comm;
-  }
-
-  async _get_comm_info() {
-    const reply = await this.kernel.request('comm_info_request', { target_name: this.comm_target_name });
-    return reply.content.status === 'ok' ? reply.content.comms : {};
-  }
-
-  // Loads every widget the kernel holds (protected in ManagerBase).
-  load() {
-    return this._loadFromKernel();
-  }
-}
+import { WidgetManager } from './manager.js';
 
 function say(message) {
   const line = document.getElementById('loading_text');
@@ -138,7 +96,7 @@ export async function start() {
   }
   mark('kernel connected');
   stopKernelOnLeaving(config.baseUrl, kernel);
-  const manager = new ClassroomManager(kernel);
+  const manager = new WidgetManager(kernel);
   await manager.load();
   mark('widget state loaded');
   const places = [...document.querySelectorAll('[data-loo-model-id]')];

@@ -21,10 +21,10 @@ export class OutputModel extends output.OutputModel {
   }
 
   _watch() {
-    const kernel = this.widget_manager.kernel;
-    if (this._hooked) kernel.removeHook(this._hooked, this._hook);
+    const connection = this.widget_manager.connection;
+    if (this._hooked) connection.removeHook(this._hooked, this._hook);
     this._hooked = this.get('msg_id') || '';
-    if (this._hooked) kernel.addHook(this._hooked, this._hook);
+    if (this._hooked) connection.addHook(this._hooked, this._hook);
   }
 
   _capture(msg) {
@@ -54,7 +54,7 @@ export class OutputModel extends output.OutputModel {
   }
 
   close(comm_closed) {
-    if (this._hooked) this.widget_manager.kernel.removeHook(this._hooked, this._hook);
+    if (this._hooked) this.widget_manager.connection.removeHook(this._hooked, this._hook);
     return super.close(comm_closed);
   }
 }

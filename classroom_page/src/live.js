@@ -1,0 +1,185 @@
+// A live book page (built into _static/live/live.js): the widget outputs of
+// the book's own page come alive in place.
+//
+// The page shows its widgets at once as saved when the book was built (HTML
+// copies written by _ext/loo_snapshot.py, before each widget output's
+// placeholder). An inline script at the top of <head> (_ext/loo_live_early.js)
+// has already started the page's Web Worker, where Python runs the page's
+// code cells (live-worker.js) and keeps the messages that come before this
+// script runs. This script shows a status line while Python starts, makes
+// the widget manager, and draws each widget a cell shows in place of the
+// saved copy of the same output (the n-th widget shown, in the n-th widget
+// output of the page). document.documentElement.dataset.looLive says how far
+// it got: "starting", then "ready" once every widget on the page is live, or
+// "failed". If Python cannot start (a page opened from a file, a browser
+// without WebAssembly), the saved copies stay, drawn again by the widget
+// manager of the saved page (the addresses in data-saved-widgets of this
+// script's tag) so that their sliders and menus work without Python.
+import '@jupyter-widgets/controls/css/widgets.css';
+import 'font-awesome/css/font-awesome.css';
+import { WidgetManager } from './manager.js';
+import { WorkerConnection } from './worker.js';
+
+const VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
+const SNAPSHOT = 'loo-snapshot';
+const script = document.currentScript;
+const savedWidgets = script && script.dataset.savedWidgets ? script.dataset.savedWidgets.split(' ') : [];
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+function signal(state) {
+  document.documentElement.dataset.looLive = state;
+}
+
+// Marks on the page's performance timeline (ms from navigation start), which
+// the browser benchmark reads to say where an opening spends its time.
+function mark(name) {
+  performance.mark(`loo-live:${name}`);
+}
+
+// The widget manager of the saved page, for a page that stays a saved copy:
+// its scripts load one after the other, and it draws the widgets in place
+// of the HTML copies (which stay if it cannot be loaded).
+function drawSavedWidgets() {
+  if (!savedWidgets.length) return;
+  savedWidgets.reduce((before, url) => before.then(() => new Promise((done, failed) => {
+    const tag = document.createElement('script');
+    tag.src = url;
+    tag.onload = done;
+    tag.onerror = failed;
+    document.head.append(tag);
+  })), Promise.resolve()).then(() => {
+    document.querySelectorAll(`.${SNAPSHOT}`).forEach((copy) => copy.remove());
+  }, () => { /* the HTML copies stay */ });
+}
+
+function statusLine(article) {
+  const status = el('div', 'loo-live-status');
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const spinner = el('span', 'loo-live-spinner');
+  spinner.setAttribute('aria-hidden', 'true');
+  const text = el('span', 'loo-live-text');
+  const note = el('span', 'loo-live-note');
+  const bar = el('progress', 'loo-live-progress');
+  bar.setAttribute('aria-hidden', 'true');
+  status.append(spinner, text, bar, note);
+  article.prepend(status);
+  return {
+    say(main, detail, kind) {
+      text.textContent = main;
+      note.textContent = detail || '';
+      if (kind) {
+        status.classList.add(kind);
+        bar.remove();
+      }
+    },
+    progress(done, total) {
+      bar.max = total;
+      bar.value = done;
+    },
+  };
+}
+
+const WAITING = 'Until it is ready, the widgets below are a saved copy and their buttons do nothing.';
+
+function start() {
+  const article = document.querySelector('article.bd-article')
+    || document.querySelector('main article') || document.querySelector("[role='main']");
+  const places = [...document.querySelectorAll(VIEW)];
+  const live = window.looLive;
+  if (!article || !places.length) return;
+  const status = statusLine(article);
+
+  const cannot = (detail) => {
+    status.say('These widgets are a saved copy.', detail, 'loo-live-off');
+    signal('failed');
+    drawSavedWidgets();
+  };
+  if (location.protocol === 'file:') {
+    cannot('Serve the site (./dev site) to run them live in your browser.');
+    return;
+  }
+  if (!live) {
+    cannot('This browser cannot run Python.');
+    return;
+  }
+
+  signal('starting');
+  status.say('Starting Python in your browser…', WAITING);
+  const connection = new WorkerConnection(live.worker);
+  const manager = new WidgetManager(connection);
+  const drawn = [];
+  let failed = false;
+
+  const giveUp = (reason) => {
+    if (failed) return;
+    failed = true;
+    status.say('Python could not start in this browser, so the widgets below stay a saved copy.',
+      reason, 'loo-live-off');
+    signal('failed');
+  };
+
+  // The n-th widget a cell shows takes the place of the n-th saved output.
+  connection.onDisplay = (msg) => {
+    const modelId = msg.content.data['application/vnd.jupyter.widget-view+json'].model_id;
+    const placeholder = places[drawn.length];
+    if (!placeholder) {
+      console.error(`the page's Python showed more widgets than the page has (${places.length})`);
+      return;
+    }
+    const host = el('div', 'loo-live-widget');
+    host.hidden = true;
+    placeholder.before(host);
+    drawn.push(manager.draw(modelId, host).then(() => {
+      const copy = host.previousElementSibling;
+      host.hidden = false;
+      if (copy && copy.classList.contains(SNAPSHOT)) copy.remove();
+    }));
+  };
+
+  const finish = async () => {
+    await connection.idle();
+    const results = await Promise.allSettled(drawn);
+    const missing = places.length - results.filter((r) => r.status === 'fulfilled').length;
+    results.filter((r) => r.status === 'rejected')
+      .forEach((r) => console.error('a widget could not be drawn:', r.reason));
+    if (missing) {
+      giveUp(`${missing} of ${places.length} widgets could not be started.`);
+      return;
+    }
+    mark('live');
+    const seconds = (performance.now() / 1000).toFixed(1);
+    status.say('Live: Python is running in your browser.',
+      `Started in ${seconds} s. Everything on this page is served by this site.`, 'loo-live-ready');
+    document.documentElement.dataset.looLiveMs = String(Math.round(performance.now()));
+    signal('ready');
+  };
+
+  const handle = (msg) => {
+    if (msg.step !== undefined) {
+      if (msg.done === 1) mark('python ready');
+      status.say(`Starting Python in your browser… (${msg.step})`, WAITING);
+      status.progress(msg.done, msg.total);
+    } else if (msg.failed !== undefined) {
+      giveUp(msg.failed);
+    } else if (msg.cellsRun) {
+      mark('cells run');
+      finish();
+    } else {
+      connection.deliver(msg);
+    }
+  };
+  live.listen(handle);
+}
+
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', start);
+} else {
+  start();
+}

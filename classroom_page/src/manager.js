@@ -1,0 +1,57 @@
+// The widget manager of both kinds of page (the classroom's and the live
+// book page's): it makes each widget's model when Python opens its comm, and
+// draws a widget's view where the page keeps a place for it. The models and
+// views come from npm's widget packages, bundled with the page's script.
+import * as base from '@jupyter-widgets/base';
+import { ManagerBase } from '@jupyter-widgets/base-manager';
+import * as controls from '@jupyter-widgets/controls';
+import { Widget as LuminoWidget } from '@lumino/widgets';
+import { OutputModel, OutputView } from './output.js';
+
+const MODULES = {
+  '@jupyter-widgets/base': base,
+  '@jupyter-widgets/controls': controls,
+  '@jupyter-widgets/output': { OutputModel, OutputView },
+};
+
+export class WidgetManager extends ManagerBase {
+  // ``connection``: a Connection (./connection.js) to the Python that runs the widgets.
+  constructor(connection) {
+    super();
+    this.connection = connection;
+    connection.onCommOpen = (comm, msg) => (comm.target_name === this.comm_target_name
+      ? this.handle_comm_open(comm, msg) : undefined);
+  }
+
+  async loadClass(className, moduleName, moduleVersion) {
+    const found = (MODULES[moduleName] || {})[className];
+    if (!found) {
+      throw new Error(`the widget ${className} of ${moduleName} ${moduleVersion} is not part of this page's script`);
+    }
+    return found;
+  }
+
+  async _create_comm(targetName, modelId, data, metadata, buffers) {
+    const comm = this.connection.createComm(targetName, modelId);
+    if (data || metadata) comm.open(data, undefined, metadata, buffers);
+    return comm;
+  }
+
+  async _get_comm_info() {
+    const reply = await this.connection.request('comm_info_request', { target_name: this.comm_target_name });
+    return reply.content.status === 'ok' ? reply.content.comms : {};
+  }
+
+  // Loads every widget the kernel holds (protected in ManagerBase).
+  load() {
+    return this._loadFromKernel();
+  }
+
+  // The view of the widget ``modelId``, drawn into ``place`` (in the page).
+  async draw(modelId, place) {
+    const model = await this.get_model(modelId);
+    const view = await this.create_view(model);
+    LuminoWidget.attach(view.luminoWidget, place);
+    return view;
+  }
+}
