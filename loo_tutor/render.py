@@ -127,7 +127,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("loo-you", ".loo-you{background:#0b57d0}"),
     # Narrow columns (a phone): the seats line up in rows under the pool
     # instead of round an oval, the reader's own seat last.
-    ("loo-table", ("@container (max-width:560px){"
+    ("loo-table", ("@container (max-width:480px){"
                    ".loo-table{height:auto;display:flex;flex-wrap:wrap;gap:0.4em;"
                    "justify-content:center;margin-bottom:0.5em}"
                    ".loo-felt{display:none}"
@@ -183,11 +183,23 @@ def stylesheet(page: str) -> str:
 
 _TOUCH = "@media (max-width:600px),(pointer:coarse)"
 
+CARD_TEXT_CSS = (f".loo-card-text{{{_CARD_INKS}display:inline-block;padding:0 0.2em;"
+                 "border:1px solid #8886;border-radius:0.25em;background:#fff;font-weight:600;"
+                 "line-height:1.3;white-space:nowrap}")
+"""A card in running text or in a message (:func:`card_text_html`): a small white
+chip, as card faces are white, with the card's ink, in either theme."""
+
 WIDGET_CSS = (
     _VARIABLES
     + "".join(rule for name, rule in _RULES if name in ("loo-black", "loo-red", "loo-blue",
                                                         "loo-green", "loo-ok"))
-    + ".loo-widget{max-width:100%;color:var(--loo-ink)}"
+    + ".loo-widget{max-width:100%;color:var(--loo-ink);"
+    # ipywidgets' own colours, from the theme's (dark on a dark page)
+    "--jp-widgets-color:var(--loo-ink);--jp-widgets-label-color:var(--loo-ink);"
+    "--jp-widgets-readout-color:var(--loo-ink);--jp-widgets-input-color:var(--loo-ink);"
+    "--jp-widgets-input-background-color:var(--loo-paper);"
+    "--jp-widgets-input-border-color:var(--loo-line);"
+    "--jp-widgets-input-focus-border-color:var(--loo-focus)}"
     # links look like the book's links
     + ".loo-widget a{color:var(--loo-link);text-decoration:underline}"
     ".loo-widget a:hover{color:var(--loo-link-hover)}"
@@ -217,7 +229,7 @@ WIDGET_CSS = (
     ".loo-widget input[type=number]{color:var(--loo-ink);background:var(--loo-paper);"
     "border-color:var(--loo-line)}"
     ".loo-widget .widget-html-content{max-width:100%}"
-    ".loo-card-text{font-weight:600}"
+    + CARD_TEXT_CSS +
     ".loo-verdict.loo-refused,.loo-error,.loo-bad{color:var(--loo-bad)}"
     ".loo-verdict.loo-ok{color:var(--loo-ok)}"
     ".loo-field-right{color:var(--loo-ok)}"
@@ -225,9 +237,10 @@ WIDGET_CSS = (
     ".loo-field-empty{color:var(--loo-muted)}"
     ".loo-field-note{margin:0 0 0.4em}"
     # the reader's cards: buttons drawn as cards, at the reader's seat
-    ".loo-table-box{position:relative;flex-direction:column;width:100%;max-width:42.5em}"
+    # (the table fills the box, so that the row and the seat share a centre)
+    ".loo-table-box{position:relative;flex-direction:column;width:100%;max-width:552px}"
     ".loo-table-box>.widget-html{width:100%;margin:0}"
-    ".loo-table-box .loo-table{margin-bottom:0}"
+    ".loo-table-box .loo-table{margin-bottom:0;max-width:none}"
     ".loo-table-box>.loo-hand-row{position:absolute;left:50%;bottom:6px;"
     "transform:translateX(-50%);flex-wrap:nowrap;justify-content:center;margin:0}"
     ".loo-widget .jupyter-button.loo-card-button,.loo-widget .loo-snap-button.loo-card-button{"

@@ -566,3 +566,12 @@ def test_the_package_exports_every_widget_it_can_load() -> None:
 
     assert sorted(package.__all__) == sorted(package._MODULES)
     assert all(getattr(package, name) for name in package.__all__)
+
+
+def test_enter_in_a_payout_field_checks_the_answers() -> None:
+    record = example("forced-ace")
+    checker = PayoutChecker(record)
+    checker.carried_field.value = check(record)["carried_next"]
+    assert checker.results == {}
+    checker.carried_field._handle_custom_msg({"event": "submit"}, [])  # what Enter sends
+    assert checker.results["carried"].status == "right"

@@ -139,6 +139,14 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         made.on_click(lambda _: act())
         return made
 
+    def on_enter(self, field: widgets.Text, act: Callable[[], object]) -> None:
+        """Call ``act()`` when Enter is pressed in ``field`` (the browser's ``submit`` event)."""
+        def submitted(_: object, content: Mapping[str, Any], buffers: object) -> None:
+            if content.get("event") == "submit":
+                act()
+
+        field.on_msg(submitted)
+
     _FAILED = "This deal cannot be used"
     """What the error line says before the reason."""
 

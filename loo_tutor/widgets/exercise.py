@@ -268,13 +268,8 @@ class ExerciseWidget(LooWidget):
             return menu, menu
         example = "e.g. 4, 10/3 or 3 1/3" if field.form == "amount" else "e.g. -3, 10/3 or -3 1/5"
         text = self.part(widgets.Text, placeholder=example, tooltip=described, **named)
-        text.on_msg(self._submitted)
+        self.on_enter(text, self.check)
         return text, text
-
-    def _submitted(self, _: object, content: dict[str, Any], buffers: object) -> None:
-        """Enter in a text field (the browser's ``submit`` event): check the answers."""
-        if content.get("event") == "submit":
-            self.check()
 
     def answers(self) -> dict[str, Any]:
         """The answers as the controls hold them, in the form the exercise grades."""

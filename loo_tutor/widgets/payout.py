@@ -92,6 +92,8 @@ class PayoutChecker(LooWidget):
         self._notes["carried"] = self.part(widgets.HTML)
         self.check_button = self.button("Check", "Check every answer", self.check,
                                         button_style="primary")
+        for field in (*self.payout_fields.values(), self.carried_field):
+            self.on_enter(field, self.check)
         self.answer_button = self.button("Show the answer", "Show the engine's settlement",
                                          self.show_answer)
         self.summary = self.part(widgets.HTML)
