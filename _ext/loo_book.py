@@ -58,11 +58,12 @@ from loo_tutor.render import (
 )
 from loo_tutor.state import DealKind, DealState, Phase, Seat
 
-CHIP_STYLE = (".loo-card-text{display:inline-block;padding:0 0.2em;border:1px solid #8886;"
-              "border-radius:0.25em;background:#fff;font-weight:600;line-height:1.3;"
-              "white-space:nowrap}")
-"""Cards in running text are small white chips, as card faces are white in the
-engine's drawings, so their inks read alike in the light and the dark theme."""
+CHIP_STYLE = (".loo-cards .loo-card-text{display:inline-block;padding:0 0.2em;"
+              "border:1px solid #8886;border-radius:0.25em;background:#fff;font-weight:600;"
+              "line-height:1.3;white-space:nowrap}")
+"""Cards in the book's text are small white chips, as card faces are white in
+the engine's drawings, so their inks read alike in the light and the dark
+theme. (Cards in a widget's text keep the widget's own look.)"""
 
 SHOWN = ("hands", "picture", "tricks", "settlement", "refusal")
 _SAID = {Announcement.STAND: "stand", Announcement.PASS: "pass",
@@ -75,7 +76,8 @@ _SAID = {Announcement.STAND: "stand", Announcement.PASS: "pass",
 def cards_html(cards: Sequence[Card]) -> str:
     """Cards in running text, a space apart, each as the engine writes it
     (:func:`loo_tutor.render.card_text_html`)."""
-    return " ".join(card_text_html(card) for card in cards)
+    inner = " ".join(card_text_html(card) for card in cards)
+    return f'<span class="loo-cards">{inner}</span>'
 
 
 INKS = stylesheet(cards_html(CARDS))
@@ -135,7 +137,7 @@ def moment(states: Sequence[DealState], at: str) -> DealState:
 def indicator_text(states: Sequence[DealState]) -> str:
     """The trump indicator and whether it lies face up, as HTML."""
     first, last = states[0], states[-1]
-    chip = card_text_html(first.indicator)
+    chip = cards_html([first.indicator])
     noun = f"{first.indicator.suit.noun}s"
     if first.kind is DealKind.DOUBLE:
         return f"Indicator {chip}, turned face up: {noun} are trumps."
@@ -184,7 +186,7 @@ def trick_rows(states: Sequence[DealState]) -> list[tuple[str, str]]:
     last = states[-1]
     rows = []
     for trick in last.all_tricks():
-        cards = "<br>".join(_unbroken(f"{html.escape(last.players[seat])}: {card_text_html(card)}")
+        cards = "<br>".join(_unbroken(f"{html.escape(last.players[seat])}: {cards_html([card])}")
                             for seat, card in trick.plays)
         winner = "in play" if trick.winner is None else last.players[trick.winner]
         rows.append((cards, winner))
@@ -267,8 +269,9 @@ class DealDirective(SphinxDirective):
 
     required_arguments = 1
     has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {"show": _show, "at": directives.unchanged, "view": directives.unchanged,
-                   "caption": directives.unchanged}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "show": _show, "at": directives.unchanged, "view": directives.unchanged,
+        "caption": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
         source = self.arguments[0]

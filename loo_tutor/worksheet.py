@@ -111,7 +111,8 @@ def _tricks(state: DealState, tricks: Sequence[Trick], title: str = "Tricks") ->
     if not tricks:
         return ""
     rows = "".join(_trick_row(state, i, t) for i, t in enumerate(tricks, 1))
-    return f'<p>{title}:</p><ol class="loo-tricks" style="list-style:none;padding-left:1em">{rows}</ol>'
+    return (f'<p>{title}:</p>'
+            f'<ol class="loo-tricks" style="list-style:none;padding-left:1em">{rows}</ol>')
 
 
 def _legal_cards(exercise: LegalCards) -> str:
@@ -163,7 +164,8 @@ def _hands(state: DealState) -> str:
     if state.miss is not None:
         rows += (f'<tr><th scope="row" style="text-align:left;padding-right:1em">the miss</th>'
                  f"<td>{_cards(state.miss)}</td></tr>")
-    return f'<table class="loo-hands"><caption style="text-align:left">The hands as dealt</caption>{rows}</table>'
+    return ('<table class="loo-hands"><caption style="text-align:left">The hands as dealt'
+            f'</caption>{rows}</table>')
 
 
 def _find_illegal(exercise: FindIllegal) -> str:
@@ -319,7 +321,8 @@ def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises") 
     exercise's position, question and answer spaces."""
     student = ('<p class="loo-student">Name: <span class="loo-blank loo-name">&nbsp;</span>'
                'Date: <span class="loo-blank loo-date">&nbsp;</span></p>')
-    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), a fraction (10/3) or "
+    intro = (student + "<p>Answer every question. Write amounts as a whole number (4), "
+             "a fraction (10/3) or "
              "a mixed number (3 1/3); the ledger is exact, so never round. Each exercise can also "
              "be opened in the tutor by its type and seed.</p>")
     sections = []
@@ -399,7 +402,7 @@ def _write(out: str | os.PathLike[str], sheet: str, key: str) -> tuple[Path, Pat
     try:
         folder.mkdir(parents=True, exist_ok=True)
         paths = folder / "worksheet.html", folder / "answers.html"
-        for path, text in zip(paths, (sheet, key)):
+        for path, text in zip(paths, (sheet, key), strict=True):
             path.write_text(text, encoding="utf-8", newline="\n")
     except OSError as exc:
         reason = exc.strerror.lower() if exc.strerror else str(exc)

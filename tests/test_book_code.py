@@ -27,8 +27,10 @@ FENCE = re.compile(r"^```(\w+)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 RECORD = ROOT / "loo_tutor" / "data" / "forced-ace.yaml"
 
 NOT_RUN = {
-    "loo-tutor classroom": "starts a server that runs until stopped (tests/test_classroom.py starts it)",
-    "python -m loo_tutor.lab": "runs the strategy experiments, minutes of computing, and rewrites the book's data",
+    "loo-tutor classroom": "starts a server that runs until stopped "
+                           "(tests/test_classroom.py starts it)",
+    "python -m loo_tutor.lab": "runs the strategy experiments, minutes of computing, "
+                               "and rewrites the book's data",
 }
 """Commands shown in the book that the suite does not run here, and why."""
 
@@ -98,7 +100,7 @@ def test_doctests_of_the_page(page: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("page", "code"), SCRIPTS, ids=ids(SCRIPTS))
 def test_python_block_runs(page: str, code: str, tmp_path: Path) -> None:
     with reader_folder(tmp_path), contextlib.redirect_stdout(io.StringIO()) as printed:
-        exec(compile(code, f"{page} block", "exec"), {"__name__": "__book__"})  # noqa: S102  (the book's own example)
+        exec(compile(code, f"{page} block", "exec"), {"__name__": "__book__"})
     assert "Traceback" not in printed.getvalue()
 
 

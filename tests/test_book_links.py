@@ -68,7 +68,7 @@ def rule_sections() -> dict[RuleId, str]:
     text = (BOOK / "rules.md").read_text(encoding="utf-8")
     starts = [(m.start(), m.group(1)) for m in TARGET.finditer(text)]
     ends = [start for start, _ in starts[1:]] + [len(text)]
-    by_label = {label: text[start:end] for (start, label), end in zip(starts, ends)}
+    by_label = {label: text[start:end] for (start, label), end in zip(starts, ends, strict=True)}
     return {rule: by_label.get(rule.label, "") for rule in RuleId}
 
 
@@ -138,4 +138,5 @@ def test_notebooks_stay_thin_and_without_saved_outputs() -> None:
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] == "code":
                 assert cell["outputs"] == [] and cell["execution_count"] is None, path.name
-                assert not re.search(r"^\s*(def|class) ", "".join(cell["source"]), re.MULTILINE), path.name
+                source = "".join(cell["source"])
+                assert not re.search(r"^\s*(def|class) ", source, re.MULTILINE), path.name

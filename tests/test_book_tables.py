@@ -20,7 +20,7 @@ ROOT = Path(__file__).parent.parent
 BOOK = ROOT / "book"
 sys.path.insert(0, str(ROOT / "_ext"))
 
-import loo_book  # the book's Sphinx extension, beside the live pages' one
+import loo_book  # noqa: E402  (the book's Sphinx extension, found on the path set above)
 
 DIRECTIVE = re.compile(r"^```\{loo-deal\} (\S+)\n:show: ([^\n]+)", re.MULTILINE)
 LABEL = re.compile(r'class="loo-card-text [^"]*" role="img" aria-label="([^"]+)"')
@@ -68,7 +68,8 @@ def test_each_drawn_deal_agrees_with_the_checker(page: str, source: str, shown: 
         said = {"stand": "stand", "pass": "pass", "miss": "takes the miss",
                 "defend": "defends the pool"}
         announced = record.get("announce") or {}
-        for (who, cards, words), name in zip(rows, record["players"]):
+        players = record["players"]
+        for (who, cards, words), name in zip(rows[:len(players)], players, strict=True):
             assert who.split(" ")[0] == name
             assert chips(cards) == [parse_card(c).text for c in hands[name]]
             if name in announced:
@@ -88,9 +89,9 @@ def test_each_drawn_deal_agrees_with_the_checker(page: str, source: str, shown: 
     if "tricks" in shown:
         drawn = loo_book.trick_rows(states)
         assert len(drawn) == len(result["tricks"])
-        for (cards, winner), trick in zip(drawn, result["tricks"]):
-            plays = re.findall(r'(\w+): <span class="loo-card-text[^"]*" role="img" '
-                               r'aria-label="([^"]+)"', cards)
+        for (cards, winner), trick in zip(drawn, result["tricks"], strict=True):
+            plays = re.findall(r'(\w+): <span class="loo-cards"><span class="loo-card-text[^"]*" '
+                               r'role="img" aria-label="([^"]+)"', cards)
             assert [(player, BY_LABEL[label]) for player, label in plays] == [
                 (player, card) for player, card in trick["cards"]]
             assert winner == (trick["winner"] or "in play")
@@ -110,14 +111,16 @@ def test_each_drawn_deal_agrees_with_the_checker(page: str, source: str, shown: 
 
 def test_cards_in_running_text_are_written_as_the_engine_writes_them() -> None:
     cards = [parse_card("7H"), parse_card("10S")]
-    assert loo_book.cards_html(cards) == " ".join(card_text_html(card) for card in cards)
+    assert loo_book.cards_html(cards) == ('<span class="loo-cards">'
+                                          + " ".join(card_text_html(card) for card in cards)
+                                          + "</span>")
     assert chips(loo_book.cards_html(cards)) == ["7H", "10S"]
     assert ".loo-red{" in loo_book.INKS and ".loo-black{" in loo_book.INKS
 
 
 def test_a_moment_the_deal_never_reaches_is_refused_in_one_line() -> None:
     states, _ = loo_book.states_of(loo_book.read_record("king-forced", BOOK))
-    with pytest.raises(LooError, match="^at: the deal never reaches 'trick 3'$"):
+    with pytest.raises(LooError, match=r"^at: the deal never reaches 'trick 3'$"):
         loo_book.moment(states, "trick 3")
     with pytest.raises(LooError, match="is not dealt, play, end or trick N"):
         loo_book.moment(states, "halfway")
