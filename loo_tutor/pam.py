@@ -36,10 +36,10 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Sequence, Union
 
 from .cards import ACE, CARDS, Card, Suit, sort_hand
 from .errors import LooError, RuleError
@@ -82,7 +82,7 @@ JACK = 9
 _STAND, _PASS = Announcement.STAND, Announcement.PASS
 
 
-PamAction = Union[Announce, Exchange, Play, CivilLead]
+PamAction = Announce | Exchange | Play | CivilLead
 """The actions of a Pam deal, which are to stand or pass, exchange, play, or lead civilly."""
 
 
@@ -339,7 +339,7 @@ class PamState(DealMachine):
     # -- acting ----------------------------------------------------------
 
     def push(self, action: PamAction) -> None:
-        """Take ``action`` in place, without checking it (see :meth:`DealMachine.push`)."""
+        """Take ``action`` in place, without checking it (see ``DealMachine.push``)."""
         if isinstance(action, Announce):
             self._announce(action.seat, action.announcement)
         elif isinstance(action, Exchange):

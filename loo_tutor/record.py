@@ -25,25 +25,26 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import yaml
 
 from .cards import CARDS, Card, parse_card
 from .errors import LooError, MalformedRecord, NotationError
 from .legality import Announcement
-from .profiles import describe, profile_from_rules, rules_value
 from .pam import HAND_SIZE as PAM_HAND
 from .pam import TRICKS as PAM_TRICKS
 from .pam import PamState, split_pam_deck
+from .profiles import describe, profile_from_rules, rules_value
 from .rules import LIMITED, Profile
 from .state import (
     Announce,
     CivilLead,
-    DealMachine,
     DealKind,
+    DealMachine,
     DealState,
     Exchange,
     Phase,
@@ -62,7 +63,7 @@ FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "tru
           "announce", "tricks")
 """The top-level keys a record may have, in the order records are written."""
 
-IRISH_FIELDS = FIELDS[:-1] + ("stock", "exchange", "tricks")
+IRISH_FIELDS = (*FIELDS[:-1], "stock", "exchange", "tricks")
 """The keys of an Irish Loo record: the stock drawn from, and the exchanges."""
 
 PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
@@ -228,8 +229,16 @@ def parse_carried(value: Any) -> Fraction:
 class _Record:
     """A record whose static shape has been validated (CONTRACT §2.1, first part)."""
 
-    __slots__ = ("players", "dealer", "carried", "start", "announce", "exchange", "civil",
-                 "tricks")
+    __slots__ = (
+        "announce",
+        "carried",
+        "civil",
+        "dealer",
+        "exchange",
+        "players",
+        "start",
+        "tricks",
+    )
 
     def __init__(self, record: Any, profile: Profile | None = None) -> None:
         """Validate ``record``; ``profile`` is its ``rules`` already read, if it was."""
@@ -250,7 +259,7 @@ class _Record:
         if "carried" not in record:
             raise MalformedRecord("carried: missing (use 0 when nothing was carried)")
         carried = parse_carried(record["carried"])
-        seat = dict(zip(players, range(len(players))))
+        seat = {name: index for index, name in enumerate(players)}
         dealer_seat = seat[dealer]
         self.players = players
         self.dealer = dealer_seat
@@ -335,7 +344,7 @@ class _Record:
                 except (KeyError, TypeError):
                     pass
             by_seat.append(_cards(given, "hands", name, 3))
-        if profile is LIMITED or not profile.irish and not profile.single_pot_miss:
+        if profile is LIMITED or (not profile.irish and not profile.single_pot_miss):
             if kind is _DOUBLE and miss_text is None:
                 raise MalformedRecord(
                     "miss: a double deal (carried above 0) needs the 3 cards of the miss"
@@ -364,7 +373,8 @@ class _Record:
         if announce is None:
             return []
         if not _is_mapping(announce):
-            raise MalformedRecord(f"announce: expected a mapping player -> word, got {_kind(announce)}")
+            raise MalformedRecord(
+                f"announce: expected a mapping player -> word, got {_kind(announce)}")
         if announce and silent:
             raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
         calls = []
@@ -527,26 +537,25 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
                                  verdict.rule, verdict.message))
 
 
-_State = TypeVar("_State", bound=DealMachine)
-
-
 @dataclass(frozen=True)
-class Replay(Generic[_State]):
+class Replay:
     """A record replayed step by step.
 
     Attributes:
-        states: the state at the start, then after each legal action.
+        states: the state at the start, then after each legal action
+            (:class:`~loo_tutor.state.DealState`, or
+            :class:`~loo_tutor.pam.PamState` for a Pam Loo record).
         actions: the legal actions, ``actions[i]`` leading from ``states[i]``
             to ``states[i + 1]``.
         refused: the first illegal action and its verdict, if any.
     """
 
-    states: list[_State]
+    states: list[Any]
     actions: list[Any]
     refused: tuple[Any, Verdict] | None
 
 
-def replay(record: Mapping[str, Any]) -> Replay[DealState]:
+def replay(record: Mapping[str, Any]) -> Replay:
     """Every state a three-card record passes through, for stepping through a deal.
 
     Raises:
@@ -559,7 +568,7 @@ def replay(record: Mapping[str, Any]) -> Replay[DealState]:
     return _walk(parsed, keep=True)
 
 
-def replay_pam(record: Mapping[str, Any]) -> Replay[PamState]:
+def replay_pam(record: Mapping[str, Any]) -> Replay:
     """Every state a Pam Loo record passes through (the same replay as :func:`replay`).
 
     Raises:
@@ -586,7 +595,7 @@ class _Parsed(Protocol):
     def tricks(self) -> list[tuple[Card, ...]]: ...
 
 
-def _walk(parsed: _Parsed, keep: bool) -> Replay[Any]:
+def _walk(parsed: _Parsed, keep: bool) -> Replay:
     """Take the record's actions in order until one is refused (CONTRACT §2.2).
 
     The one replay loop of every game. With ``keep`` every state is kept (each
@@ -628,8 +637,11 @@ def _walk(parsed: _Parsed, keep: bool) -> Replay[Any]:
     return Replay(states, actions, None)
 
 
-def _stopped(state: Any, states: list[Any], actions: list[Any], action: Any) -> Replay[Any]:
+def _stopped(state: Any, states: list[Any], actions: list[Any], action: Any) -> Replay:
     return Replay(states, actions, (action, state.check(action)))
+
+
+_State = TypeVar("_State", bound=DealMachine)
 
 
 def _take(state: _State, action: Any, states: list[_State], actions: list[Any],

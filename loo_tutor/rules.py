@@ -256,7 +256,7 @@ class Profile:
         ante: what the dealer pays into a new pool (R-DEAL-ANTE).
         stake: under ``stakes="everyone"``, what every other player pays into a
             fresh pool, and what the dealer alone pays when something is carried.
-        stakes: who stakes (see :data:`Stakes` and :meth:`stakes_by_seat`).
+        stakes: who stakes (``Stakes``: ``"dealer"`` or ``"everyone"``; see :meth:`stakes_by_seat`).
         loo: what a looed player pays (R-LOO): a fixed amount, or the limit
             under ``loo_rule="mixed"``.
         loo_rule: ``"fixed"``, ``"unlimited"`` (the pool at start of play) or
@@ -289,7 +289,8 @@ class Profile:
         running_pam: (Pam Loo) Pam is the jack of trumps, not of clubs.
         flush_exempt: (Pam Loo) holders of Pam or a weaker flush are not
             looed by a flush (seed 002; seed 004 exempts nobody).
-        pam_duties: (Pam Loo) the playing duties (see :data:`PamDuties`).
+        pam_duties: (Pam Loo) the playing duties (``PamDuties``: ``"three-card"``
+            or ``"first-lead"``).
         dealer_takes_trump: (Pam Loo) the dealer may take the turned trump
             card and discard another.
         options: the options as written, for display and records.

@@ -16,9 +16,10 @@ Fraction(0, 1)
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence, Union
+from typing import Any, Union
 
 from .cards import ACE, Card, full_deck
 from .errors import LooError, RuleError
@@ -146,8 +147,8 @@ class Session:
         """Book the stakes, then shuffle, cut and deal (R-DEAL-ANTE).
 
         Returns:
-            the new deal: a :class:`~loo_tutor.state.DealState`, or under the
-            ``pam`` profile a :class:`~loo_tutor.pam.PamState`.
+            The new deal, a :class:`~loo_tutor.state.DealState` (under the
+            ``pam`` profile a :class:`~loo_tutor.pam.PamState`).
 
         Raises:
             LooError: a deal is already under way, or the session is over.

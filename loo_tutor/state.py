@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, ClassVar, Iterable, NamedTuple, Sequence, TypeVar, Union
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .cards import Card, Suit, full_deck
 from .errors import IllegalActionError, LooError, RuleError
@@ -103,11 +104,11 @@ class DealerCase(str, enum.Enum):
     """Which row of the dealer's decision table applies when the dealer announces (SPEC §4)."""
 
     SOLE_STAND = "sole-stand"
-    """Exactly one other player stood: the dealer may not pass."""
+    """Exactly one other player stood, so the dealer may not pass."""
     SOLE_MISS = "sole-miss"
-    """Exactly one other player is in, playing the miss: the dealer stands or passes."""
+    """Exactly one other player is in, playing the miss, so the dealer stands or passes."""
     SEVERAL = "several"
-    """Two or more others are in: the dealer stands, passes or takes the miss."""
+    """Two or more others are in, so the dealer stands, passes or takes the miss."""
 
     @property
     def rule(self) -> RuleId:
@@ -162,13 +163,16 @@ class Exchange:
 
 @dataclass(frozen=True, slots=True)
 class CivilLead:
-    """(Pam Loo) ``seat`` leads ``card``, the ace of trumps, and says "Pam, be civil" (V-PAM-CIVIL)."""
+    """(Pam Loo) ``seat`` leads ``card``, the ace of trumps, and says "Pam, be civil".
+
+    See V-PAM-CIVIL.
+    """
 
     seat: Seat
     card: Card
 
 
-Action = Union[Announce, Play, Exchange]
+Action = Announce | Play | Exchange
 
 
 @dataclass(frozen=True)
@@ -382,8 +386,8 @@ class DealMachine:
         """Take ``action`` in this state, in place, **without checking it**.
 
         Like python-chess's ``Board.push``: the caller vouches that the action
-        is legal (it came from :meth:`legal_actions`, or :meth:`is_legal` or
-        :meth:`check` approved it). An illegal action leaves a state that no
+        is legal (it came from ``legal_actions``, or ``is_legal`` or
+        ``check`` approved it). An illegal action leaves a state that no
         rule describes. Replaying records, play-outs, estimates and the solver
         use this; anything else should use :meth:`apply`.
         """
@@ -751,7 +755,7 @@ class DealState(DealMachine):
 
     def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
         """The trick in progress as (seat, card) pairs, clockwise from its leader."""
-        return tuple(zip(self._round, self.trick))
+        return tuple(zip(self._round, self.trick, strict=False))
 
     # -- acting ----------------------------------------------------------
 
@@ -895,7 +899,7 @@ class DealState(DealMachine):
                     self.revealed_after = len(self.tricks) + 1
                     break
         winner = seats[trick_winner_index(cards, self.trump)]
-        self.tricks.append(Trick(self.leader, tuple(zip(seats, cards)), winner))  # type: ignore[arg-type]
+        self.tricks.append(Trick(self.leader, tuple(zip(seats, cards, strict=True)), winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == self.TRICKS:
             self.phase = _OVER
@@ -1226,7 +1230,7 @@ def _three_card(profile: Profile) -> None:
 
 
 def check_pack(deck: Sequence[Card]) -> None:
-    """Raise :class:`~loo_tutor.errors.LooError` unless ``deck`` is one whole pack (R-PACK-CARDS)."""
+    """Raise :class:`~loo_tutor.errors.LooError` unless ``deck`` is a whole pack (R-PACK-CARDS)."""
     if len(deck) != 52 or len(set(deck)) != 52:
         raise RuleError("the deck must be the 52 distinct cards of one pack", RuleId.PACK_CARDS)
 

@@ -227,7 +227,7 @@ class DealerDecisionTable(LooWidget):
         data: dict[str, Any] = read_record(record)
         data.pop("announce", None)  # only the hands, miss and indicator matter
         data.pop("tricks", None)
-        state = replay(data).states[0]
+        state: DealState = replay(data).states[0]
         if state.kind is not DealKind.DOUBLE:
             raise LooError("the dealer's decision table needs a double deal (carried above 0)")
         return state

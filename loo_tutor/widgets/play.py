@@ -43,7 +43,7 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState:
     """
     if isinstance(source, DealState):
         return source
-    states = replay(read_record(source)).states
+    states: list[DealState] = replay(read_record(source)).states
     if from_trick is None:
         return states[-1]
     for state in states:
