@@ -71,7 +71,7 @@ def source_digest() -> str:
 
 def is_compiled(lib: Path = LIB) -> bool:
     """Whether ``lib`` holds the engine as compiled extension modules."""
-    return any((lib / "loo_tutor").glob("state.*.so"))
+    return any((lib / "loo_tutor").glob("legality.*.so"))
 
 
 def build() -> Path:
@@ -114,10 +114,10 @@ def build() -> Path:
 def run_compiled(script: str, args: list[str]) -> None:
     """Run a Python script with the compiled engine first on ``sys.path``."""
     sys.path.insert(0, str(build()))
-    import loo_tutor.state
+    import loo_tutor.legality
 
-    if not loo_tutor.state.__file__.endswith(".so"):
-        raise SystemExit(f"build_compiled: {loo_tutor.state.__file__} is not the compiled engine")
+    if not loo_tutor.legality.__file__.endswith(".so"):
+        raise SystemExit(f"build_compiled: {loo_tutor.legality.__file__} is not the compiled engine")
     sys.argv = [script, *args]
     runpy.run_path(script, run_name="__main__")
 

@@ -12,14 +12,14 @@ import pytest
 
 from loo_tutor import check, loads
 
-from browser_support import built_site
+from browser_support import CHROMIUM, FLAGS, built_site, require_chromium
 
 if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
-    import loo_tutor.state
+    import loo_tutor.legality
 
-    if not loo_tutor.state.__file__.endswith(".so"):
+    if not loo_tutor.legality.__file__.endswith(".so"):
         raise pytest.UsageError(f"LOO_TUTOR_EXPECT_COMPILED is set, but the engine comes from "
-                                f"{loo_tutor.state.__file__}, not the compiled build")
+                                f"{loo_tutor.legality.__file__}, not the compiled build")
 
 HERE = Path(__file__).parent
 OWN_EXAMPLES = HERE / "data" / "examples"
@@ -68,3 +68,21 @@ def site() -> Iterator[str]:
     """The built site, served on a free port of 127.0.0.1 for a module's browser tests."""
     with built_site() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, one browser for every module that asks.
+
+    Playwright's sync API runs one event loop per thread, so modules must share
+    this browser rather than start their own.
+    """
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
