@@ -33,7 +33,7 @@ import pytest
 from loo_tutor.exercises import make
 from loo_tutor.narrate import card_text
 
-from browser_support import CHROMIUM, FLAGS, require_chromium, serve_directory
+from browser_support import serve_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -93,20 +93,6 @@ def site(built_book: Path) -> Iterator[str]:
     """The built book served on 127.0.0.1 on a free port, for this session only."""
     with serve_directory(built_book) as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright; never a downloaded browser."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def test_saved_widgets_are_in_the_page_itself(site: str, chromium: Any) -> None:

@@ -44,5 +44,7 @@ def test_an_unlimited_loo_is_told_and_tabled_at_its_real_price() -> None:
 
 
 def test_irish_loo_has_no_simple_deal_to_announce() -> None:
-    text, _ = last_step("11_irish_sole_stander_dealer_passes")
+    record = load_record(VARIANTS / "39_irish_dealer_stands_against_a_sole_stander.yaml")
+    record["announce"] = {"A": "pass", "B": "pass", "C": "pass", "D": "pass"}
+    text = steps(record)[-1].narration.text
     assert "Nothing carries over (R-CARRY)." in text and "simple" not in text

@@ -25,8 +25,8 @@ def test_variants_page_goes_live_and_steps_both_deals(site: str) -> None:
 
 def _step_club_law(browser: Any, url: str, requests: list[str], errors: list[str]) -> None:
     with new_page(browser, requests, errors) as page:
-        app = open_live(page, url, VARIANTS_PAGE, "Right: limited + club_law", "Back")
-        widget = app.locator(".loo-widget").filter(has_text="Right: limited + club_law")
+        app = open_live(page, url, VARIANTS_PAGE, "Right: Club law", "Back")
+        widget = app.locator(".loo-widget").filter(has_text="Right: Club law")
         now = widget.locator(".loo-compare-now")
         assert "Both deals are over" in now.inner_text()
         widget.locator("button", has_text="New deal").click()
