@@ -36,6 +36,7 @@ _STYLE = (
     ".loo-compare-log{font:0.9em/1.4 system-ui,sans-serif;padding-left:2em}"
     ".loo-compare-log li{margin:0.15em 0}"
     ".loo-diverge{background:var(--loo-mark-bg);border-left:4px solid #e09b00;padding-left:0.4em}"
+    "html[data-theme=dark] .loo-diverge a{color:#9ec5ff}"
     ".loo-differ{border-left:4px dotted #0b57d0;padding-left:0.4em}"
     ".loo-current{font-weight:600}"
     ".loo-compare-now{margin:0.5em 0;padding:0.4em;border:1px solid var(--loo-line)}"
