@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping, Protocol, Sequence
+from typing import Protocol
 
 from .cards import ACE, Card, Suit
 from .errors import LooError
@@ -39,8 +40,14 @@ from .observe import PlayerView, observation
 from .state import Action, Announce, DealState, Play, Seat
 
 __all__ = [
-    "Bot", "RandomBot", "ThumbBot", "SamplingBot", "Tip", "play_with_bots",
-    "thumb_announcement", "thumb_card",
+    "Bot",
+    "RandomBot",
+    "SamplingBot",
+    "ThumbBot",
+    "Tip",
+    "play_with_bots",
+    "thumb_announcement",
+    "thumb_card",
 ]
 
 

@@ -13,8 +13,8 @@ returns the same shared objects, so cards compare and hash cheaply.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .errors import NotationError
 

@@ -46,10 +46,10 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Callable, Mapping, Sequence
 
 from .bots import Bot, RandomBot, ThumbBot, thumb_announcement, thumb_card
 from .cards import ACE, CARDS, KING, Card, Suit
@@ -69,8 +69,14 @@ from .state import (
     start_deal,
 )
 
-__all__ = ["Estimate", "WorldSampler", "sample_world", "estimate_actions", "estimate_action",
-           "finisher"]
+__all__ = [
+    "Estimate",
+    "WorldSampler",
+    "estimate_action",
+    "estimate_actions",
+    "finisher",
+    "sample_world",
+]
 
 _ANNOUNCE, _PLAY = Phase.ANNOUNCE, Phase.PLAY
 _MISS_SLOT = -1

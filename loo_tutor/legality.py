@@ -17,7 +17,7 @@ R-HEAD or R-TRUMP-WIN for a follower); see :ref:`r-play-hand`.
 from __future__ import annotations
 
 import enum
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import ACE, KING, Card, Suit
 from .rules import RuleId
@@ -162,7 +162,7 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
             top = card.rank
     winners = []
     for card in hand:
-        if card is pam or card.suit is trump and card.rank > top:
+        if card is pam or (card.suit is trump and card.rank > top):
             winners.append(card)
     return winners or list(hand)
 

@@ -22,8 +22,9 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .errors import MalformedRecord
 from .rules import LIMITED, Profile

@@ -13,8 +13,8 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from .state import Announce, DealState, Exchange, Phase, Play, new_deal
 

@@ -642,7 +642,7 @@ class _Search:
         a = b = -1
         while i < n:
             a, b = keep_a[i], keep_b[i]
-            if worth[a] > top or b >= 0 and worth[b] > top:
+            if worth[a] > top or (b >= 0 and worth[b] > top):
                 break
             i += 1  # this player cannot change the last trick
         else:

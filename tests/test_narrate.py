@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import OWN_EXAMPLES
 from loo_tutor import Announce, Announcement, MalformedRecord, Play, RuleId, load_record, loads
 from loo_tutor.cards import parse_card
 from loo_tutor.data import example, names
@@ -24,6 +23,8 @@ from loo_tutor.narrate import (
     steps,
 )
 from loo_tutor.record import replay
+
+from conftest import OWN_EXAMPLES
 
 # Where each shipped record comes from in tests/data/examples.
 SHIPPED = {

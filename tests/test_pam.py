@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import without_message
 
 from loo_tutor import (
     MalformedRecord,
@@ -44,6 +43,8 @@ from loo_tutor.profiles import PAM, profile_from_rules
 from loo_tutor.record import replay_pam
 from loo_tutor.rules import Profile, RuleId, RuleKey, VariantRuleId
 from loo_tutor.state import Announce, Exchange, Phase, Play
+
+from conftest import without_message
 
 DATA = Path(__file__).parent / "data" / "pam"
 RECORDS = sorted(DATA.glob("*.yaml"))

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import in_browser, new_page, open_live, outside_site
-
 from loo_tutor.narrate import card_text
 from loo_tutor.widgets import PracticeSession
+
+from browser_support import in_browser, new_page, open_live, outside_site
 
 PRACTICE_PAGE = "notebooks/practice.html"
 # The notebook's cell, built here too so the test knows the first hint.

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 import pytest
 
-from conftest import FORCED_ACE, run
 from loo_tutor import (
     CARDS,
     Announce,
@@ -28,6 +28,8 @@ from loo_tutor.observe import observation
 from loo_tutor.session import Session
 from loo_tutor.sim import play_out
 from loo_tutor.state import shuffle_and_cut, split_deck
+
+from conftest import FORCED_ACE, run
 
 COVERED: set[RuleId] = set()
 F = TypeVar("F", bound=Callable[..., None])
@@ -500,4 +502,4 @@ def test_the_last_pool_is_shared_equally_and_the_highest_balance_wins() -> None:
 
 
 def test_every_rule_id_has_a_test() -> None:
-    assert COVERED == set(RuleId)
+    assert set(RuleId) == COVERED

@@ -28,7 +28,7 @@ FIVE = ["A", "B", "C", "D", "E"]
 def forced_ace():
     hands = [[parse_card(c) for c in h.split()] for h in
              ("AH 7H KC", "9H 3S AC", "2H 5D 6D", "QS QD QC", "JS JD JC")]
-    state = deal_from_hands(FIVE, 4, 9, hands, [parse_card(c) for c in "2S 2D 2C".split()],
+    state = deal_from_hands(FIVE, 4, 9, hands, [parse_card(c) for c in ["2S", "2D", "2C"]],
                             parse_card("4H"))
     for seat, call in enumerate(["stand", "stand", "stand", "pass", "pass"]):
         state = state.apply(Announce(seat, Announcement(call)))
@@ -81,7 +81,7 @@ def test_bad_setups_are_refused() -> None:
 
 def test_the_last_trick_ends_the_deal() -> None:
     state = forced_ace()
-    for card in "AH 9H 2H 7H 3S 5D KC AC 6D".split():
+    for card in ["AH", "9H", "2H", "7H", "3S", "5D", "KC", "AC", "6D"]:
         state = state.apply(Play(state.current_player(), parse_card(card)))
     assert state.phase is Phase.OVER and state.current_player() is None
     assert state.legal_actions() == []

@@ -15,13 +15,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import HERE, expected_for
 from test_examples import test_command_line_agrees_with_check as check_command_line
 from test_examples import test_example_gives_expected_result as check_example
 
 from loo_tutor import check, load_record
 from loo_tutor.cli import main
 from loo_tutor.profiles import OPTIONS
+
+from conftest import HERE, expected_for
 
 VARIANTS = HERE / "data" / "variants"
 RECORDS = sorted(VARIANTS.glob("*.yaml"))

@@ -532,4 +532,4 @@ def test_a_limited_profile_written_as_a_mapping_gives_the_contract_output() -> N
 
 def test_every_three_card_variant_rule_has_a_test() -> None:
     three_card = set(VariantRuleId) - {VariantRuleId.PAM, VariantRuleId.PAM_CIVIL}
-    assert COVERED == three_card, sorted(three_card - COVERED)
+    assert three_card == COVERED, sorted(three_card - COVERED)

@@ -19,7 +19,6 @@ import pytest
 from loo_tutor import Announcement, RuleId, check, load_record
 from loo_tutor.data import example
 from loo_tutor.record import replay
-from loo_tutor.render import link_rules
 from loo_tutor.widgets import (
     AnnouncementTrainer,
     DealerDecisionTable,
