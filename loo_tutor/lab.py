@@ -453,7 +453,7 @@ def figures(results: Mapping[str, Any], folder: Path) -> list[Path]:
                          "svg.fonttype": "none"})
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    markers = dict(zip(PLAYER_COUNTS, "osD^"))
+    markers = dict(zip(PLAYER_COUNTS, "osD^", strict=True))
 
     def save(fig: Any, stem: str) -> None:
         path = folder / f"{stem}.svg"

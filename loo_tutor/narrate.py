@@ -157,7 +157,8 @@ def narrate_start(state: DealState) -> Narration:
     if state.kind is DealKind.DOUBLE:
         return (
             _say(f"{dealer} deals a double deal: {_amount(state.carried)} carried plus the "
-                 f"dealer's ante of {ante} make a pool of {_amount(state.pool)} ", RuleId.DEAL_KIND, RuleId.POOL)
+                 f"dealer's ante of {ante} make a pool of {_amount(state.pool)} ",
+                 RuleId.DEAL_KIND, RuleId.POOL)
             + _say(f"The indicator {card_text(state.indicator)} is turned face up, so "
                    f"{state.indicator.suit.noun}s are trumps", RuleId.DEAL_TRUMP)
             + _say(f"{first_name} announces first", RuleId.ANN_ORDER)
@@ -267,7 +268,8 @@ def _lead_sentence(before: DealState, play: Play) -> Narration:
     refused = _refused_rules(before, play.seat)
     trump = before.trump
     if trump is None:
-        return _say(f"{name} leads {shown}: trumps are not known yet, so any card may be led ", RuleId.LEAD_FREE)
+        return _say(f"{name} leads {shown}: trumps are not known yet, so any card may be led ",
+                    RuleId.LEAD_FREE)
     if RuleId.LEAD_ACE in refused:
         if card.rank == ACE:
             why = "holds the ace of trumps and must lead it"

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any
 
 from .cards import ACE, Card, full_deck
 from .errors import LooError, RuleError
@@ -27,7 +27,7 @@ from .pam import PamState, new_pam_deal
 from .rules import LIMITED, Profile, RuleId
 from .state import DealState, Phase, Seat, new_deal
 
-Deal = Union[DealState, PamState]
+Deal = DealState | PamState
 """A deal of either game: three-card Loo, or five-card Loo with Pam."""
 
 
@@ -123,7 +123,7 @@ class Session:
         while True:
             pack = full_deck()
             self.rng.shuffle(pack)
-            cut = dict(zip(seats, pack))
+            cut = dict(zip(seats, pack, strict=False))
             self.cuts.append(cut)
             low = min(_cut_value(card) for card in cut.values())
             seats = [seat for seat, card in cut.items() if _cut_value(card) == low]

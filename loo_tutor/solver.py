@@ -628,7 +628,7 @@ class _Search:
         return base + (1 << 2 * order[won])
 
     def keep(self, i: int, top: int, holder: int, worth: list[int], base: int) -> int:
-        """Who wins the last trick (a place in the trick) when the players from place ``i`` keep a card in turn.
+        """Who wins the last trick (a place in it) when the players from place ``i`` keep a card in turn.
 
         ``keep_a[j]`` and ``keep_b[j]`` are the cards the player at place
         ``j`` may keep (``keep_b[j]`` is -1 if they have no choice);

@@ -125,7 +125,7 @@ def test_sampling_bot_is_reproducible_by_seed() -> None:
 
 def test_a_seat_without_a_bot_is_refused_in_one_line() -> None:
     start = new_deal(names(5), 4, 3, random.Random(1))
-    with pytest.raises(LooError, match="seat 0 .* has no bot"):
+    with pytest.raises(LooError, match=r"seat 0 .* has no bot"):
         play_with_bots(start, {1: RandomBot()}, random.Random(1))
 
 

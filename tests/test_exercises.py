@@ -88,7 +88,7 @@ def test_the_worked_solution_is_a_record_of_the_same_deal(kind: Kind) -> None:
         exercise = make(kind, seed)
         walk = exercise.walkthrough()
         assert walk and all(title for title, _ in walk)
-        for (_, record), position in zip(walk, exercise.records):
+        for (_, record), position in zip(walk, exercise.records, strict=False):
             assert record["hands"] == position["hands"]
             assert check(record)["status"] in expected_status(exercise) | {"in_progress"}
 
@@ -123,7 +123,7 @@ def test_a_teachers_seed_keeps_giving_the_same_deal(kind: Kind) -> None:
 def test_kinds_and_seeds_are_checked() -> None:
     assert parse_kinds("4, 1 4") == (Kind.SETTLE, Kind.LEGAL_CARDS)
     for bad in ("0", "7", "x", "", "1,,9"):
-        with pytest.raises(LooError, match="1 to 6|no exercise type"):
+        with pytest.raises(LooError, match=r"1 to 6|no exercise type"):
             parse_kinds(bad)
     for seed in (-1, 1.5, "3", True):
         with pytest.raises(LooError, match="seed"):
@@ -237,7 +237,7 @@ def test_a_forbidden_dealer_announcement_is_explained_under_its_rule(rule: RuleI
                                                                       wrong: str) -> None:
     exercise = find(3, dealer_case(rule))
     allowed = [w for w in exercise.answers()["announcements"] if w != "none"]
-    result = exercise.grade({"announcements": allowed + [wrong]})["announcements"]
+    result = exercise.grade({"announcements": [*allowed, wrong]})["announcements"]
     state = exercise.state
     engine_rule = state.check(Announce(state.dealer, Announcement(wrong))).rule
     assert result.status == "wrong" and result.details[-1].rule is engine_rule
@@ -375,10 +375,10 @@ def test_the_session_deals_chain_and_the_final_balances_sum_to_zero() -> None:
         exercise = make(6, seed)
         assert sum(exercise.final().values()) == 0
         results = [check(r) for r in exercise.records]
-        for one, two in zip(exercise.records, exercise.records[1:]):
+        for one, two in zip(exercise.records, exercise.records[1:], strict=False):
             players = one["players"]
             assert players.index(two["dealer"]) == (players.index(one["dealer"]) + 1) % len(players)
-        for result, record in zip(results, exercise.records[1:]):
+        for result, record in zip(results, exercise.records[1:], strict=False):
             assert Fraction(result["carried_next"]) == Fraction(str(record["carried"]))
 
 
@@ -431,7 +431,7 @@ def test_a_record_becomes_an_exercise_whose_answers_come_from_the_engine(
 
 def test_the_position_of_a_record_is_where_it_stops() -> None:
     record = example("forced-ace")
-    record["tricks"] = record["tricks"][:1] + [record["tricks"][1][:1]]
+    record["tricks"] = [*record["tricks"][:1], record["tricks"][1][:1]]
     exercise = from_record(record, 1)
     assert check(exercise.records[0])["next"]["options"] == sorted(str(c) for c in exercise.legal())
     assert check(record)["next"]["player"] == exercise.state.players[exercise.seat]
@@ -486,6 +486,6 @@ def test_positions_of_type_1_are_in_play_and_type_3_at_the_dealers_turn() -> Non
 
 def test_an_exercise_from_a_variant_record_is_refused_in_one_line() -> None:
     record = {**example("forced-ace"), "rules": {"base": "limited", "club_law": True}}
-    with pytest.raises(LooError, match="^exercises are set in limited Loo") as refused:
+    with pytest.raises(LooError, match=r"^exercises are set in limited Loo") as refused:
         from_record(record, 4)
     assert "\n" not in str(refused.value)

@@ -184,8 +184,8 @@ def test_ante_five_stakes_and_pool() -> None:
     everyone = deal(carried=0, profile=pam(stakes="everyone"))
     assert everyone.pool == 2 + 4
     result = check(loads(
-        (DATA / "07_all_pass_dealer_collects.yaml").read_text().replace("rules: pam",
-                                                                        "rules: {base: pam, stakes: everyone}")))
+        (DATA / "07_all_pass_dealer_collects.yaml").read_text().replace(
+            "rules: pam", "rules: {base: pam, stakes: everyone}")))
     # Something is carried, so only the dealer stakes, a single unit (SPEC §11.1).
     assert result["pool"] == "11" and result["net"] == {"A": "0", "B": "0", "C": "0",
                                                         "D": "0", "E": "10"}

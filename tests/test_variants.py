@@ -296,7 +296,7 @@ tricks: [[AH, 9H]]
     assert result["exchanges"] == {"A": ["7H", "KC"], "B": []}
     assert result["next"] == {"player": "A", "phase": "play", "options": ["8D", "8S"]}
     assert len(replay(record).actions) == 5 + 2 + 2
-    with pytest.raises(MalformedRecord, match="^stock: unknown field"):
+    with pytest.raises(MalformedRecord, match=r"^stock: unknown field"):
         check({**record, "rules": None})
 
 
@@ -305,7 +305,7 @@ def test_an_irish_record_lists_the_stock_it_draws_and_discards_at_most_three() -
 stock: [8S]
 exchange: {A: [7H, KC]}
 """)
-    with pytest.raises(MalformedRecord, match="^stock: .*lists 1 cards"):
+    with pytest.raises(MalformedRecord, match=r"^stock: .*lists 1 cards"):
         check(record)
     record["exchange"] = {"A": ["7H", "KC", "AH", "9S"]}
     result = check(record)
