@@ -169,3 +169,40 @@ def wait_live(page: Any, widget_text: str, button_text: str) -> Any:
     live.locator("button", has_text=button_text).first.wait_for(timeout=10_000)
     assert page.locator("iframe").count() == 0
     return page
+
+
+# -- accessibility ------------------------------------------------------------------
+
+AXE = ROOT / "_vendor_test" / "axe-core" / "axe.min.js"
+"""axe-core, fetched from npm by ``./dev test`` and kept out of the site."""
+
+_AXE_RUN = """async (within) => {
+  const result = await axe.run(within ? {include: [within]} : document, {runOnly: {type: 'tag',
+    values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']});
+  return result.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v =>
+    ({id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' +
+                                     (n.failureSummary || '').split('\\n').slice(1, 2).join(''))
+    }));
+}"""
+
+
+def axe_findings(page: Any, within: str | None = None) -> list[str]:
+    """axe-core's serious and critical WCAG 2 A/AA findings in the page and each of its frames.
+
+    With ``within`` (a CSS selector) only that part of the page is looked at,
+    in the page itself.
+    """
+    if not AXE.exists():
+        pytest.fail(f"{AXE.relative_to(ROOT)} is missing: ./dev test fetches it from npm")
+    found = []
+    frames = [page.main_frame] if within else page.frames
+    for frame in frames:
+        if frame.is_detached() or not frame.url.startswith("http"):
+            continue
+        frame.add_script_tag(path=str(AXE))
+        for violation in frame.evaluate(_AXE_RUN, within):
+            where = "" if frame is page.main_frame else f" (in the frame {frame.url})"
+            found.append(f"{violation['impact']} {violation['id']}{where}: {violation['help']}; "
+                         + " | ".join(violation["nodes"]))
+    return found

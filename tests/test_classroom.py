@@ -2,8 +2,9 @@
 
 The command's settings are checked directly; then the server is started on a
 free port as a separate process, the forced-ace app is opened in Debian's
-Chromium through Playwright and the same clicks as in the book are made, and
-the server is stopped. A missing Chromium is a failure, never a skip.
+Chromium through Playwright and the same clicks as in the book are made, an
+exercise solved there is kept by the browser, and the server is stopped. A
+missing Chromium is a failure, never a skip.
 """
 
 from __future__ import annotations
@@ -395,6 +396,44 @@ def test_classroom_forced_ace_refuses_7h_and_plays_ah(server: Server) -> None:
         # The built book is served too, so the rule links lead somewhere.
         with urllib.request.urlopen(rule_link[0].split("#")[0]) as reply:
             assert reply.status == 200
+
+
+def test_classroom_keeps_the_exercises_solved_in_the_browser(server: Server) -> None:
+    from loo_tutor.exercises import Kind, LegalCards, make
+    from loo_tutor.narrate import card_text
+
+    exercise = make(Kind.LEGAL_CARDS, 2024)  # the notebook's ExerciseWidget(1, seed=2024)
+    assert isinstance(exercise, LegalCards)
+    kind_line = f"Exercise 1, {exercise.title}: 1 variant (seed 2024)"
+    errors: list[str] = []
+    seen: list[str] = []
+
+    def solve(browser: Any) -> None:
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        page = context.new_page()
+        _watch(context, page, [], errors)
+        try:
+            page.goto(server.url + "voila/render/exercises.ipynb")
+            page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+                                   timeout=120_000)
+            panel = page.locator(".loo-progress-panel")
+            seen.append(panel.inner_text())
+            widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
+            for card in exercise.legal():
+                widget.locator(".widget-checkbox", has_text=card_text(card)).locator(
+                    'input[type="checkbox"]').check()
+            widget.locator("button", has_text="Check").first.click()
+            panel.locator(".loo-progress-kind").wait_for(timeout=30_000)
+            seen.append(panel.inner_text())
+            page.reload()  # kept by the browser: listed again on a new page
+            seen.append(page.locator(".loo-progress-kind").inner_text())
+        finally:
+            context.close()
+
+    in_browser(solve)
+    assert "No exercise solved in this browser yet" in seen[0]
+    assert kind_line in seen[1] and seen[2] == kind_line
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
 
 
 def _get(url: str, **headers: str) -> tuple[bytes, Any]:

@@ -5,6 +5,8 @@ The right answers come from the exercise (the engine), never from the test.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 
@@ -99,6 +101,59 @@ def test_a_shared_scoreboard_counts_every_exercise_of_the_page() -> None:
     three.fill(three.exercise.answers())  # type: ignore[union-attr]
     three.check_button.click()
     assert board.solved == 2 and "2 of 3 exercises solved" in board.value
+
+
+SOLVED_MARKS = re.compile(r'data-loo-solved="([^"]*)"')
+
+
+def solved_marks(board: Scoreboard) -> list[dict[str, object]]:
+    """The variants the score line marks as solved, for the page to keep (none: no mark)."""
+    found = SOLVED_MARKS.findall(board.value)
+    assert len(found) <= 1, board.value
+    return json.loads(html.unescape(found[0])) if found else []
+
+
+def test_the_score_line_marks_only_the_variants_solved_before_their_solution() -> None:
+    board = Scoreboard()
+    assert "data-loo-solved" not in board.value
+    wrong = ExerciseWidget(1, seed=2024, scoreboard=board)
+    assert wrong.exercise is not None
+    wrong.check_button.click()  # nothing answered: not solved
+    refused = next(c for c in wrong.exercise.hand if c not in wrong.exercise.legal())
+    wrong.fill({"cards": [str(refused)]})
+    wrong.check_button.click()  # a wrong answer: not solved
+    shown = ExerciseWidget(4, seed=7, scoreboard=board)
+    shown.solution_button.click()
+    shown.fill(shown.exercise.answers())  # type: ignore[union-attr]
+    shown.check_button.click()  # right, but after the solution: not solved
+    teachers = ExerciseWidget(4, record=example("fractional-pool"), scoreboard=board)
+    teachers.fill(teachers.exercise.answers())  # type: ignore[union-attr]
+    teachers.check_button.click()  # solved, but a record has no seed to keep
+    assert board.solved == 1 and solved_marks(board) == []
+
+    solved = ExerciseWidget(3, seed=11, scoreboard=board)
+    solved.fill(solved.exercise.answers())  # type: ignore[union-attr]
+    solved.check_button.click()
+    solved.check_button.click()  # checked again: marked once
+    wrong.fill(wrong.exercise.answers())
+    wrong.check_button.click()
+    assert solved_marks(board) == [
+        {"kind": 3, "title": Kind.DEALER.title, "seed": 11},
+        {"kind": 1, "title": Kind.LEGAL_CARDS.title, "seed": 2024}]
+    assert board.solved_variants == [(Kind.DEALER, 11), (Kind.LEGAL_CARDS, 2024)]
+    # A wrong check later does not take a solved variant back.
+    wrong.fill({"cards": [str(refused)]})
+    wrong.check_button.click()
+    assert len(solved_marks(board)) == 2
+
+
+def test_a_widget_with_its_own_score_marks_its_solved_variants_too() -> None:
+    widget = ExerciseWidget(2, seed=5)
+    widget.fill(widget.exercise.answers())  # type: ignore[union-attr]
+    widget.check_button.click()
+    assert solved_marks(widget.scoreboard) == [{"kind": 2, "title": Kind.TRICK.title,
+                                                "seed": 5}]
+    assert "data-loo-solved" in widget.html
 
 
 def test_show_solution_steps_through_the_deal() -> None:

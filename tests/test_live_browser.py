@@ -12,6 +12,12 @@ on 127.0.0.1 and drive Debian's Chromium through Playwright:
 * the exercises page turns live too, and the first exercise is answered in
   the browser: a wrong card is explained under the rule the engine names,
   the engine's own answer is accepted, and the running score counts it;
+* what the reader solves there is kept in the browser: after a reload,
+  with Python held back so that the page stays a saved copy, the panel
+  "Solved in this browser" still lists it under its kind; the panel's
+  button forgets it (after a question answered with the keyboard), and it
+  stays forgotten after another reload; junk in the browser's store is
+  left aside; axe-core finds nothing serious in the panel;
 * a MyST markdown notebook (``{code-cell}`` page, tests/data/live) goes live
   with no more than the build extension does for every page.
 
@@ -35,6 +41,7 @@ from browser_support import (
     HTML,
     LIVE_PAGE,
     ROOT,
+    axe_findings,
     in_browser,
     new_page,
     open_live,
@@ -175,6 +182,99 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         assert widget.locator(".loo-field-wrong").count() == 0
         expect(widget.locator(".loo-summary")).to_contain_text("1 of 1 answers right")
         expect(score).to_contain_text("1 of 1 exercise solved; 1 of 1 answers right")
+
+
+# -- progress kept in the browser --------------------------------------------------------
+
+PROGRESS_KEY = "loo-tutor-progress"  # where classroom_page/src/progress.js keeps it
+NO_PYTHON = "self.postMessage({failed: 'held back by the test'});"
+"""A worker that says at once that Python cannot start: the page stays a saved copy."""
+
+
+def test_solved_exercises_are_kept_in_the_browser_until_forgotten(site: str) -> None:
+    from loo_tutor.exercises import Kind, LegalCards, make
+
+    exercise = make(Kind.LEGAL_CARDS, EXERCISES_SEED)
+    assert isinstance(exercise, LegalCards)
+    requests: list[str] = []
+    errors: list[str] = []
+    in_browser(lambda browser: _keep_progress(browser, site, exercise, requests, errors))
+    assert not outside_site(requests, site), f"requests left: {outside_site(requests, site)}"
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+def _keep_progress(browser: Any, site: str, exercise: Any, requests: list[str],
+                   errors: list[str]) -> None:
+    from playwright.sync_api import expect
+
+    from loo_tutor.narrate import card_text
+
+    title = f"Exercise 1: {exercise.title}"
+    kind_line = f"Exercise 1, {exercise.title}: 1 variant (seed {EXERCISES_SEED})"
+    with new_page(browser, requests, errors) as page:
+        app = open_live(page, site, EXERCISES_PAGE, title, "Check")
+        panel = app.locator(".loo-progress-panel")
+        expect(panel.locator("h2")).to_have_text("Solved in this browser")
+        expect(panel).to_contain_text("No exercise solved in this browser yet")
+        expect(panel.locator(".loo-progress-reset")).to_be_hidden()
+
+        # A wrong answer is not kept; the engine's right answer is.
+        widget = app.locator(".loo-live-widget .loo-exercise").filter(has_text=title)
+        check = widget.locator("button", has_text=re.compile(r"^\s*Check\s*$"))
+        check.click()
+        widget.locator(".loo-summary").wait_for(timeout=30_000)
+        assert page.evaluate(f"localStorage.getItem('{PROGRESS_KEY}')") is None
+        for card in exercise.legal():
+            widget.locator(".widget-checkbox", has_text=card_text(card)).locator(
+                'input[type="checkbox"]').check()
+        check.click()
+        expect(app.locator(".loo-score-line")).to_contain_text("1 of 1 exercise solved")
+        expect(panel.locator(".loo-progress-kind")).to_have_text(kind_line)
+        expect(panel).to_contain_text("You have solved 1 variant of 1 kind of exercise here.")
+
+        # Kept: a reload shows it, on a saved page whose Python never starts.
+        page.route("**/_static/live/worker.js*", lambda route: route.fulfill(
+            content_type="text/javascript", body=NO_PYTHON))
+        page.reload(wait_until="domcontentloaded")
+        page.wait_for_function("() => document.documentElement.dataset.looLive === 'failed'")
+        assert page.locator(".loo-snapshot").count() > 0, "the page stays a saved copy"
+        expect(panel.locator(".loo-progress-kind")).to_have_text(kind_line)
+        expect(panel).to_contain_text("kept in this browser only")
+
+        # Forgetting asks first; Escape keeps it, the keyboard alone forgets it.
+        reset = panel.locator(".loo-progress-reset")
+        reset.focus()
+        page.keyboard.press("Enter")
+        expect(panel.locator(".loo-progress-ask")).to_contain_text("Forget every exercise")
+        assert page.evaluate("document.activeElement.textContent") == "No, keep it"
+        assert not axe_findings(page, ".loo-progress-panel")
+        page.keyboard.press("Escape")
+        expect(panel.locator(".loo-progress-ask")).to_be_hidden()
+        expect(panel.locator(".loo-progress-kind")).to_have_count(1)
+        assert page.evaluate("document.activeElement.textContent") == "Forget my progress…"
+        page.keyboard.press("Enter")
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Yes, forget it"
+        page.keyboard.press("Enter")
+        status = panel.locator(".loo-progress-status")
+        expect(status).to_contain_text("Your progress is forgotten")
+        assert status.get_attribute("aria-live") == "polite"
+        expect(panel.locator(".loo-progress-kind")).to_have_count(0)
+        assert page.evaluate(f"localStorage.getItem('{PROGRESS_KEY}')") is None
+        assert not axe_findings(page, ".loo-progress-panel")
+
+        # Forgotten for good, and junk in the store is left aside.
+        page.reload(wait_until="domcontentloaded")
+        expect(panel).to_contain_text("No exercise solved in this browser yet")
+        page.evaluate(f"localStorage.setItem('{PROGRESS_KEY}', '{{\"version\": 1, \"kinds\": ')")
+        page.reload(wait_until="domcontentloaded")
+        expect(panel).to_contain_text("No exercise solved in this browser yet")
+        page.evaluate(f"""localStorage.setItem('{PROGRESS_KEY}', JSON.stringify({{version: 1,
+            kinds: {{1: {{title: 'Which cards may be played?', seeds: [7, 'x', -1]}},
+                     x: {{title: 3, seeds: [1]}}}}}}))""")
+        page.reload(wait_until="domcontentloaded")
+        expect(panel.locator(".loo-progress-kind")).to_have_text(
+            "Exercise 1, Which cards may be played?: 1 variant (seed 7)")
 
 
 # -- a MyST markdown notebook -----------------------------------------------------------

@@ -34,13 +34,14 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_support import (
+    AXE,
     HTML,
     LIVE_TIMEOUT_MS,
     ROOT,
+    axe_findings,
     serve_directory,
 )
 
-AXE = ROOT / "_vendor_test" / "axe-core" / "axe.min.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
@@ -181,31 +182,6 @@ _LIGHT_BOXES = """() => {
   }
   return found.slice(0, 8);
 }"""
-
-_AXE_RUN = """async () => {
-  const result = await axe.run(document, {runOnly: {type: 'tag', values:
-    ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']});
-  return result.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v =>
-    ({id: v.id, impact: v.impact, help: v.help,
-      nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' +
-                                     (n.failureSummary || '').split('\\n').slice(1, 2).join(''))
-    }));
-}"""
-
-
-def axe_findings(page: Any) -> list[str]:
-    """axe-core's serious and critical findings in the page and each of its frames."""
-    found = []
-    for frame in page.frames:
-        if frame.is_detached() or not frame.url.startswith("http"):
-            continue
-        frame.add_script_tag(path=str(AXE))
-        for violation in frame.evaluate(_AXE_RUN):
-            where = "" if frame is page.main_frame else f" (in the frame {frame.url})"
-            found.append(f"{violation['impact']} {violation['id']}{where}: {violation['help']}; "
-                         + " | ".join(violation["nodes"]))
-    return found
-
 
 def looks(page: Any, screen: Screen, when: str) -> list[str]:
     """Everything wrong with the page as it is drawn now."""

@@ -15,9 +15,11 @@
 // without WebAssembly), the saved copies stay, drawn again by the widget
 // manager of the saved page (the addresses in data-saved-widgets of this
 // script's tag) so that their sliders and menus work without Python.
+// Either way, the exercises solved are kept in the browser (progress.js).
 import '@jupyter-widgets/controls/css/widgets.css';
 import 'font-awesome/css/font-awesome.css';
 import { WidgetManager } from './manager.js';
+import { startProgress } from './progress.js';
 import { WorkerConnection } from './worker.js';
 
 const VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
@@ -178,6 +180,7 @@ function start() {
   live.listen(handle);
 }
 
+startProgress();
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', start);
 } else {

@@ -1,13 +1,15 @@
 // The classroom page's front end: it connects to the kernel Voila started
 // for the page, asks it for every widget's state, and draws each widget
 // where the notebook's output names it. Everything else on the page (the
-// text cells, other output) was drawn by the server.
+// text cells, other output) was drawn by the server. The exercises solved
+// are kept in the browser (progress.js).
 import '@jupyter-widgets/controls/css/widgets-base.css';
 import 'font-awesome/css/font-awesome.css';
 import './page.css';
 import { Widget as LuminoWidget } from '@lumino/widgets';
 import { Kernel } from './kernel.js';
 import { WidgetManager } from './manager.js';
+import { startProgress } from './progress.js';
 
 function say(message) {
   const line = document.getElementById('loading_text');
@@ -120,6 +122,7 @@ export async function start() {
   window.looClassroom = { kernel, manager };
 }
 
+startProgress();
 start().catch((error) => {
   document.documentElement.dataset.looClassroom = 'failed';
   console.error('the classroom page did not start:', error);

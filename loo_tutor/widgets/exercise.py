@@ -9,6 +9,7 @@ answer comes from there. It holds no rule of its own.
 from __future__ import annotations
 
 import html
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -46,22 +47,39 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     keeps its own. A variant counts as solved when every answer is right at
     a check made before its solution was shown.
 
+    The score line also lists the variants made from a seed that were
+    solved, as JSON in its ``data-loo-solved`` attribute (``[{"kind": 1,
+    "title": "Which cards may be played?", "seed": 2024}]``, left out while
+    there is none): the page's script keeps that list in the reader's
+    browser, so the progress lasts from one visit to the next.
+
     Attributes:
         results: for each variant (``"exercise 4, seed 1234"``): answers
             right and answers given (fields left empty do not count) at its
             last check, and whether it was solved.
+        solved_variants: the kind and seed of each variant made from a seed
+            that was solved, in the order they were solved.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.results: dict[str, tuple[int, int, bool]] = {}
+        self.solved_variants: list[tuple[Kind, int]] = []
         self.add_class("loo-score")
         self._show()
 
-    def record(self, name: str, right: int, answered: int, solved: bool) -> None:
-        """Note the latest check of one variant: ``right`` of ``answered`` answers given."""
+    def record(self, name: str, right: int, answered: int, solved: bool, *,
+               kind: Kind | None = None, seed: int | None = None) -> None:
+        """Note the latest check of one variant: ``right`` of ``answered`` answers given.
+
+        ``kind`` and ``seed`` say which variant it is, when it was made from
+        a seed: once solved, it is listed in the marks the page keeps.
+        """
         was = self.results.get(name, (0, answered, False))
         self.results[name] = (right, answered, solved or was[2])
+        if solved and kind is not None and seed is not None and (
+                (kind, seed) not in self.solved_variants):
+            self.solved_variants.append((kind, seed))
         self._show()
 
     @property
@@ -80,7 +98,13 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
             text = (f"Score: {self.solved} of {tried} exercise{plural} solved; "
                     f"{right} of {answered} answers right at the last check of each "
                     "(answers left empty do not count).")
-        self.value = f'<p class="loo-score-line" role="status" aria-live="polite">{text}</p>'
+        marks = ""
+        if self.solved_variants:
+            solved = [{"kind": int(kind), "title": kind.title, "seed": seed}
+                      for kind, seed in self.solved_variants]
+            marks = f' data-loo-solved="{html.escape(json.dumps(solved), quote=True)}"'
+        self.value = (f'<p class="loo-score-line" role="status" aria-live="polite"{marks}>'
+                      f"{text}</p>")
 
 
 class ExerciseWidget(LooWidget):
@@ -332,7 +356,8 @@ class ExerciseWidget(LooWidget):
         self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
                               f"answers right.{waiting}</p>")
         self.scoreboard.record(self.exercise.name, right, answered,
-                               right == total and not self._shown)
+                               right == total and not self._shown,
+                               kind=self.exercise.kind, seed=self.exercise.seed)
         return results
 
     def _note(self, outcome: FieldResult) -> str:
