@@ -774,7 +774,7 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
         result["rules"] = describe(state.profile)
         result["flush"] = None if state.flush is None else names[state.flush]
         if state.profile.irish:
-            result["exchanges"] = {names[seat]: _texts(cards) for seat, cards in state.exchanges}
+            result["exchanges"] = {names[seat]: _texts(cards) for seat, cards, _ in state.exchanges}
     return result
 
 
@@ -788,7 +788,7 @@ def _pam_result(state: PamState, result: dict[str, Any]) -> None:
     result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
     result["exchanges"] = {names[s]: _texts(gone) for s, gone, _ in state.exchanges}
     result["drawn"] = {names[s]: _texts(new) for s, _, new in state.exchanges}
-    result["pam"] = state.pam.text
+    result["pam"] = None if state.pam is None else state.pam.text
     result["civil"] = list(state.civil)
 
 
@@ -835,7 +835,7 @@ def record_from_state(state: DealState | PamState) -> dict[str, Any]:
     if state.exchanges:
         record["exchange"] = {names[s]: _exchange_entry(state, cards, drawn)
                               for s, cards, *drawn in state.exchanges}
-    if type(state) is PamState and state.civil:
+    if state.civil:
         record["civil"] = list(state.civil)
     tricks = [[c.text for _, c in t.plays] for t in state.all_tricks()]
     if tricks:
