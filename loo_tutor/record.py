@@ -22,7 +22,6 @@ with the rule it breaks.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -39,6 +38,8 @@ from .pam import HAND_SIZE as PAM_HAND
 from .pam import TRICKS as PAM_TRICKS
 from .pam import PamState, split_pam_deck
 from .profiles import describe, profile_from_rules, rules_value
+from .reading import load
+from .reading import loads as loads  # a record's text is read there (re-exported)
 from .rules import LIMITED, Profile
 from .state import (
     Announce,
@@ -88,77 +89,19 @@ _CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
 # -- reading -----------------------------------------------------------------
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A YAML loader that refuses a mapping holding the same key twice."""
-
-
-def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    result: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in result:
-            raise MalformedRecord(
-                f"line {key_node.start_mark.line + 1}: the key {key!r} appears twice"
-            )
-        result[key] = loader.construct_object(value_node, deep=True)
-    return result
-
-
-_StrictLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates
-)
-
-
-def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise MalformedRecord(f"the key {key!r} appears twice")
-        result[key] = value
-    return result
-
-
-def loads(text: str) -> dict[str, Any]:
-    """Parse the text of a record: JSON first, then YAML.
-
-    Raises:
-        MalformedRecord: the text is neither, or is not a mapping.
-    """
-    try:
-        data = json.loads(text, object_pairs_hook=_json_object)
-    except json.JSONDecodeError:
-        try:
-            data = yaml.load(text, Loader=_StrictLoader)
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            raise MalformedRecord(f"invalid YAML{where}: {exc.problem}") from None
-        except yaml.YAMLError as exc:
-            raise MalformedRecord(f"invalid YAML: {str(exc).splitlines()[0]}") from None
-    if not isinstance(data, dict):
-        what = "empty" if data is None else f"a {type(data).__name__}"
-        raise MalformedRecord(f"record: expected a mapping of fields, got {what}")
-    return data
-
-
 def load_record(source: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a record from a file path or from the record's text.
 
     A :class:`~pathlib.Path` is always read as a file. A string is read as a
     file when it is a single line naming an existing file, else as text.
     Whatever the text holds, the answer is a mapping or a one-line refusal
-    (:mod:`loo_tutor.reading`).
+    (:mod:`loo_tutor.reading`, whose :func:`~loo_tutor.reading.loads` reads a
+    record's text).
 
     Raises:
         MalformedRecord: the file cannot be read, or its text is not a record.
     """
-    from .reading import load
-
     return load(source)
-
-
-# -- validation ----------------------------------------------------------------
 
 
 def _card(value: Any, where: str) -> Card:
