@@ -476,7 +476,7 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     if walked.refused is None:
         return _result(state)
     action, verdict = walked.refused
-    return _result(state, error=(action.seat, _phase_of(action), _action_text(action),
+    return _result(state, error=(action.seat, _phase_of(action), action_text(action),
                                  verdict.rule, verdict.message))
 
 
@@ -604,8 +604,11 @@ def _phase_of(action: Any) -> str:
     return "exchange" if type(action) is Exchange else "play"
 
 
-def _action_text(action: Any) -> str:
-    """An action as ``next.options`` and ``error.action`` write it (CONTRACT §2.4)."""
+def action_text(action: Any) -> str:
+    """An action as ``next.options`` and ``error.action`` write it (CONTRACT §2.4).
+
+    ``stand``, ``7H``, ``AH civil``, ``2C 3D`` (the cards discarded), ``keep``.
+    """
     if type(action) is Announce:
         return str(action.announcement.value)
     if type(action) is Exchange:
@@ -700,7 +703,7 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
     result["net"] = net
     if error is None and not complete:
         to_act: int = state.current_player()
-        options = [_action_text(action) for action in state.legal_actions()]
+        options = [action_text(action) for action in state.legal_actions()]
         result["next"] = {"player": names[to_act], "phase": state.phase.value,
                           "options": sorted(options)}
     else:
