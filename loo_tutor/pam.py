@@ -146,7 +146,7 @@ class PamState(DealMachine):
     Build one with :func:`new_pam_deal`, :func:`pam_from_deck` or
     :func:`pam_from_hands`. :meth:`apply` returns a new state and leaves this
     one unchanged. The machine is :class:`~loo_tutor.state.DealMachine`'s, with
-    five cards a hand, exchanges in every deal played, Pam in :attr:`pam` and
+    five cards a hand, exchanges in every deal played, Pam in ``pam`` and
     these fields of its own:
 
     Attributes:

@@ -303,13 +303,13 @@ class DealMachine:
     (announce, exchange, play, over), the order of play, the order in which
     refusals are tried, :meth:`check`, :meth:`apply`, :meth:`push`, the
     exchanges with the stock, the tricks and settlement. A game supplies
-    data (:attr:`HAND_SIZE`, :attr:`EXCHANGES`, its own fields in
+    data (``HAND_SIZE``, ``EXCHANGES``, its own fields in
     ``_OWN_FIELDS``) and small hooks: its announcements (``legal_announcements``,
     ``_announce``, ``_call_refusal``), its duties in play (``_open_cards``,
     ``_card_refusal``), its flush (``_take_flush``), who plays for the pool
     unpaid (``_not_paid``, ``_flush_spared``) and a fresh copy of its start
     (``_fresh``). Pam, where there is one, is a card the legality functions
-    are handed (:attr:`pam`).
+    are handed (``pam``).
 
     Attributes:
         profile: the rules played.
