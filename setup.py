@@ -14,6 +14,8 @@ from setuptools import setup
 COMPILED = [
     "loo_tutor/cards.py",
     "loo_tutor/legality.py",
+    "loo_tutor/state.py",
+    "loo_tutor/pam.py",
     "loo_tutor/record.py",
     "loo_tutor/sim.py",
     "loo_tutor/solver.py",

@@ -1,7 +1,9 @@
 """loo_tutor: an exact rules engine for three-card Loo, its variants and five-card Pam Loo.
 
 The names most programs need are re-exported here: cards
-(:func:`parse_card`), a deal (:func:`new_deal`, :class:`DealState`), a
+(:func:`parse_card`), a deal (:func:`new_deal`, :class:`DealState`) and its
+actions (:class:`Announce`, :class:`Exchange`, :class:`Play`, and Pam Loo's
+:class:`CivilLead`), a
 session of any game a record's ``rules`` can name (:class:`Session`), deal
 records (:func:`load_record`, :func:`check`) and the errors.
 """
@@ -15,8 +17,10 @@ from .session import Session
 from .state import (
     Action,
     Announce,
+    CivilLead,
     DealKind,
     DealState,
+    Exchange,
     Phase,
     Play,
     Settlement,
@@ -36,8 +40,10 @@ __all__ = [
     "Announce",
     "Announcement",
     "Card",
+    "CivilLead",
     "DealKind",
     "DealState",
+    "Exchange",
     "IllegalActionError",
     "LooError",
     "MalformedRecord",

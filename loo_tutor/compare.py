@@ -36,6 +36,7 @@ from .errors import LooError
 from .narrate import Narration, narrate_action
 from .observe import observation
 from .profiles import describe, profile_from_rules
+from .record import action_text as record_action_text
 from .record import replay
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
 from .state import (
@@ -45,7 +46,6 @@ from .state import (
     DealState,
     Exchange,
     Phase,
-    Play,
     deal_from_deck,
     deals_miss,
     shuffle_and_cut,
@@ -262,13 +262,13 @@ def _alone(action: Action, acting: DealState, other: DealState, side: str
 
 
 def action_text(action: Action) -> str:
-    """An action in a few words: ``stand``, ``pass``, ``7H``, ``discard 2C 3D``, ``keep``."""
-    if isinstance(action, Announce):
-        return action.announcement.value
-    if isinstance(action, Play):
-        return action.card.text
-    cards = " ".join(card.text for card in action.cards)
-    return f"discard {cards}" if cards else "keep"
+    """An action in a few words: ``stand``, ``pass``, ``7H``, ``discard 2C 3D``, ``keep``.
+
+    The words of a record's options (:func:`loo_tutor.record.action_text`), an
+    exchange of cards saying so.
+    """
+    text = record_action_text(action)
+    return f"discard {text}" if isinstance(action, Exchange) and action.cards else text
 
 
 @dataclass

@@ -22,7 +22,6 @@ with the rule it breaks.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -39,6 +38,8 @@ from .pam import HAND_SIZE as PAM_HAND
 from .pam import TRICKS as PAM_TRICKS
 from .pam import PamState, split_pam_deck
 from .profiles import describe, profile_from_rules, rules_value
+from .reading import load
+from .reading import loads as loads  # a record's text is read there (re-exported)
 from .rules import LIMITED, Profile
 from .state import (
     Announce,
@@ -88,77 +89,19 @@ _CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
 # -- reading -----------------------------------------------------------------
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A YAML loader that refuses a mapping holding the same key twice."""
-
-
-def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    result: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in result:
-            raise MalformedRecord(
-                f"line {key_node.start_mark.line + 1}: the key {key!r} appears twice"
-            )
-        result[key] = loader.construct_object(value_node, deep=True)
-    return result
-
-
-_StrictLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates
-)
-
-
-def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise MalformedRecord(f"the key {key!r} appears twice")
-        result[key] = value
-    return result
-
-
-def loads(text: str) -> dict[str, Any]:
-    """Parse the text of a record: JSON first, then YAML.
-
-    Raises:
-        MalformedRecord: the text is neither, or is not a mapping.
-    """
-    try:
-        data = json.loads(text, object_pairs_hook=_json_object)
-    except json.JSONDecodeError:
-        try:
-            data = yaml.load(text, Loader=_StrictLoader)
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            raise MalformedRecord(f"invalid YAML{where}: {exc.problem}") from None
-        except yaml.YAMLError as exc:
-            raise MalformedRecord(f"invalid YAML: {str(exc).splitlines()[0]}") from None
-    if not isinstance(data, dict):
-        what = "empty" if data is None else f"a {type(data).__name__}"
-        raise MalformedRecord(f"record: expected a mapping of fields, got {what}")
-    return data
-
-
 def load_record(source: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a record from a file path or from the record's text.
 
     A :class:`~pathlib.Path` is always read as a file. A string is read as a
     file when it is a single line naming an existing file, else as text.
     Whatever the text holds, the answer is a mapping or a one-line refusal
-    (:mod:`loo_tutor.reading`).
+    (:mod:`loo_tutor.reading`, whose :func:`~loo_tutor.reading.loads` reads a
+    record's text).
 
     Raises:
         MalformedRecord: the file cannot be read, or its text is not a record.
     """
-    from .reading import load
-
     return load(source)
-
-
-# -- validation ----------------------------------------------------------------
 
 
 def _card(value: Any, where: str) -> Card:
@@ -533,7 +476,7 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     if walked.refused is None:
         return _result(state)
     action, verdict = walked.refused
-    return _result(state, error=(action.seat, _phase_of(action), _action_text(action),
+    return _result(state, error=(action.seat, _phase_of(action), action_text(action),
                                  verdict.rule, verdict.message))
 
 
@@ -661,8 +604,11 @@ def _phase_of(action: Any) -> str:
     return "exchange" if type(action) is Exchange else "play"
 
 
-def _action_text(action: Any) -> str:
-    """An action as ``next.options`` and ``error.action`` write it (CONTRACT §2.4)."""
+def action_text(action: Any) -> str:
+    """An action as ``next.options`` and ``error.action`` write it (CONTRACT §2.4).
+
+    ``stand``, ``7H``, ``AH civil``, ``2C 3D`` (the cards discarded), ``keep``.
+    """
     if type(action) is Announce:
         return str(action.announcement.value)
     if type(action) is Exchange:
@@ -757,7 +703,7 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
     result["net"] = net
     if error is None and not complete:
         to_act: int = state.current_player()
-        options = [_action_text(action) for action in state.legal_actions()]
+        options = [action_text(action) for action in state.legal_actions()]
         result["next"] = {"player": names[to_act], "phase": state.phase.value,
                           "options": sorted(options)}
     else:
@@ -774,7 +720,7 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
         result["rules"] = describe(state.profile)
         result["flush"] = None if state.flush is None else names[state.flush]
         if state.profile.irish:
-            result["exchanges"] = {names[seat]: _texts(cards) for seat, cards in state.exchanges}
+            result["exchanges"] = {names[seat]: _texts(cards) for seat, cards, _ in state.exchanges}
     return result
 
 
@@ -788,7 +734,7 @@ def _pam_result(state: PamState, result: dict[str, Any]) -> None:
     result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
     result["exchanges"] = {names[s]: _texts(gone) for s, gone, _ in state.exchanges}
     result["drawn"] = {names[s]: _texts(new) for s, _, new in state.exchanges}
-    result["pam"] = state.pam.text
+    result["pam"] = None if state.pam is None else state.pam.text
     result["civil"] = list(state.civil)
 
 
@@ -835,7 +781,7 @@ def record_from_state(state: DealState | PamState) -> dict[str, Any]:
     if state.exchanges:
         record["exchange"] = {names[s]: _exchange_entry(state, cards, drawn)
                               for s, cards, *drawn in state.exchanges}
-    if type(state) is PamState and state.civil:
+    if state.civil:
         record["civil"] = list(state.civil)
     tricks = [[c.text for _, c in t.plays] for t in state.all_tricks()]
     if tricks:

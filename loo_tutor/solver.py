@@ -610,13 +610,8 @@ class _Search:
                 card = a  # alike (see alike2)
             kept[step] = keep_a[step] = b if card == a else a
             keep_b[step] = -1
-            suit, rank = card // 13, card % 13
-            if suit == led and rank > high_led:
-                high_led = rank
-            if suit == trump and rank > high_trump:
-                high_trump = rank
-            if worths[card] > best_worth:
-                best_worth, best = worths[card], step
+            high_led, high_trump, best_worth, best = _noted(
+                card, step, led, trump, worths, high_led, high_trump, best_worth, best)
         worth = self.worths[kept[best] // 13]
         top = holder = -1
         for step in range(i):
@@ -778,13 +773,21 @@ def _summary(trick: list[int], trump: int, worths: list[int]) -> tuple[int, int,
     high_led = high_trump = best_worth = -1
     best = 0
     for place, card in enumerate(trick):
-        suit, rank = card // 13, card % 13
-        if suit == led and rank > high_led:
-            high_led = rank
-        if suit == trump and rank > high_trump:
-            high_trump = rank
-        if worths[card] > best_worth:
-            best_worth, best = worths[card], place
+        high_led, high_trump, best_worth, best = _noted(
+            card, place, led, trump, worths, high_led, high_trump, best_worth, best)
+    return high_led, high_trump, best_worth, best
+
+
+def _noted(card: int, place: int, led: int, trump: int, worths: list[int], high_led: int,
+           high_trump: int, best_worth: int, best: int) -> tuple[int, int, int, int]:
+    """The summary of :func:`_summary` once ``card`` is played at ``place`` of the trick."""
+    suit, rank = card // 13, card % 13
+    if suit == led and rank > high_led:
+        high_led = rank
+    if suit == trump and rank > high_trump:
+        high_trump = rank
+    if worths[card] > best_worth:
+        best_worth, best = worths[card], place
     return high_led, high_trump, best_worth, best
 
 

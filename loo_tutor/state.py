@@ -25,9 +25,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
-from .cards import Card, Suit, full_deck
+from .cards import ACE, Card, Suit, full_deck
 from .errors import IllegalActionError, LooError, RuleError
 from .legality import (
     Announcement,
@@ -287,36 +287,140 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
 _Machine = TypeVar("_Machine", bound="DealMachine")
 _COUNTS = {3: "three", 5: "five"}
 
+_MACHINE_FIELDS = (
+    "profile", "players", "dealer", "order", "carried", "stakes", "pool", "hands", "indicator",
+    "trump", "pam", "stock", "stock_size", "revealed_after", "announcements", "exchanges",
+    "civil", "held", "active", "collected_by", "tricks", "trick", "leader", "phase", "_turn",
+    "_rounds", "_round",
+)
+
 
 class DealMachine:
-    """What every kind of deal shares: turns, judging an action, taking one.
+    """The deal machine of every game: turns, phases, judging an action, taking one.
 
-    A subclass lists its fields in ``_FIELDS`` and makes them its
-    ``__slots__`` (a compiled build keeps no ``__slots__`` to read back),
-    names in ``_LISTS`` the list fields a copy must not share, and supplies
-    ``legal_actions``, ``is_legal``, ``_refusal`` (the rule and sentence
-    refusing an action, or ``None``), ``_describe`` and :meth:`push`.
+    Three-card Loo (:class:`DealState`) and five-card Pam Loo
+    (:class:`~loo_tutor.pam.PamState`) share everything here: the phases
+    (announce, exchange, play, over), the order of play, the order in which
+    refusals are tried, :meth:`check`, :meth:`apply`, :meth:`push`, the
+    exchanges with the stock, the tricks and settlement. A game supplies
+    data (``HAND_SIZE``, ``EXCHANGES``, its own fields in
+    ``_OWN_FIELDS``) and small hooks: its announcements (``legal_announcements``,
+    ``_announce``, ``_call_refusal``), its duties in play (``_open_cards``,
+    ``_card_refusal``), its flush (``_take_flush``), who plays for the pool
+    unpaid (``_not_paid``, ``_flush_spared``) and a fresh copy of its start
+    (``_fresh``). Pam, where there is one, is a card the legality functions
+    are handed (``pam``).
+
+    Attributes:
+        profile: the rules played.
+        players: names in clockwise seating order.
+        dealer: the dealer's seat.
+        order: seats from the dealer's left round to the dealer (R-DEAL-ORDER).
+        carried: the carried balance before the stakes.
+        stakes: what each seat paid into the pool before the deal (R-DEAL-ANTE).
+        pool: the pool at start of play (R-POOL).
+        hands: the dealt hands, by seat.
+        indicator: the trump indicator card (R-DEAL-TRUMP).
+        trump: the trump suit, or ``None`` while it is hidden.
+        pam: the card that is Pam in this deal, or ``None`` in three-card Loo.
+        stock: the undealt cards after the indicator, top first, as far as known.
+        stock_size: how many cards the stock really holds.
+        revealed_after: the trick after which a hidden trump was revealed, if any.
+        announcements: (seat, announcement) in the order made.
+        exchanges: (seat, discarded, drawn) for each exchange so far.
+        civil: (Pam Loo) the 1-based numbers of the tricks led with "Pam, be civil".
+        held: the cards each seat holds now.
+        active: the players in the deal, in order of play from the dealer's left.
+        collected_by: who took the whole pool without play (R-COLLECT or a flush).
+        tricks: the finished tricks.
+        trick: the cards of the trick in progress.
+        leader: who leads (or led) the trick in progress.
+        phase: what the deal waits for.
     """
 
-    __slots__ = ()
-    _FIELDS: ClassVar[tuple[str, ...]] = ()
-    _LISTS: ClassVar[tuple[str, ...]] = ()
-    TRICKS: ClassVar[int] = 3
-    """Tricks in a deal played out."""
+    __slots__ = _MACHINE_FIELDS
+    _OWN_FIELDS: ClassVar[tuple[str, ...]] = ()
+    """A game's own fields, which :meth:`copy` copies too (its ``__slots__``)."""
+    _LISTS: ClassVar[tuple[str, ...]] = ("announcements", "exchanges", "civil", "held",
+                                         "tricks", "trick")
+    """The list fields, which a copy must not share."""
+    HAND_SIZE: ClassVar[int] = 3
+    """Cards in every hand, which is also the number of tricks in a deal played out."""
+    EXCHANGES: ClassVar[bool] = False
+    """Whether every deal that is played has exchanges with the stock (else only Irish Loo)."""
     profile: Profile
     players: tuple[str, ...]
     dealer: Seat
+    order: tuple[Seat, ...]
+    carried: Fraction
     stakes: tuple[int, ...]
     pool: Fraction
+    hands: tuple[tuple[Card, ...], ...]
+    indicator: Card
+    trump: Suit | None
+    pam: Card | None
+    stock: tuple[Card, ...]
+    stock_size: int
+    revealed_after: int | None
+    announcements: list[tuple[Seat, Announcement]]
+    exchanges: list[tuple[Seat, tuple[Card, ...], tuple[Card, ...]]]
+    civil: list[int]
+    held: list[tuple[Card, ...]]
     active: tuple[Seat, ...]
-    tricks: list[Trick]
     collected_by: Seat | None
+    tricks: list[Trick]
+    trick: list[Card]
+    leader: Seat | None
     phase: Phase
     _turn: Seat | None
+    _rounds: dict[Seat, tuple[Seat, ...]]
+    _round: tuple[Seat, ...]
+
+    def _seat(self, profile: Profile, players: Sequence[str], dealer: Seat, carried: Fraction,
+              dealt: Sequence[tuple[Card, ...]], indicator: Card, stock: tuple[Card, ...],
+              cards_out: int) -> None:
+        """Set up the table: seats, stakes and pool (R-DEAL-ANTE, R-POOL), the cards dealt.
+
+        ``cards_out`` counts the cards dealt or turned, so that the stock is the rest.
+        """
+        count = len(players)
+        self.profile = profile
+        self.players = tuple(players)
+        self.dealer = dealer
+        self.order = seats_from_left(count, dealer)
+        self.carried = carried
+        self.stakes = profile.stakes_by_seat(count, dealer, carried.numerator != 0)
+        staked = sum(self.stakes)
+        self.pool = exact(carried.numerator + staked * carried.denominator, carried.denominator)
+        self.hands = tuple(dealt)
+        self.indicator = indicator
+        self.pam = None
+        self.stock = stock
+        self.stock_size = 52 - cards_out
+        self.revealed_after = None
+        self.announcements = []
+        self.exchanges = []
+        self.civil = []
+        self.held = list(dealt)
+        self.active = ()
+        self.collected_by = None
+        self.tricks = []
+        self.trick = []
+        self.leader = None
+        self._rounds = {}
+        self._round = ()
+        self.phase = _ANNOUNCE
+        self._turn = self.order[0]
+
+    # -- queries ---------------------------------------------------------
 
     def current_player(self) -> Seat | None:
         """The seat that must act next, or ``None`` when the deal is over."""
         return self._turn
+
+    def is_terminal(self) -> bool:
+        """Whether the deal is over: collected, taken by a flush, or every trick played."""
+        return self.phase is _OVER
 
     def settlement(self) -> Settlement:
         """Payouts, loos, the carried balance and net changes of a finished deal.
@@ -329,7 +433,7 @@ class DealMachine:
         winners = []
         for trick in self.tricks:
             winners.append(trick.winner)
-        return settle(self.profile, self.pool, self.stakes, self.TRICKS, self.active,
+        return settle(self.profile, self.pool, self.stakes, self.HAND_SIZE, self.active,
                       winners, self.collected_by, self._not_paid(),  # type: ignore[arg-type]
                       self._flush_spared())
 
@@ -344,8 +448,99 @@ class DealMachine:
         stakes = self.profile.stakes_by_seat(seats, (self.dealer + 1) % seats, carried != 0)
         return carried + sum(stakes)
 
-    def legal_actions(self) -> list[Any]:
+    def legal_announcements(self) -> list[Announcement]:
+        """The announcements open to the player to act (empty outside announcing)."""
         raise NotImplementedError
+
+    def exchange_limit(self, take_turned: bool = False) -> int:
+        """How many cards the player to exchange may discard (V-EXCHANGE).
+
+        A whole hand at most, and no more than the stock can replace; a dealer
+        taking the turned card (``dealer_takes_trump``) receives it as one
+        replacement. 0 outside the exchanges.
+        """
+        if self.phase is not _EXCHANGE:
+            return 0
+        return min(self.HAND_SIZE, self.stock_size - self.cards_drawn() + take_turned)
+
+    def may_take_turned(self) -> bool:
+        """Whether the player to exchange may take the turned card (the dealer, under
+        Pam Loo's ``dealer_takes_trump``: a choice, never a duty)."""
+        return (self.phase is _EXCHANGE and self._turn == self.dealer
+                and self.profile.dealer_takes_trump)
+
+    def legal_exchanges(self) -> list[tuple[Card, ...]]:
+        """The sets of cards the player to act may discard, keeping all first.
+
+        Each set lists its cards in hand order (in Pam Loo, in the order of
+        their canonical text).
+        """
+        if self.phase is not _EXCHANGE:
+            return []
+        hand = self._discards(self._turn)  # type: ignore[arg-type]
+        return [cards for size in range(self.exchange_limit() + 1)
+                for cards in combinations(hand, size)]
+
+    def cards_drawn(self) -> int:
+        """How many stock cards the exchanges so far have taken (the turned card is not one)."""
+        drawn = 0
+        for _, _, cards in self.exchanges:
+            drawn += len(cards)
+        return drawn - self._took_turned()
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the player to act may play (empty outside play)."""
+        if self.phase is not _PLAY:
+            return []
+        hand = self.held[self._turn]  # type: ignore[index]
+        if len(hand) == 1:  # a last card is always playable, whatever the duties
+            return list(hand)
+        return self._open_cards(hand)
+
+    def may_call_civil(self, card: Card) -> bool:
+        """Whether leading ``card`` now may come with "Pam, be civil" (V-PAM-CIVIL): the
+        ace of trumps, led, in a game with Pam."""
+        return (self.pam is not None and self.phase is _PLAY and not self.trick
+                and card.suit is self.trump and card.rank == ACE)
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal action of the player to act, in a stable order."""
+        seat = self._turn
+        if seat is None:
+            return []
+        if self.phase is _ANNOUNCE:
+            return [Announce(seat, a) for a in self.legal_announcements()]
+        if self.phase is _EXCHANGE:
+            swaps = [Exchange(seat, cards) for cards in self.legal_exchanges()]
+            if self.may_take_turned():
+                hand = self._discards(seat)
+                swaps += [Exchange(seat, cards, True)
+                          for size in range(1, self.exchange_limit(True) + 1)
+                          for cards in combinations(hand, size)]
+            return swaps
+        actions: list[Any] = []
+        civil = self.pam is not None
+        for card in self.legal_cards():
+            actions.append(Play(seat, card))
+            if civil and self.may_call_civil(card):
+                actions.append(CivilLead(seat, card))
+        return actions
+
+    def trick_cards(self) -> list[Card]:
+        """The cards of the trick in progress, in the order played."""
+        return list(self.trick)
+
+    def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """The trick in progress as (seat, card) pairs, clockwise from its leader."""
+        return tuple(zip(self._round, self.trick, strict=False))
+
+    def all_tricks(self) -> list[Trick]:
+        """Finished tricks, then the trick in progress if it has any card."""
+        if self.trick:
+            return [*self.tricks, Trick(self.leader, self.trick_plays(), None)]  # type: ignore[arg-type]
+        return list(self.tricks)
+
+    # -- judging and acting ----------------------------------------------
 
     def check(self, action: Any) -> Verdict:
         """Judge an action without taking it. Never raises.
@@ -364,6 +559,13 @@ class DealMachine:
 
     def is_legal(self, action: Any) -> bool:
         """Whether ``action`` may be taken now: :meth:`check` without the sentence."""
+        kind = type(action)
+        if kind is Play:
+            return (self.phase is _PLAY and action.seat == self._turn
+                    and action.card in self.legal_cards())
+        if kind is Announce:
+            return (self.phase is _ANNOUNCE and action.seat == self._turn
+                    and action.announcement in self.legal_announcements())
         return self._refusal(action) is None
 
     def apply(self: _Machine, action: Any) -> _Machine:
@@ -391,17 +593,127 @@ class DealMachine:
         rule describes. Replaying records, play-outs, estimates and the solver
         use this; anything else should use :meth:`apply`.
         """
-        raise NotImplementedError
+        kind = type(action)
+        if kind is Play:
+            self._play(action.seat, action.card)
+        elif kind is Announce:
+            self._announce(action.seat, action.announcement)
+        elif kind is Exchange:
+            self._exchange(action.seat, action.cards, action.take_turned)
+        else:  # a civil lead (V-PAM-CIVIL)
+            self.civil.append(len(self.tricks) + 1)
+            self._play(action.seat, action.card)
 
     def copy(self: _Machine) -> _Machine:
         """An independent copy of this state."""
-        kind = type(self)
-        other = kind.__new__(kind)
-        for name in self._FIELDS:
+        other = cast(_Machine, self._fresh())
+        for name in _MACHINE_FIELDS:
+            setattr(other, name, getattr(self, name))
+        for name in self._OWN_FIELDS:
             setattr(other, name, getattr(self, name))
         for name in self._LISTS:
             setattr(other, name, list(getattr(self, name)))
         return other
+
+    def _fresh(self) -> DealMachine:
+        """This deal at its start, as a state of its game."""
+        raise NotImplementedError
+
+    def _announce(self, seat: Seat, call: Announcement) -> None:
+        raise NotImplementedError
+
+    def _close_announcements(self) -> None:
+        """After the announcements: exchanges, a flush, or the first trick."""
+        if self.EXCHANGES or self.profile.irish:
+            self.phase = _EXCHANGE
+            self._turn = self.active[0]
+        else:
+            self._start_tricks()
+
+    def _exchange(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool) -> None:
+        count = len(cards)
+        drawn: tuple[Card, ...] = (self.indicator,) if take_turned else ()
+        start = self.cards_drawn()
+        drawn += self.stock[start:start + count - len(drawn)]
+        if len(drawn) < count:
+            raise RuleError(f"the stock given lists {len(self.stock)} cards, too few for "
+                            "the cards drawn; give the stock in full", RuleId.DEAL_STOCK)
+        self.exchanges.append((seat, tuple(cards), drawn))
+        kept = tuple(card for card in self.held[seat] if card not in cards)
+        self.held[seat] = kept + drawn
+        position = self.active.index(seat) + 1
+        if position < len(self.active):
+            self._turn = self.active[position]
+        else:
+            self._start_tricks()
+
+    def _took_turned(self) -> int:
+        """1 if the dealer has taken the turned card into hand, else 0."""
+        indicator = self.indicator
+        for _, _, drawn in self.exchanges:
+            if indicator in drawn:
+                return 1
+        return 0
+
+    def _discards(self, seat: Seat) -> Sequence[Card]:
+        """The cards ``seat`` may discard, in the order the exchanges list them."""
+        return self.held[seat]
+
+    def _start_tricks(self) -> None:
+        if not self._take_flush():
+            self._start_play()
+
+    def _take_flush(self) -> bool:
+        """Whether a flush takes the pool without play (V-FLUSH); if so the deal is over."""
+        raise NotImplementedError
+
+    def _collect(self, seat: Seat) -> None:
+        """``seat`` takes the pool without play (R-COLLECT)."""
+        self.active = ()
+        self._end(seat)
+
+    def _end(self, collector: Seat) -> None:
+        self.collected_by = collector
+        self.phase = _OVER
+        self._turn = None
+
+    def _start_play(self) -> None:
+        active = self.active
+        self._rounds = rounds = _rounds(active)
+        self.phase = _PLAY
+        self.leader = self._turn = active[0]  # R-LEAD-FIRST
+        self._round = rounds[active[0]]
+
+    def _play(self, seat: Seat, card: Card) -> None:
+        hand = self.held[seat]
+        i = hand.index(card)
+        self.held[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1:]
+        cards = self.trick
+        cards.append(card)
+        if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:
+            self.trump = self.indicator.suit
+            self.revealed_after = len(self.tricks) + 1
+        seats = self._round
+        if len(cards) < len(seats):
+            self._turn = seats[len(cards)]
+            return
+        if self.trump is None:  # R-REVEAL: a trick with a card off the led suit
+            led = cards[0].suit
+            for other in cards:
+                if other.suit is not led:
+                    self.trump = self.indicator.suit
+                    self.revealed_after = len(self.tricks) + 1
+                    break
+        winner = seats[trick_winner_index(cards, self.trump, self.pam)]
+        self.tricks.append(Trick(self.leader, tuple(zip(seats, cards, strict=True)), winner))  # type: ignore[arg-type]
+        self.trick = []
+        if len(self.tricks) == self.HAND_SIZE:
+            self.phase = _OVER
+            self._turn = None
+            self.leader = None
+        else:
+            self.leader = self._turn = winner  # R-LEAD-NEXT
+            self._round = self._rounds[winner]
 
     def _name(self, seat: Seat) -> str:
         return self.players[seat]
@@ -410,7 +722,75 @@ class DealMachine:
         """Players in the deal who play for the pool and are neither paid nor looed."""
         raise NotImplementedError
 
-    # -- the refusals every game shares, in the order they are tried ---------
+    def _flush_spared(self) -> tuple[Seat, ...] | None:
+        """After a flush took the pool, the players in it who are not looed; else ``None``."""
+        raise NotImplementedError
+
+    def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
+        """The cards of ``hand`` (two or more) that the game's duties let its holder play."""
+        raise NotImplementedError
+
+    # -- explanations, and the refusals in the order they are tried ----------
+
+    def _describe(self, action: Any) -> str:
+        name = self._name(action.seat)
+        if isinstance(action, Announce):
+            return f"{name} announcing {action.announcement.value}"
+        if isinstance(action, Exchange):
+            cards = cards_shown(action.cards) if action.cards else "nothing"
+            taking = " and taking the turned card" if action.take_turned else ""
+            return f"{name} discarding {cards}{taking}"
+        if isinstance(action, CivilLead):
+            return f"{name} leading {action.card.shown} with \"Pam, be civil\""
+        return f"{name} playing {action.card.shown}"
+
+    def _refusal(self, action: Any) -> tuple[RuleKey, str] | None:
+        """``None`` if the action is legal, else the rule and the message."""
+        if isinstance(action, Announce):
+            return self._announce_refusal(action.seat, action.announcement)
+        if isinstance(action, Exchange):
+            return self._exchange_refusal(action.seat, action.cards, action.take_turned)
+        if isinstance(action, (Play, CivilLead)):
+            refusal = self._play_refusal(action.seat, action.card)
+            if refusal is None and isinstance(action, CivilLead):
+                refusal = self._civil_refusal(action.seat, action.card)
+            return refusal
+        raise TypeError(f"not an action: {action!r}")
+
+    def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleKey, str] | None:
+        if self.phase is _ANNOUNCE and seat == self._turn and call in self.legal_announcements():
+            return None
+        name = self._name(seat)
+        return self._announce_turn_refusal(name, seat) or self._call_refusal(name, seat, call)
+
+    def _call_refusal(self, name: str, seat: Seat, call: Announcement
+                      ) -> tuple[RuleKey, str] | None:
+        """Why the player to announce may not make this announcement."""
+        raise NotImplementedError
+
+    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool
+                          ) -> tuple[RuleKey, str] | None:
+        name = self._name(seat)
+        return (self._exchange_barred(name, take_turned)
+                or self._exchange_turn_refusal(name, seat, cards)
+                or self._discard_refusal(name, cards, take_turned))
+
+    def _exchange_barred(self, name: str, take_turned: bool) -> tuple[RuleKey, str] | None:
+        """Why this game has no such exchange at all; ``None`` where it has."""
+        return None
+
+    def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
+        name = self._name(seat)
+        refusal = self._play_turn_refusal(name, seat)
+        if refusal is not None:
+            return refusal
+        if card in self.legal_cards():
+            return None
+        return self._card_refusal(name, seat, card)
+
+    def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
+        """Why the player to play may not play ``card``, a card the duties rule out."""
+        raise NotImplementedError
 
     def _over_refusal(self, name: str) -> tuple[RuleKey, str]:
         """Why nothing more can be done once the deal is over."""
@@ -424,7 +804,7 @@ class DealMachine:
                 f"{name} cannot act: {self._name(self.collected_by)} took the pool without play."
             )
         return RuleId.PLAY_ORDER, (
-            f"{name} cannot act: all {_COUNTS[self.TRICKS]} tricks have been played."
+            f"{name} cannot act: all {_COUNTS[self.HAND_SIZE]} tricks have been played."
         )
 
     def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
@@ -459,13 +839,33 @@ class DealMachine:
                                     "dealer's left")
         if refusal is not None:
             return refusal
-        hand = self._holding(seat)
+        hand = self.held[seat]
         stray = [card for card in cards if card not in hand]
         if stray or len(set(cards)) != len(cards):
             what = f"{stray[0].shown} is not in the hand" if stray else "a card is named twice"
             return VariantRuleId.EXCHANGE, (
                 f"{name} can only discard cards of their own hand ({cards_shown(hand)}), "
                 f"each once: {what}."
+            )
+        return None
+
+    def _discard_refusal(self, name: str, cards: tuple[Card, ...], take_turned: bool
+                         ) -> tuple[RuleKey, str] | None:
+        """Too many cards discarded, or the turned card taken where it may not be."""
+        if take_turned and not self.may_take_turned():
+            why = ("only the dealer may" if self.profile.dealer_takes_trump
+                   else "it stays out of play unless the table plays dealer_takes_trump")
+            return VariantRuleId.EXCHANGE, f"{name} cannot take the turned card: {why}."
+        if take_turned and not cards:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} must discard a card to take the turned card in its place."
+            )
+        limit = self.exchange_limit(take_turned)
+        if len(cards) > limit:
+            why = (f"{_COUNTS[limit]} cards" if limit == self.HAND_SIZE
+                   else f"{limit}, as many as the stock can still replace")
+            return VariantRuleId.EXCHANGE, (
+                f"{name} cannot discard {len(cards)} cards: the most {name} may exchange is {why}."
             )
         return None
 
@@ -487,6 +887,23 @@ class DealMachine:
         return self._out_of_turn(name, seat, RuleId.PLAY_ORDER, why,
                                  "play goes clockwise among the players in the deal")
 
+    def _civil_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
+        if self.may_call_civil(card):
+            return None
+        name = self._name(seat)
+        if self.pam is None:
+            return VariantRuleId.PAM_CIVIL, (
+                f"{name} cannot call \"Pam, be civil\": three-card Loo has no Pam."
+            )
+        if self.trick:
+            return VariantRuleId.PAM_CIVIL, (
+                f"{name} cannot call \"Pam, be civil\": only the leader may, with the lead."
+            )
+        return VariantRuleId.PAM_CIVIL, (
+            f"{name} cannot call \"Pam, be civil\" with {card.shown}: the call goes only with "
+            f"the lead of the ace of trumps (A{self.indicator.suit.symbol})."
+        )
+
     def _out_of_turn(self, name: str, seat: Seat, rule: RuleKey, why: str, how: str
                      ) -> tuple[RuleKey, str] | None:
         """``rule``'s refusal of ``seat`` acting while it is another player's turn."""
@@ -495,84 +912,34 @@ class DealMachine:
         turn = self._name(self._turn)  # type: ignore[arg-type]
         return rule, f"{name} {why}: {how}, and it is {turn}'s turn."
 
-    def _holding(self, seat: Seat) -> tuple[Card, ...]:
-        raise NotImplementedError
-
-    def _flush_spared(self) -> tuple[Seat, ...] | None:
-        """After a flush took the pool, the players in it who are not looed; else ``None``."""
-        raise NotImplementedError
-
-    def _refusal(self, action: Any) -> tuple[RuleKey, str] | None:
-        raise NotImplementedError
-
-    def _describe(self, action: Any) -> str:
-        raise NotImplementedError
-
 
 class DealState(DealMachine):
-    """The state of one deal, from the first announcement to settlement.
+    """The state of one deal of three-card Loo, from the first announcement to settlement.
 
     Build one with :func:`new_deal`, :func:`deal_from_deck` or
     :func:`deal_from_hands`. Treat it as a value: :meth:`apply` returns a new
-    state and never changes this one.
+    state and never changes this one. Its fields are those of
+    :class:`DealMachine` and:
 
     Attributes:
-        players: names in clockwise seating order.
-        dealer: the dealer's seat.
-        order: seats from the dealer's left round to the dealer (R-DEAL-ORDER).
-        carried: the carried balance before the ante.
-        stakes: what each seat paid into the pool before the deal (R-DEAL-ANTE).
-        pool: the pool at start of play (R-POOL).
         kind: simple or double deal.
-        hands: the dealt hands, by seat.
         miss: the miss (double deal) or ``None``.
-        indicator: the trump indicator card (R-DEAL-TRUMP).
-        stock: the undealt cards after the indicator, drawn in Irish Loo.
         ace_duty: whether R-LEAD-ACE binds leaders once trumps are known.
-        exchanges: (Irish Loo) each exchange so far: seat and cards discarded.
+        miss_taker: who took the miss, if anybody.
+        defender: the dealer defending the pool with the miss, if so.
         flush: the seat whose flush took the pool (``three_card_flush``), if any.
     """
 
-    _FIELDS = (
-        "profile", "players", "dealer", "order", "carried", "stakes", "pool", "kind", "hands",
-        "miss", "indicator", "stock", "ace_duty", "trump", "revealed_after", "announcements",
-        "miss_taker", "defender", "collected_by", "flush", "exchanges", "held", "active",
-        "tricks", "trick", "leader", "phase", "_turn", "_rounds", "_round",
-        "_variant_play",
-    )
-    __slots__ = _FIELDS
-    _LISTS = ("announcements", "held", "tricks", "trick", "exchanges")
+    _OWN_FIELDS = ("kind", "miss", "ace_duty", "miss_taker", "defender", "flush",
+                   "_variant_play")
+    __slots__ = _OWN_FIELDS
 
-    profile: Profile
-    players: tuple[str, ...]
-    dealer: Seat
-    order: tuple[Seat, ...]
-    carried: Fraction
-    stakes: tuple[int, ...]
-    pool: Fraction
     kind: DealKind
-    hands: tuple[tuple[Card, ...], ...]
     miss: tuple[Card, ...] | None
-    indicator: Card
-    stock: tuple[Card, ...]
     ace_duty: bool
-    trump: Suit | None
-    revealed_after: int | None
-    announcements: list[tuple[Seat, Announcement]]
     miss_taker: Seat | None
     defender: Seat | None
-    collected_by: Seat | None
     flush: Seat | None
-    exchanges: list[tuple[Seat, tuple[Card, ...]]]
-    held: list[tuple[Card, ...]]
-    active: tuple[Seat, ...]
-    tricks: list[Trick]
-    trick: list[Card]
-    leader: Seat | None
-    phase: Phase
-    _turn: Seat | None
-    _rounds: dict[Seat, tuple[Seat, ...]]
-    _round: tuple[Seat, ...]
     _variant_play: bool
 
     # -- starting ----------------------------------------------------------
@@ -584,50 +951,30 @@ class DealState(DealMachine):
         """A deal at its start; see :func:`start_deal`, which callers use."""
         count = len(players)
         kind = deal_kind(carried, profile)
-        self.profile = profile
-        self.players = tuple(players)
-        self.dealer = dealer
-        self.order = seats_from_left(count, dealer)
-        self.carried = carried
-        self.stakes = profile.stakes_by_seat(count, dealer, carried.numerator != 0)
-        staked = sum(self.stakes)
-        self.pool = exact(carried.numerator + staked * carried.denominator, carried.denominator)
+        self._seat(profile, players, dealer, carried, dealt, indicator, stock,
+                   3 * count + (3 if spare is not None else 0) + 1)
         self.kind = kind
-        self.hands = tuple(dealt)
         self.miss = spare
-        self.indicator = indicator
-        self.stock = stock
         # R-LEAD-ACE binds whenever trumps are turned at the start: a double deal, or a
         # single pot with a miss (SPEC §11.1); V-SIMPLE-ACE extends it past a reveal.
         self.ace_duty = kind is _DOUBLE or profile.simple_ace_duty or spare is not None
-        self.revealed_after = None
-        self.announcements = []
-        self.exchanges = []
-        self.miss_taker = self.defender = self.collected_by = self.flush = None
+        self.miss_taker = self.defender = self.flush = None
         self._variant_play = (not profile.heading or profile.trump_leads is not None
                               or profile.two_player_top_trump)
-        self.tricks = []
-        self.trick = []
-        self.leader = None
-        self._rounds = {}
-        self._round = ()
         if kind is _SIMPLE and spare is None:
             self.trump = None
-            self.held = list(dealt)
             self.active = self.order
             self._start_play()
         else:  # a double deal, or a single pot with a miss (V-SINGLE-POT)
             self.trump = indicator.suit
-            self.held = list(dealt) if kind is _SIMPLE else [()] * count
-            self.active = ()
-            self.phase = _ANNOUNCE
-            self._turn = self.order[0]
+            if kind is not _SIMPLE:
+                self.held = [()] * count
+
+    def _fresh(self) -> DealState:
+        return DealState(self.players, self.dealer, self.carried, self.hands, self.miss,
+                         self.indicator, self.profile, self.stock)
 
     # -- queries ---------------------------------------------------------
-
-    def is_terminal(self) -> bool:
-        """Whether the deal is over (collected, or three tricks played)."""
-        return self.phase is _OVER
 
     def trumps_known(self) -> bool:
         """Whether the trump suit is known to the table (R-DEAL-TRUMP, R-REVEAL)."""
@@ -676,13 +1023,11 @@ class DealState(DealMachine):
             return [_STAND] if no_pass else [_STAND, _PASS]
         return calls
 
-    def legal_cards(self) -> list[Card]:
-        """The cards the player to act may play (empty outside play)."""
-        if self.phase is not _PLAY:
-            return []
-        hand = self.held[self._turn]  # type: ignore[index]
-        if len(hand) == 1:  # a last card is always playable, whatever the duties
-            return list(hand)
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, in a stable order."""
+        return super().legal_actions()
+
+    def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
         if self._variant_play:
             return self._variant_cards(hand)
         if self.trick:
@@ -704,79 +1049,27 @@ class DealState(DealMachine):
                 return [top]
         return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
 
-    def legal_exchanges(self) -> list[tuple[Card, ...]]:
-        """(Irish Loo) The sets of cards the player to act may discard, keeping none first."""
-        if self.phase is not _EXCHANGE:
-            return []
-        hand = self.held[self._turn]  # type: ignore[index]
-        room = min(3, self._stock_left())
-        return [cards for size in range(room + 1) for cards in combinations(hand, size)]
-
-    def cards_drawn(self) -> int:
-        """(Irish Loo) How many stock cards the exchanges so far have taken."""
-        return sum(len(cards) for _, cards in self.exchanges)
-
-    def _stock_left(self) -> int:
-        """How many cards of the pack remain to draw: those not dealt, turned or drawn."""
-        dealt = 3 * len(self.players) + (3 if self.miss is not None else 0) + 1
-        return 52 - dealt - self.cards_drawn()
-
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the player to act, in a stable order."""
-        seat = self._turn
-        if seat is None:
-            return []
-        if self.phase is _ANNOUNCE:
-            return [Announce(seat, a) for a in self.legal_announcements()]
-        if self.phase is _EXCHANGE:
-            return [Exchange(seat, cards) for cards in self.legal_exchanges()]
-        return [Play(seat, c) for c in self.legal_cards()]
-
-    def trick_cards(self) -> list[Card]:
-        """The cards of the trick in progress, in the order played."""
-        return list(self.trick)
-
     def _not_paid(self) -> tuple[Seat, ...]:
         return () if self.defender is None else (self.defender,)
-
-    def _holding(self, seat: Seat) -> tuple[Card, ...]:
-        return self.held[seat]
 
     def _flush_spared(self) -> tuple[Seat, ...] | None:
         if self.flush is None:
             return None
         return (self.flush,) if self.defender is None else (self.flush, self.defender)
 
-    def all_tricks(self) -> list[Trick]:
-        """Finished tricks, then the trick in progress if it has any card."""
-        if self.trick:
-            return [*self.tricks, Trick(self.leader, self.trick_plays(), None)]  # type: ignore[arg-type]
-        return list(self.tricks)
+    def dealer_case(self) -> DealerCase | None:
+        """Which row of the dealer's decision table applies (SPEC §4).
 
-    def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
-        """The trick in progress as (seat, card) pairs, clockwise from its leader."""
-        return tuple(zip(self._round, self.trick, strict=False))
+        ``None`` unless it is the dealer's turn to announce.
+        """
+        if self.phase is not _ANNOUNCE or self._turn != self.dealer:
+            return None
+        players_in = self.active  # the non-dealers who stood or took the miss
+        if len(players_in) == 1:
+            return _SOLE_MISS if players_in[0] == self.miss_taker else _SOLE_STAND
+        return _SEVERAL
 
     # -- acting ----------------------------------------------------------
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be taken now: :meth:`check` without the sentence."""
-        if type(action) is Play:
-            return (self.phase is _PLAY and action.seat == self._turn
-                    and action.card in self.legal_cards())
-        if type(action) is Announce:
-            return (self.phase is _ANNOUNCE and action.seat == self._turn
-                    and action.announcement in self.legal_announcements())
-        return self._refusal(action) is None
-
-    def push(self, action: Action) -> None:
-        """Take ``action`` in place, without checking it (see :meth:`DealMachine.push`)."""
-        if type(action) is Play:
-            self._play(action.seat, action.card)
-        elif type(action) is Exchange:
-            self._exchange(action.seat, action.cards)
-        else:
-            self._announce(action.seat, action.announcement)  # type: ignore[union-attr]
 
     def _announce(self, seat: Seat, call: Announcement) -> None:
         if self.kind is _SIMPLE:
@@ -817,24 +1110,14 @@ class DealState(DealMachine):
         self.active = self.order
         self._close_announcements()
 
-    def _close_announcements(self) -> None:
-        """After a variant's announcements: exchanges, a flush, or the first trick."""
-        if self.profile.irish:
-            self.phase = _EXCHANGE
-            self._turn = self.active[0]
-        else:
-            self._start_tricks()
-
-    def _start_tricks(self) -> None:
-        if not (self.profile.three_card_flush and self._take_flush()):
-            self._start_play()
-
     def _take_flush(self) -> bool:
         """Whether a hand of three trumps takes the pool without play (V-FLUSH).
 
         Of two such hands the one with the higher top trump wins. The defender
         plays for the pool and cannot take it.
         """
+        if not self.profile.three_card_flush:
+            return False
         trump = self.trump
         best: Seat | None = None
         best_top = -1
@@ -846,114 +1129,23 @@ class DealState(DealMachine):
                     best, best_top = seat, top
         if best is None:
             return False
-        self.flush = self.collected_by = best
-        self.phase = _OVER
-        self._turn = None
+        self.flush = best
+        self._end(best)
         return True
-
-    def _exchange(self, seat: Seat, cards: tuple[Card, ...]) -> None:
-        drawn = self.cards_drawn()
-        if drawn + len(cards) > len(self.stock):
-            raise RuleError(f"the stock given lists {len(self.stock)} cards, too few for "
-                            "the cards drawn", RuleId.DEAL_STOCK)
-        kept = tuple(card for card in self.held[seat] if card not in cards)
-        self.held[seat] = kept + self.stock[drawn:drawn + len(cards)]
-        self.exchanges.append((seat, cards))
-        position = self.active.index(seat) + 1
-        if position < len(self.active):
-            self._turn = self.active[position]
-        else:
-            self._start_tricks()
-
-    def _collect(self, seat: Seat) -> None:
-        self.collected_by = seat
-        self.active = ()
-        self.phase = _OVER
-        self._turn = None
-
-    def _start_play(self) -> None:
-        active = self.active
-        self._rounds = rounds = _rounds(active)
-        self.phase = _PLAY
-        self.leader = self._turn = active[0]
-        self._round = rounds[active[0]]
-
-    def _play(self, seat: Seat, card: Card) -> None:
-        hand = self.held[seat]
-        i = hand.index(card)
-        self.held[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1:]
-        cards = self.trick
-        cards.append(card)
-        if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:
-            self.trump = self.indicator.suit
-            self.revealed_after = len(self.tricks) + 1
-        seats = self._round
-        if len(cards) < len(seats):
-            self._turn = seats[len(cards)]
-            return
-        if self.trump is None:
-            led = cards[0].suit
-            for other in cards:
-                if other.suit is not led:
-                    self.trump = self.indicator.suit
-                    self.revealed_after = len(self.tricks) + 1
-                    break
-        winner = seats[trick_winner_index(cards, self.trump)]
-        self.tricks.append(Trick(self.leader, tuple(zip(seats, cards, strict=True)), winner))  # type: ignore[arg-type]
-        self.trick = []
-        if len(self.tricks) == self.TRICKS:
-            self.phase = _OVER
-            self._turn = None
-            self.leader = None
-        else:
-            self.leader = self._turn = winner
-            self._round = self._rounds[winner]
 
     # -- explanations ------------------------------------------------------
 
-    def dealer_case(self) -> DealerCase | None:
-        """Which row of the dealer's decision table applies (SPEC §4).
-
-        ``None`` unless it is the dealer's turn to announce.
-        """
-        if self.phase is not _ANNOUNCE or self._turn != self.dealer:
-            return None
-        players_in = self.active  # the non-dealers who stood or took the miss
-        if len(players_in) == 1:
-            return _SOLE_MISS if players_in[0] == self.miss_taker else _SOLE_STAND
-        return _SEVERAL
-
-    def _describe(self, action: Action) -> str:
-        if isinstance(action, Play):
-            return f"{self._name(action.seat)} playing {action.card.shown}"
-        if isinstance(action, Exchange):
-            cards = cards_shown(action.cards) if action.cards else "nothing"
-            return f"{self._name(action.seat)} discarding {cards}"
-        return f"{self._name(action.seat)} announcing {action.announcement.value}"
-
-    def _refusal(self, action: Action) -> tuple[RuleKey, str] | None:
-        """``None`` if the action is legal, else the rule and the message."""
-        if isinstance(action, Announce):
-            return self._announce_refusal(action.seat, action.announcement)
-        if isinstance(action, Play):
-            return self._play_refusal(action.seat, action.card)
-        if isinstance(action, Exchange):
-            return self._exchange_refusal(action.seat, action.cards, action.take_turned)
-        raise TypeError(f"not an action: {action!r}")
-
-    def _announce_refusal(self, seat: Seat, call: Announcement) -> tuple[RuleKey, str] | None:
-        if self.phase is _ANNOUNCE and seat == self._turn and call in self.legal_announcements():
-            return None
-        name = self._name(seat)
+    def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
         if self.kind is _SIMPLE:
             if self.profile.single_pot_miss:
                 return self._single_pot_refusal(name, seat)
             return RuleId.ANN_SIMPLE, (
                 f"{name} cannot announce: a simple deal has no announcements and everyone plays."
             )
-        refusal = self._announce_turn_refusal(name, seat)
-        if refusal is not None:
-            return refusal
+        return super()._announce_turn_refusal(name, seat)
+
+    def _call_refusal(self, name: str, seat: Seat, call: Announcement
+                      ) -> tuple[RuleKey, str] | None:
         if self.profile is not LIMITED:
             refusal = self._variant_announce_refusal(name, seat, call)
             if refusal is not None:
@@ -1022,34 +1214,17 @@ class DealState(DealMachine):
                 )
         return None
 
-    def _exchange_refusal(self, seat: Seat, cards: tuple[Card, ...], take_turned: bool
-                          ) -> tuple[RuleKey, str] | None:
-        name = self._name(seat)
+    def _exchange_barred(self, name: str, take_turned: bool) -> tuple[RuleKey, str] | None:
         if take_turned:
             return VariantRuleId.EXCHANGE, (
                 f"{name} cannot take the turned card: in three-card Loo it stays on the table."
             )
         if not self.profile.irish:
             return VariantRuleId.EXCHANGE, f"{name} cannot exchange: this game has no exchanges."
-        refusal = self._exchange_turn_refusal(name, seat, cards)
-        if refusal is not None:
-            return refusal
-        room = min(3, self._stock_left())
-        if len(cards) > room:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} may discard at most {room} cards: three at most, and no more than "
-                "the stock has left."
-            )
         return None
 
-    def _play_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
-        name = self._name(seat)
-        refusal = self._play_turn_refusal(name, seat)
-        if refusal is not None:
-            return refusal
-        if card in self.legal_cards():
-            return None
-        hand, trick, trump = self.held[seat], self.trick_cards(), self.trump
+    def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
+        hand, trick, trump = self.held[seat], self.trick, self.trump
         if (self._variant_play and not trick and card in hand and trump is not None
                 and card in legal_leads(hand, trump, self.ace_duty, self.indicator)):
             top = highest_trump(hand, trump)
@@ -1143,7 +1318,7 @@ def undealt(deck: Sequence[Card], players: int, kind: DealKind, profile: Profile
     return tuple(deck[3 * (players + deals_miss(kind, profile)) + 1:])
 
 
-def _check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+def check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,
                  profile: Profile) -> Fraction:
     """The carried balance as a Fraction, once the seats are known to be valid."""
     count = len(players)
@@ -1182,7 +1357,7 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
             is Pam Loo (see :func:`loo_tutor.pam.pam_from_hands`).
     """
     _three_card(profile)
-    carried = _check_seats(players, dealer, carried, profile)
+    carried = check_seats(players, dealer, carried, profile)
     kind = deal_kind(carried, profile)
     dealt = tuple(tuple(h) for h in hands)
     spare = None if miss is None else tuple(miss)
@@ -1219,7 +1394,7 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
     """
     _three_card(profile)
     check_pack(deck)
-    carried = _check_seats(players, dealer, carried, profile)
+    carried = check_seats(players, dealer, carried, profile)
     return _start_from_deck(players, dealer, carried, deck, profile)
 
 
@@ -1265,6 +1440,6 @@ def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
             five-card Pam Loo, which :func:`loo_tutor.pam.new_pam_deal` deals.
     """
     _three_card(profile)
-    carried = _check_seats(players, dealer, carried, profile)
+    carried = check_seats(players, dealer, carried, profile)
     deck, _ = shuffle_and_cut(rng)
     return _start_from_deck(players, dealer, carried, deck, profile)

@@ -38,6 +38,9 @@ WHEELS = OUT / "wheel"
 STAMP = OUT / "source.sha256"
 
 
+# The deal machines and the rules that every compiled build must hold compiled.
+ENGINE = ("legality", "state", "pam")
+
 # The modules setup.py compiles import these; a change to them rebuilds too.
 IMPORTED = ["loo_tutor/errors.py", "loo_tutor/rules.py", "loo_tutor/profiles.py"]
 
@@ -71,7 +74,7 @@ def source_digest() -> str:
 
 def is_compiled(lib: Path = LIB) -> bool:
     """Whether ``lib`` holds the engine as compiled extension modules."""
-    return any((lib / "loo_tutor").glob("legality.*.so"))
+    return all(any((lib / "loo_tutor").glob(f"{name}.*.so")) for name in ENGINE)
 
 
 def build() -> Path:
@@ -114,10 +117,12 @@ def build() -> Path:
 def run_compiled(script: str, args: list[str]) -> None:
     """Run a Python script with the compiled engine first on ``sys.path``."""
     sys.path.insert(0, str(build()))
-    import loo_tutor.legality
+    import loo_tutor.pam
+    import loo_tutor.state
 
-    if not loo_tutor.legality.__file__.endswith(".so"):
-        raise SystemExit(f"build_compiled: {loo_tutor.legality.__file__} is not the compiled engine")
+    for module in (loo_tutor.state, loo_tutor.pam):
+        if not str(module.__file__).endswith(".so"):
+            raise SystemExit(f"build_compiled: {module.__file__} is not the compiled engine")
     sys.argv = [script, *args]
     runpy.run_path(script, run_name="__main__")
 

@@ -16,10 +16,16 @@ from browser_support import CHROMIUM, FLAGS, built_site, require_chromium
 
 if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
     import loo_tutor.legality
+    import loo_tutor.pam
+    import loo_tutor.record
+    import loo_tutor.solver
+    import loo_tutor.state
 
-    if not loo_tutor.legality.__file__.endswith(".so"):
-        raise pytest.UsageError(f"LOO_TUTOR_EXPECT_COMPILED is set, but the engine comes from "
-                                f"{loo_tutor.legality.__file__}, not the compiled build")
+    for module in (loo_tutor.legality, loo_tutor.state, loo_tutor.pam, loo_tutor.record,
+                   loo_tutor.solver):
+        if not str(module.__file__).endswith(".so"):
+            raise pytest.UsageError(f"LOO_TUTOR_EXPECT_COMPILED is set, but the engine comes "
+                                    f"from {module.__file__}, not the compiled build")
 
 HERE = Path(__file__).parent
 OWN_EXAMPLES = HERE / "data" / "examples"

@@ -22,6 +22,7 @@ from ..narrate import (
     Narration,
 )
 from ..rules import RuleId, RuleKey
+from ..state import Verdict
 
 NAMES = ("Anna", "Ben", "Carla", "Dan", "Emil", "Fay", "Gus", "Hana")
 """The players of generated deals, in clockwise order (the first five to eight)."""
@@ -184,6 +185,11 @@ def cite(message: str, rule: RuleKey | None) -> str:
     """``message`` as one sentence ending with the rule ID in brackets."""
     text = message.rstrip().rstrip(".")
     return f"{text}." if rule is None else f"{text} ({rule})."
+
+
+def refused(verdict: Verdict) -> FieldResult:
+    """The engine's refusal of an action as a wrong answer: its rule, and its message cited."""
+    return wrong_answer(verdict.rule, cite(verdict.message, verdict.rule))
 
 
 def join_names(names: Sequence[str]) -> str:

@@ -33,6 +33,7 @@ from .base import (
     Kind,
     cite,
     join_names,
+    refused,
     right_answer,
     show_amount,
     summed,
@@ -137,7 +138,7 @@ class DealerChoice(Exercise):
                                       f"{players_in} did not (R-COLLECT)."))
                 continue
             verdict = state.check(Announce(state.dealer, Announcement(word)))
-            details.append(wrong_answer(verdict.rule, cite(verdict.message, verdict.rule)))
+            details.append(refused(verdict))
         if not self.collects():
             rule = self._rule()
             for word in allowed:

@@ -13,7 +13,7 @@ from ..errors import LooError, MalformedRecord
 from ..legality import Announcement
 from ..observe import observation
 from ..profiles import describe, profile_from_rules
-from ..record import check, record_from_state, replay
+from ..record import action_text, check, record_from_state, replay
 from ..rules import RuleId, RuleKey
 from ..session import Session
 from ..state import (
@@ -21,7 +21,6 @@ from ..state import (
     Announce,
     DealKind,
     DealState,
-    Exchange,
     Phase,
     Play,
     new_deal,
@@ -286,13 +285,11 @@ def _forced_record(before: DealState, action: Action, end: DealState
     word said there; an illegal card swaps places with the card played there,
     which the same player plays later instead, so the record stays whole.
     """
-    if isinstance(action, Exchange):  # exercises are set in the limited profile
-        return None
     record = record_from_state(end)
     name = before.players[action.seat]
     if isinstance(action, Announce):
         record["announce"][name] = action.announcement.value
-    else:
+    elif isinstance(action, Play):
         tricks: list[list[str]] = record["tricks"]
         here = len(before.tricks), len(before.trick)
         wanted = action.card.text
@@ -302,14 +299,15 @@ def _forced_record(before: DealState, action: Action, end: DealState
             return None
         played = tricks[here[0]][here[1]]
         tricks[here[0]][here[1]], tricks[spot[0]][spot[1]] = wanted, played
+    else:  # an exchange: exercises are set in the limited profile, which has none
+        return None
     try:
         result = check(record)
     except MalformedRecord:  # e.g. the miss played from two hands after a second "miss"
         record.pop("tricks", None)
         result = check(record)
     error = result["error"]
-    wanted = action.card.text if isinstance(action, Play) else action.announcement.value
-    if error is None or error["action"] != wanted or error["player"] != name:
+    if error is None or error["action"] != action_text(action) or error["player"] != name:
         return None
     return record
 

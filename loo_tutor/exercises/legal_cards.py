@@ -27,9 +27,9 @@ from .base import (
     Exercise,
     Field,
     Kind,
-    cite,
     first_rule,
     join_names,
+    refused,
     right_answer,
     summed,
     wrong_answer,
@@ -74,7 +74,7 @@ class LegalCards(Exercise):
     def _refusal(self, card: Card) -> FieldResult:
         """The engine's refusal of ``card``, under the rule it names."""
         verdict = self.state.check(Play(self.seat, card))
-        return wrong_answer(verdict.rule, cite(verdict.message, verdict.rule))
+        return refused(verdict)
 
     def _why_legal(self, card: Card) -> Narration:
         """Why ``card`` may be played, as the narration of the deal would say it."""

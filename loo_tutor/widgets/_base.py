@@ -194,6 +194,23 @@ class SeatWidget(LooWidget):
         """The deal as it stands now."""
         return self.states[-1]
 
+    def _open(self, find: Callable[[], tuple[DealState, Seat]], four_colour: bool,
+              rules_base: str) -> bool:
+        """Find the starting state and the reader's seat, and make the header.
+
+        Returns:
+            whether there is a deal to show; if not, the widget says why on one line.
+        """
+        try:
+            self._start, self.seat = find()
+        except LooError as exc:
+            self._fail(exc)
+            return False
+        self._four = four_colour
+        self._base = rules_base
+        self.header = self.part(widgets.HTML)
+        return True
+
     def _begin(self, start: DealState) -> None:
         """Start from ``start``: the automatic players act first if it is their turn."""
         self.states = [start]

@@ -103,15 +103,9 @@ class AnnouncementTrainer(SeatWidget):
                  rules_base: str = RULES_BASE) -> None:
         super().__init__()
         self.buttons: dict[str, widgets.Button] = {}
-        try:
-            start, self.seat = announcing_state(record_or_state, seat)
-        except LooError as exc:
-            self._fail(exc)
+        if not self._open(lambda: announcing_state(record_or_state, seat), four_colour,
+                          rules_base):
             return
-        self._start = start
-        self._four = four_colour
-        self._base = rules_base
-        self.header = self.part(widgets.HTML)
         self.feedback = self.part(widgets.HTML)
         self.table = self.part(widgets.HTML)
         self.buttons = announcement_buttons(self, self.announce)

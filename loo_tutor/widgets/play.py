@@ -53,6 +53,13 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState:
     raise LooError(f"the record never reaches the start of trick {from_trick}")
 
 
+def _starting_seat(source: Source, seat: Seat | str, from_trick: int | None
+                   ) -> tuple[DealState, Seat]:
+    """The state a trainer starts from, and the reader's seat as an index."""
+    start = starting_state(source, from_trick)
+    return start, seat_of(start, seat)
+
+
 def bot_action(state: DealState, rng: random.Random | None) -> Action:
     """What an automatic player does: the first legal action, or a seeded random one.
 
@@ -163,16 +170,10 @@ class PlayTrainer(SeatWidget):
                  four_colour: bool = False, rules_base: str = RULES_BASE) -> None:
         super().__init__()
         self.buttons: dict[str, widgets.Button] = {}
-        try:
-            self._start = starting_state(record_or_state, from_trick)
-            self.seat = seat_of(self._start, seat)
-        except LooError as exc:
-            self._fail(exc)
-            return
         self._seed = seed
-        self._four = four_colour
-        self._base = rules_base
-        self.header = self.part(widgets.HTML)
+        if not self._open(lambda: _starting_seat(record_or_state, seat, from_trick),
+                          four_colour, rules_base):
+            return
         self.table = self.part(widgets.HTML)
         self.hand = hand_box(self)
         self.ledger = self.part(widgets.HTML)
