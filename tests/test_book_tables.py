@@ -30,9 +30,10 @@ BY_LABEL = {card.label: card.text for card in CARDS}
 def chips(html: str) -> list[str]:
     """The cards written in ``html``, as card text ("7H")."""
     return [BY_LABEL[label] for label in LABEL.findall(html)]
-CARD_TEXT = re.compile(r"(?<![\w`])(?:10|[2-9JQKA])[♠♣♥♦]")
-ENGINE_PAGES = {"engine.md", "variants.md", "pam.md", "api.md"}
-"""The engine's own pages: the chapter on Pam Loo writes its five-card hands as text."""
+CARD_TEXT = re.compile(r"(?<![\w`])(?:10|[2-9JQKA])(?:[♠♣♥♦]|[SCHD](?!\w))")
+"""A card as the reader sees it (7♥) or as a record writes it (7H)."""
+ENGINE_PAGES = {"engine.md", "api.md"}
+"""The engine's own pages, which show how records and the API write cards."""
 
 
 def directives() -> list[tuple[str, str, list[str]]]:
@@ -142,3 +143,4 @@ def test_no_card_is_typed_by_hand(page: Path) -> None:
 
 def test_the_prose_filter_keeps_what_a_reader_reads() -> None:
     assert CARD_TEXT.findall(prose("A leads 7♥ and {card}`8♥`, `9♥`.")) == ["7♥"]
+    assert CARD_TEXT.findall(prose("then 10H, not `JH` nor {card}`QH`; QSX stays.")) == ["10H"]
