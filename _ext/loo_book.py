@@ -50,6 +50,7 @@ from loo_tutor.legality import Announcement
 from loo_tutor.narrate import Narration, narrate_refusal
 from loo_tutor.record import load_record, replay
 from loo_tutor.render import (
+    CARD_TEXT_CSS,
     card_text_html,
     ledger_html,
     narration_html,
@@ -57,13 +58,6 @@ from loo_tutor.render import (
     table_html,
 )
 from loo_tutor.state import DealKind, DealState, Phase, Seat
-
-CHIP_STYLE = (".loo-cards .loo-card-text{display:inline-block;padding:0 0.2em;"
-              "border:1px solid #8886;border-radius:0.25em;background:#fff;font-weight:600;"
-              "line-height:1.3;white-space:nowrap}")
-"""Cards in the book's text are small white chips, as card faces are white in
-the engine's drawings, so their inks read alike in the light and the dark
-theme. (Cards in a widget's text keep the widget's own look.)"""
 
 SHOWN = ("hands", "picture", "tricks", "settlement", "refusal")
 _SAID = {Announcement.STAND: "stand", Announcement.PASS: "pass",
@@ -367,7 +361,8 @@ class DealDirective(SphinxDirective):
 
 def _style(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
            doctree: Any) -> None:
-    style = (f"{CHIP_STYLE}.loo-picture-scroll{{overflow-x:auto;max-width:100%}}"
+    # Cards in the book's text are the chips the widgets write in theirs.
+    style = (f"{CARD_TEXT_CSS}.loo-picture-scroll{{overflow-x:auto;max-width:100%}}"
              ".loo-picture-caption{font-size:0.95em;opacity:0.85}"
              ".loo-unbroken{white-space:nowrap}")
     context["metatags"] = (context.get("metatags", "") + f"\n    <style>{style}</style>"

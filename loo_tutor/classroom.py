@@ -321,6 +321,12 @@ def _listing_of(notebooks: Path, served: dict[str, Any]) -> tuple[Any, str | Non
     return partial(listing, titles=titles, order=order), problem
 
 
+def _handled_by(route: Any, kind: type) -> bool:
+    """Whether ``route`` is a Tornado route whose handler is a ``kind``."""
+    return (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
+            and issubclass(route[1], kind))
+
+
 def _sent_at_once(route: Any) -> Any:
     """``route``, with a websocket handler that sends each message without delay.
 
@@ -329,8 +335,7 @@ def _sent_at_once(route: Any) -> Any:
     last packet before it goes out.
     """
     websocket = importlib.import_module("tornado.websocket")
-    if not (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
-            and issubclass(route[1], websocket.WebSocketHandler)):
+    if not _handled_by(route, websocket.WebSocketHandler):
         return route
 
     def open_at_once(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -352,8 +357,7 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     """
     voila_handler = importlib.import_module("voila.handler")
     web = importlib.import_module("tornado.web")
-    if not (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
-            and issubclass(route[1], voila_handler.VoilaHandler)):
+    if not _handled_by(route, voila_handler.VoilaHandler):
         return route
     base: Any = route[1]
 
@@ -392,8 +396,7 @@ def _packed_route(route: Any) -> Any:
     caching off for them.
     """
     web = importlib.import_module("tornado.web")
-    if not (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
-            and issubclass(route[1], web.StaticFileHandler)):
+    if not _handled_by(route, web.StaticFileHandler):
         return route
     base: Any = route[1]
     cached = any(part in str(route[0]) for part in _CACHED_ROUTES)
