@@ -3,25 +3,33 @@
 Every page with widget outputs, a notebook (``.ipynb``) or a MyST markdown
 notebook (``{code-cell}`` pages with jupytext front matter) alike, gets:
 
-* the code of its cells as JSON in a script tag, never shown to the reader,
-  and at the top of ``<head>`` an inline script (``loo_live_early.js``) that
+* its widgets made by the build in the in-browser Python: once every page
+  is read, the cells of every live page run in Pyodide (in Node), and the
+  memory that holds their widgets is saved beside Pyodide
+  (``scripts/vendor_pyodide.py``, ``_ext/browser/loo_live_worker.py``). The
+  page's saved widget state is that state, and each widget output names the
+  widget made for it;
+* at the top of ``<head>`` an inline script (``loo_live_early.js``) that
   starts the page's Web Worker at once: Python (Pyodide, served by the site
-  from ``_static/pyodide``) runs the cells there while the page loads;
+  from ``_static/pyodide``) starts there from the saved memory while the
+  page loads, with the page's widgets ready, and no cell runs;
 * the page's script and style sheet (``_static/live/``, bundled by ``./dev``
   from ``classroom_page/src``: the widget manager the classroom pages use
-  too), which draw each widget a cell shows in place of its saved copy, and
+  too), which make the widgets' models from the page's saved state and draw
+  each in place of its saved copy, connected to the worker's Python, and
   ``loo_live.css`` (the status line and the saved copies);
 * after the build, its saved widgets written as HTML (``loo_snapshot.py``),
   shown at once, and the saved page's widget manager left for the page's
   script to load only if Python cannot start.
 
 The code of a page's cells is hidden on the page itself
-(``nb_remove_code_source``). Before the build this extension brings the
-in-browser Python up to date (``scripts/vendor_pyodide.py``); on every page
-it removes what would load from another host (stylesheets and scripts that
-other extensions add from a CDN, and sphinx-thebe's scripts, which name one
-and are never used with the launch buttons off); after the build it trims
-the site of files no page loads.
+(``nb_remove_code_source``) and never sent to the browser. Before the build
+this extension brings the in-browser Python up to date
+(``scripts/vendor_pyodide.py``); on every page it removes what would load
+from another host (stylesheets and scripts that other extensions add from a
+CDN, and sphinx-thebe's scripts, which name one and are never used with the
+launch buttons off); after the build it trims the site of files no page
+loads.
 """
 
 from __future__ import annotations
@@ -55,6 +63,8 @@ UNUSED_SCRIPTS = ("sphinx-thebe.js",)
 """Scripts of extensions the book keeps off (Thebe, with the launch buttons off)."""
 LIVE_SCRIPT = "live/live.js"
 WORKER_SCRIPT = "_static/live/worker.js"
+PYODIDE = "_static/pyodide"
+"""Where the site has Pyodide; the worker finds the saved memory there, with its own query."""
 # Cells whose outputs the page leaves out: a widget they show has no place on it.
 HIDDEN_OUTPUT_TAGS = {"remove-output", "remove-cell"}
 NOT_RUN_TAGS = {"skip-execution"}
@@ -116,7 +126,7 @@ def _has_widgets(app: Sphinx, pagename: str) -> bool:
 
 
 def page_cells(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
-    """The code cells of the notebook behind ``pagename``, in order, as the worker runs them.
+    """The code cells of the notebook behind ``pagename``, in order, as the build runs them.
 
     Each is ``{"code", "name", "shown"}``; ``shown`` is false for a cell
     whose outputs the page leaves out. Cells the build does not run are left
@@ -157,20 +167,78 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any]
     where = context["pathto"]("_static/html-manager", 1)
     paths = {"@jupyter-widgets/html-manager/dist": where, "@jupyter-widgets": where}
     app.add_js_file(None, body=f"var require = {{paths: {json.dumps(paths)}}};", priority=100)
-    cells = page_cells(app, pagename)
-    if not cells:
+    if _prepared is None or pagename not in _prepared.pages:
         return
     app.add_css_file("live/live.css")
     app.add_css_file("loo_live.css")
     # The worker starts from an inline script at the top of <head>, before
-    # the stylesheets that a script file would wait for.
+    # the stylesheets that a script file would wait for. Its address names
+    # the saved memory it starts from.
     early = (HERE / "loo_live_early.js").read_text(encoding="utf-8")
-    worker = html.escape(context["pathto"](WORKER_SCRIPT, 1))
+    worker = html.escape(f'{context["pathto"](WORKER_SCRIPT, 1)}?v={_prepared.key}')
     context["metatags"] = (context.get("metatags", "") +
-                           f'\n    <script type="application/json" id="loo-live-cells">'
-                           f"{_script_json(cells)}</script>"
                            f'\n    <script data-worker="{worker}">\n{early}</script>')
     app.add_js_file(LIVE_SCRIPT, priority=100, loading_method="defer", **{"data-loo-live": "page"})
+
+
+# -- the live pages' widgets, made at build time ----------------------------------------
+
+_prepared: vendor_pyodide.Prepared | None = None
+"""The widgets of this build's live pages, made once every page is read (``_prepare``)."""
+
+
+def _prepare(app: Sphinx, env: Any) -> list[str]:
+    """Make every live page's widgets in the in-browser Python; returns the pages to write again.
+
+    A page whose widgets were made anew (another id, another state) is
+    written again, even if its source did not change.
+    """
+    global _prepared
+    if app.builder.format != "html":
+        return []
+    pages = [{"page": name, "cells": cells} for name in sorted(env.found_docs)
+             if _has_widgets(app, name) and (cells := page_cells(app, name))]
+    try:
+        _prepared = vendor_pyodide.prepare_pages(pages)
+    except SystemExit as exc:
+        raise ExtensionError(f"{exc} (making the live pages' widgets in the in-browser Python)") from None
+    changed = getattr(env, "loo_live_key", None) != _prepared.key
+    env.loo_live_key = _prepared.key
+    return [page["page"] for page in pages] if changed else []
+
+
+def use_prepared(page: str, prepared: dict[str, Any], name: str) -> str:
+    """``page`` (a built page's HTML) with the widgets the build made for it in the in-browser Python.
+
+    The saved widget state becomes theirs, and the n-th widget output of the
+    page names the n-th widget its cells show. A page already carrying them
+    is left as it is.
+    """
+    views = [json.loads(found.group("view")) for found in loo_snapshot.VIEW.finditer(page)]
+    if [view.get("model_id") for view in views] == prepared["views"]:
+        return page
+    if len(views) != len(prepared["views"]):
+        raise ExtensionError(f"{name}: the page has {len(views)} widget outputs, but in the "
+                             "in-browser Python its cells show another number of widgets "
+                             f"({len(prepared['views'])})")
+    if f'<div class="{loo_snapshot.MARK}">' in page:
+        raise ExtensionError(f"{name}: the page was written by an earlier build; "
+                             "run a full build (./dev build)")
+    ids = iter(prepared["views"])
+
+    def view(found: re.Match[str]) -> str:
+        spec = dict(json.loads(found.group("view")), model_id=next(ids))
+        return (f'<script type="application/vnd.jupyter.widget-view+json">'
+                f"{_script_json(spec)}</script>")
+
+    def state(found: re.Match[str] | None) -> str:
+        return (f'<script type="application/vnd.jupyter.widget-state+json">'
+                f'{_script_json(prepared["state"])}</script>')
+
+    page, states = loo_snapshot.STATE.subn(state, page, count=1)
+    if not states:  # the build's kernel saved none: the page gets the state made here
+        page = page.replace("</head>", f"{state(None)}\n</head>", 1)
+    return loo_snapshot.VIEW.sub(view, page)
 
 
 def _quiet_pages(app: Sphinx, config: Any) -> None:
@@ -251,12 +319,19 @@ def _finish(app: Sphinx, error: Exception | None) -> None:
     for asset in (HERE / "static").iterdir():
         shutil.copy2(asset, out / "_static" / asset.name)
     trim_site(out)
+    prepared = _prepared.pages if _prepared is not None else {}
+    if _prepared is not None:  # beside Pyodide, in place of the whole standard library
+        shutil.copy2(_prepared.snapshot, out / PYODIDE / vendor_pyodide.SNAPSHOT)
+        shutil.copy2(_prepared.stdlib, out / PYODIDE / vendor_pyodide.STDLIB)
     for docname in app.env.found_docs:
         page = out / f"{docname}.html"
         if not page.exists():
             continue
         text = page.read_text(encoding="utf-8")
-        ready = loo_snapshot.defer_widget_manager(loo_snapshot.add_snapshots(text))
+        ready = text
+        if docname in prepared:
+            ready = use_prepared(ready, prepared[docname], docname)
+        ready = loo_snapshot.defer_widget_manager(loo_snapshot.add_snapshots(ready))
         if ready != text:
             page.write_text(ready, encoding="utf-8")
 
@@ -266,6 +341,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _static_folders)
     app.connect("config-inited", _quiet_pages)
     app.connect("builder-inited", _vendor)
+    app.connect("env-updated", _prepare)
     app.connect("html-page-context", _page)
     app.connect("build-finished", _finish, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

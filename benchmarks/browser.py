@@ -8,8 +8,9 @@ Playwright and prints:
   widgets live (every saved widget replaced in place by the live one), with
   a fresh browser profile (cold) and with the profile of an earlier visit
   (warm cache, the browser restarted in between), and where the warm
-  openings spend their time (the page's worker requested, Python started,
-  the cells run, the widgets live);
+  openings spend their time (the page's worker requested, Pyodide
+  requested, the page's widgets drawn while Python starts, Python ready
+  with the page's widgets, the page live);
 * under Voila (``loo-tutor classroom``, started here on a free port, kernels
   preheated): milliseconds from opening the forced-ace app to its card
   buttons, with a fresh browser profile and with the profile of an earlier
@@ -123,8 +124,8 @@ def _launch(playwright: Any, profile: str, flags: list[str] = FLAGS) -> Any:
 PHASE_REQUESTS = (("page's worker requested", "_static/live/worker.js"),
                   ("Pyodide requested", "_static/pyodide/pyodide.js"))
 # Marks the page sets on its timeline (classroom_page/src/live.js).
-PHASE_MARKS = (("Python started", "loo-live:python ready"), ("cells run", "loo-live:cells run"),
-               ("live (widgets drawn)", "loo-live:live"))
+PHASE_MARKS = (("widgets drawn (hidden)", "loo-live:widgets drawn"),
+               ("Python ready", "loo-live:python ready"), ("live", "loo-live:live"))
 
 
 def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:

@@ -25,6 +25,12 @@ Each step prints what it does; Pyodide's download and the compiled archives
 are cached in ``_vendor_pyodide/`` by content, so after an edit of
 ``loo_tutor/`` only its archive is compiled again.
 
+When the book is built, :func:`prepare_pages` runs the cells of every live
+page in that Python, in Node, and saves its memory (a memory snapshot,
+``snapshot.bin.gz``): a reader's browser starts Python from it, with every
+page's widgets already made, instead of starting Python and running the
+page's cells (see ``_ext/browser/loo_live_worker.py``).
+
 Usage::
 
     python scripts/vendor_pyodide.py            # fetch what is missing, rebuild what changed
@@ -34,8 +40,10 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -65,6 +73,14 @@ PACKAGES = {"traitlets": ("traitlets",), "comm": ("comm",), "ipywidgets": ("ipyw
 # worker, which loads the rest).
 CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
 ARCHIVE_DATE = (2020, 1, 1, 0, 0, 0)
+PREPARED = CACHE / "pages"
+"""The live pages' widgets made at build time, and the memory snapshot holding them."""
+SNAPSHOT = "snapshot.bin.gz"
+STDLIB = "python_stdlib.zip"
+STDLIB_IN_PYODIDE = "/lib/python313.zip"
+"""Where Pyodide's Python has the standard library's zip (Python 3.13)."""
+KEEP_PREPARED = 3
+"""How many sets of prepared pages stay cached (the book's, and the test books')."""
 
 
 def say(message: str) -> None:
@@ -314,6 +330,108 @@ def vendor() -> None:
     stdlib = compiled.pop("the standard library")
     write_site(core, bundle(stdlib, list(compiled.values())))
     STAMP.write_text(json.dumps(want, indent=1) + "\n")
+
+
+# -- the live pages' widgets, made at build time ----------------------------------------
+
+# Runs the live pages' cells in Pyodide (loo_live_worker.prepare), then saves
+# Pyodide's memory, compressed: the browser's worker gives it to loadPyodide
+# (Pyodide's memory snapshot options, which this pinned release has). The
+# modules Python imported are in that memory, so the standard library's zip
+# served with it leaves them out; the zip's directory, cached in Python's
+# memory, is forgotten first, so that the browser's Python reads the
+# directory of the zip it is given.
+_PREPARE_JS = """
+const path = require("path");
+const fs = require("fs");
+const zlib = require("zlib");
+const [core, work, snapshot] = process.argv.slice(2);
+(async () => {
+  const { loadPyodide } = require(path.join(core, "pyodide.js"));
+  const py = await loadPyodide({ indexURL: core + path.sep, _makeSnapshot: true });
+  py.FS.mkdirTree("/prepare");
+  py.FS.mount(py.FS.filesystems.NODEFS, { root: work }, "/prepare");
+  py.runPython(`
+import gc, importlib, loo_live_worker
+with open("/prepare/pages.json", encoding="utf-8") as given:
+    with open("/prepare/prepared.json", "w", encoding="utf-8") as answer:
+        loo_live_worker.prepare(given.read(), answer)
+del given, answer
+importlib.invalidate_caches()  # the zip's directory is read again from the zip the browser gets
+gc.collect()
+`);
+  py.FS.unmount("/prepare");
+  fs.writeFileSync(snapshot, zlib.gzipSync(py.makeMemorySnapshot(), { level: 9 }));
+})().catch((error) => { console.error(error); process.exit(1); });
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class Prepared:
+    """The live pages' widgets as the build made them in the in-browser Python."""
+
+    key: str
+    """Names this set: the snapshot's address carries it, so browsers never mix two builds."""
+    snapshot: Path
+    """Pyodide's memory with every page's widgets made (gzip)."""
+    stdlib: Path
+    """The standard library's zip to serve with it, less the modules already in that memory."""
+    pages: dict[str, Any]
+    """Page name -> ``{"state": widget state, "views": [model id shown by each output]}``."""
+
+
+def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
+    """Run the cells of ``pages`` (``[{"page", "cells"}]``) in the in-browser Python; cached.
+
+    ``vendor()`` must have run. The answer is cached by the pages' cells and
+    the in-browser Python they run on.
+    """
+    given = json.dumps(pages, sort_keys=True)
+    key = hashlib.sha256("\0".join([given, STAMP.read_text(), sha256_of(Path(__file__))])
+                         .encode()).hexdigest()[:16]
+    folder = PREPARED / key
+    if not (folder / SNAPSHOT).exists():
+        if shutil.which("node") is None:
+            raise SystemExit("in-browser Python: node not found; it is needed to make the "
+                             "live pages' widgets (Node.js 18+)")
+        say(f"making the widgets of {len(pages)} live pages and saving the memory that holds them")
+        PREPARED.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(dir=PREPARED, prefix="making-"))
+        try:
+            (work / "pages.json").write_text(given, encoding="utf-8")
+            (work / "prepare.js").write_text(_PREPARE_JS, encoding="utf-8")
+            run("node", str(work / "prepare.js"), str(OUT), str(work), str(work / SNAPSHOT))
+            imported = json.loads((work / "prepared.json").read_text(encoding="utf-8"))["imported"]
+            _leave_out(OUT / STDLIB, work / STDLIB, imported)
+            (work / "pages.json").unlink()
+            (work / "prepare.js").unlink()
+            shutil.rmtree(folder, ignore_errors=True)
+            work.rename(folder)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        kept = sorted((p for p in PREPARED.iterdir() if p.is_dir() and not p.name.startswith("making-")),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[KEEP_PREPARED:]:
+            shutil.rmtree(old, ignore_errors=True)
+    os.utime(folder)
+    prepared = json.loads((folder / "prepared.json").read_text(encoding="utf-8"))
+    return Prepared(key, folder / SNAPSHOT, folder / STDLIB, prepared["pages"])
+
+
+def _leave_out(archive: Path, target: Path, imported: list[str]) -> None:
+    """Copy the zip ``archive`` to ``target`` without the members Python imported from it.
+
+    ``imported`` lists the files Python imported from zips, as
+    ``archive/member``; only those of the standard library's zip count.
+    """
+    prefix = STDLIB_IN_PYODIDE + "/"
+    gone = {name[len(prefix):] for name in imported if name.startswith(prefix)}
+    if not gone:
+        raise SystemExit(f"in-browser Python: no module was imported from {STDLIB_IN_PYODIDE}")
+    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            if info.filename not in gone:
+                zout.writestr(info, zin.read(info))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,17 +1,19 @@
-"""The Python side of a live page (_ext/browser/loo_live_worker.py), run here in CPython.
+"""The Python side of the live pages (_ext/browser/loo_live_worker.py), run here in CPython.
 
-In the browser it runs in Pyodide, in the page's Web Worker; here it runs in a
-fresh Python process with ``_ext/browser`` first on the path, as the
-in-browser Python has it, so that ipywidgets gets the pages' stand-in for
-IPython, not the real one. The process runs a cell that shows the
-forced-ace trainer, clicks A's 7♥ through the comm message the page's
-widget manager would send, and prints every message it posted, which the
-tests read.
+In the book's build it runs in Pyodide (in Node), and in the reader's
+browser in the page's Web Worker; here it runs in a fresh Python process
+with ``_ext/browser`` first on the path, as the in-browser Python has it, so
+that ipywidgets gets the pages' stand-in for IPython, not the real one. The
+process prepares two pages as the build does (a page whose cells show the
+forced-ace trainer, and a second page), then connects as the worker does,
+clicks A's 7♥ through the comm message the page's widget manager would send,
+and prints what it wrote and every message it posted, which the tests read.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,20 +23,40 @@ ROOT = Path(__file__).resolve().parent.parent
 BROWSER = ROOT / "_ext" / "browser"
 
 SCRIPT = r"""
-import json, sys
+import io, json, os, shutil, sys, tempfile, zipfile
 sys.path.insert(0, sys.argv[1])
 import loo_live_worker
 
-posted = []
-loo_live_worker.start(lambda message, buffers: posted.append(json.loads(message)))
-loo_live_worker.run_cell(
-    "from loo_tutor.data import example\nfrom loo_tutor.widgets import PlayTrainer\n"
-    "trainer = PlayTrainer(example('forced-ace'), seat='A', from_trick=1)\ntrainer",
-    "<cell 1>")
-loo_live_worker.run_cell("PlayTrainer(example('forced-ace'), seat='B')", "<cell 2>", shown=False)
-loo_live_worker.run_cell("x = 1", "<cell 3>")
-trainer = loo_live_worker.namespace["trainer"]
+# A module imported from a zip, as the browser's Python imports the standard library.
+folder = tempfile.mkdtemp()
+archive = os.path.join(folder, "modules.zip")
+with zipfile.ZipFile(archive, "w") as made:
+    made.writestr("zipped_module.py", "VALUE = 1\n")
+    made.writestr("not_imported.py", "VALUE = 2\n")
+sys.path.insert(0, archive)
+import zipped_module
+shutil.rmtree(folder)
+
+TRAINER = ("from loo_tutor.data import example\nfrom loo_tutor.widgets import PlayTrainer\n"
+           "trainer = PlayTrainer(example('forced-ace'), seat='A', from_trick=1)\ntrainer")
+pages = [
+    {"page": "trainer", "cells": [
+        {"code": TRAINER, "name": "<cell 1>", "shown": True},
+        {"code": "PlayTrainer(example('forced-ace'), seat='B')", "name": "<cell 2>",
+         "shown": False},
+        {"code": "x = 1", "name": "<cell 3>", "shown": True}]},
+    {"page": "stepper", "cells": [
+        {"code": "from loo_tutor.data import example\nfrom loo_tutor.widgets import DealStepper\n"
+                 "from IPython.display import display\ndisplay(DealStepper(example('hearts')))",
+         "name": "<cell 1>", "shown": True}]},
+]
+written = io.StringIO()
+loo_live_worker.prepare(json.dumps(pages), written)
+trainer = loo_live_worker.namespaces["trainer"]["trainer"]
 button = next(b for b in trainer.buttons.values() if b.description == "7♥")
+
+posted = []
+loo_live_worker.connect(lambda message, buffers: posted.append(json.loads(message)))
 
 
 class Bytes(bytes):
@@ -45,14 +67,13 @@ class Bytes(bytes):
 click = {"header": {"msg_id": "click-1", "msg_type": "comm_msg"}, "parent_header": {},
          "metadata": {}, "content": {"comm_id": button.comm.comm_id,
                                      "data": {"method": "custom", "content": {"event": "click"}}}}
-before = len(posted)
 loo_live_worker.receive(json.dumps(click), [])
 broken = dict(click, header={"msg_id": "click-2", "msg_type": "comm_msg"},
               content={"comm_id": button.comm.comm_id, "data": {"method": "update",
                        "state": {"disabled": "not a boolean"}, "buffer_paths": []}})
 loo_live_worker.receive(json.dumps(broken), [Bytes(b"")])
-print(json.dumps({"posted": posted, "before": before, "button": button.comm.comm_id,
-                  "trainer": trainer.model_id,
+print(json.dumps({"written": json.loads(written.getvalue()), "posted": posted, "archive": archive,
+                  "button": button.comm.comm_id, "trainer": trainer.model_id,
                   "modules": sorted(m for m in sys.modules if m.split(".")[0] in
                                     ("IPython", "ipykernel", "jedi", "pygments"))}))
 """
@@ -75,15 +96,41 @@ def result() -> dict[str, Any]:
     return RESULT
 
 
-def test_a_shown_widget_is_announced_once_with_its_model_and_hidden_cells_are_not() -> None:
-    posted = result()["posted"]
-    shown = [m for m in posted if m["header"]["msg_type"] == "display_data"]
-    assert [m["content"]["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
-            for m in shown] == [result()["trainer"]]
-    opened = {m["content"]["comm_id"]: m for m in posted if m["header"]["msg_type"] == "comm_open"}
-    assert result()["trainer"] in opened and result()["button"] in opened
-    assert opened[result()["trainer"]]["content"]["target_name"] == "jupyter.widget"
-    assert all(m["channel"] == "iopub" for m in posted)
+def test_each_page_gets_the_state_of_its_own_widgets_and_the_widgets_its_cells_show() -> None:
+    pages = result()["written"]["pages"]
+    trainer = pages["trainer"]
+    # the trainer cell's widget is shown; the hidden cell's trainer is made but not shown
+    assert trainer["views"] == [result()["trainer"]]
+    assert result()["trainer"] in trainer["state"]["state"]
+    assert result()["button"] in trainer["state"]["state"]
+    shown_models = {trainer["state"]["state"][v]["model_name"] for v in trainer["views"]}
+    assert shown_models == {"VBoxModel"}
+    stepper = pages["stepper"]
+    assert len(stepper["views"]) == 1, "display() in a cell shows its widget too"
+    assert not set(stepper["state"]["state"]) & set(trainer["state"]["state"])
+    # every reference between widgets stays within the page's own state
+    for page in pages.values():
+        text = json.dumps(page["state"])
+        for model_id in re.findall(r"IPY_MODEL_(\w+)", text):
+            assert model_id in page["state"]["state"]
+
+
+def test_the_ids_of_a_pages_widgets_come_from_its_name_and_their_order() -> None:
+    again = _run()["written"]["pages"]
+    first = result()["written"]["pages"]
+    assert again["trainer"]["views"] == first["trainer"]["views"]
+    assert list(again["stepper"]["state"]["state"]) == list(first["stepper"]["state"]["state"])
+    assert again["stepper"]["state"] == first["stepper"]["state"]
+
+
+def test_the_modules_python_imported_from_a_zip_are_listed_for_the_browsers_zip() -> None:
+    archive = result()["archive"]
+    assert result()["written"]["imported"] == [f"{archive}/zipped_module.py"]
+
+
+def test_nothing_is_posted_before_the_page_connects() -> None:
+    assert all(m["parent_header"].get("msg_id") in ("click-1", "click-2")
+               for m in result()["posted"])
 
 
 def test_no_ipython_or_kernel_is_imported() -> None:
@@ -92,7 +139,7 @@ def test_no_ipython_or_kernel_is_imported() -> None:
 
 
 def test_a_click_from_the_page_reaches_the_engine_and_its_answer_goes_back() -> None:
-    after = result()["posted"][result()["before"]:]
+    after = result()["posted"]
     first = after[:next(i for i, m in enumerate(after) if m["header"]["msg_type"] == "status") + 1]
     assert first[-1]["content"] == {"execution_state": "idle"}
     assert all(m["parent_header"]["msg_id"] == "click-1" for m in first)
@@ -102,7 +149,7 @@ def test_a_click_from_the_page_reaches_the_engine_and_its_answer_goes_back() -> 
 
 
 def test_a_widget_error_is_reported_and_the_page_gets_its_idle_status() -> None:
-    after = result()["posted"][result()["before"]:]
+    after = result()["posted"]
     second = [m for m in after if m["parent_header"].get("msg_id") == "click-2"]
     kinds = [m["header"]["msg_type"] for m in second]
     assert "error" in kinds and kinds[-1] == "status", kinds

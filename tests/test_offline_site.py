@@ -62,8 +62,8 @@ def _pages() -> list[str]:
 
 
 def _live_pages() -> list[str]:
-    """Every page with widgets (the build writes the code of their cells into them)."""
-    return [p for p in _pages() if 'id="loo-live-cells"' in (HTML / p).read_text(encoding="utf-8")]
+    """Every page with live widgets (the build gives them the live page's script)."""
+    return [p for p in _pages() if 'data-loo-live="page"' in (HTML / p).read_text(encoding="utf-8")]
 
 
 def _addresses_to_load(text: str) -> list[str]:

@@ -1,32 +1,44 @@
-"""The Python side of a live book page, run by Pyodide in the page's Web Worker.
+"""The Python side of the live book pages, run by Pyodide.
 
-``loo_live_worker.js`` starts Pyodide, calls :func:`start` with the function
-that posts a message to the page, then :func:`run_cell` with each code cell
-of the page. The widgets the cells make reach the page's widget manager
-through the comms made here (``comm.create_comm`` is replaced, as the comm
-package intends), in Jupyter's message format; the page's messages to the
-widgets come back through :func:`receive`. Each widget a cell shows (the
-value of its last line, or ``display(widget)``) is announced to the page
-with a ``display_data`` message, in the order the cells show them: the page
-draws it where the book's page has the saved copy of that output.
+It runs twice, in two places:
 
-Neither IPython nor ipykernel runs here: ipywidgets only asks IPython
-whether a shell is running (no) and for ``display``, which a small
-stand-in package beside this module provides.
+* **When the book is built**, Pyodide runs in Node (``scripts/vendor_pyodide.py``)
+  and :func:`prepare` runs the code cells of every live page, each page in a
+  namespace of its own, and returns the state of the widgets they make and
+  which widget each cell shows. Pyodide's memory is then saved (a memory
+  snapshot): it holds every page's widgets, made and waiting.
+* **In the reader's browser**, the page's Web Worker starts Pyodide from that
+  snapshot instead of starting Python afresh, and calls :func:`connect` with
+  the function that posts a message to the page. The page has already made
+  its widget models from the state the build wrote into it, with the same
+  ids, so no cell runs there: the page's messages to the widgets come to
+  :func:`receive`, and the widgets' answers go back through their comms.
+
+The widgets reach the page through the comms made here (``comm.create_comm``
+is replaced, as the comm package intends), in Jupyter's message format. The
+ids of the widgets a page's cells make are drawn from the page's name and
+their order, so the same cells give the same ids in every build. Neither
+IPython nor ipykernel runs here: ipywidgets only asks IPython whether a shell
+is running (no) and for ``display``, which a small stand-in package beside
+this module provides.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import logging
+import random
+import sys
 import traceback
 import uuid
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
 
 import comm
 import IPython.display
+import ipywidgets
 from comm.base_comm import BaseComm
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -34,16 +46,19 @@ Post = Callable[[str, list[memoryview]], None]
 
 _post: Post | None = None
 _parent: dict[str, Any] = {}
-namespace: dict[str, Any] = {"__name__": "__main__"}
-"""The globals of the page's cells, as a notebook's are shared by its cells."""
-_showing = True
+namespaces: dict[str, dict[str, Any]] = {}
+"""The globals of each page's cells (by page name), as a notebook's are shared by its cells."""
+_ids: Iterator[str] | None = None
+"""While :func:`prepare` runs a page's cells: the ids its new widgets take."""
+_shown: list[str] | None = None
+"""While :func:`prepare` runs a page's cells: the ids of the widgets they show, in order."""
 
 
 def _message(msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | None = None,
              buffers: list[Any] | None = None) -> None:
     """Post one iopub message to the page, answering the page's message being handled."""
     if _post is None:
-        raise RuntimeError("loo_live_worker.start() was not called")
+        raise RuntimeError("loo_live_worker.connect() was not called")
     message = {"channel": "iopub",
                "header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type},
                "parent_header": _parent, "metadata": metadata or {}, "content": content}
@@ -52,6 +67,11 @@ def _message(msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | 
 
 class PageComm(BaseComm):
     """A widget's comm whose messages go to the page's widget manager."""
+
+    def __init__(self, *args: Any, comm_id: str | None = None, **keys: Any) -> None:
+        if comm_id is None and _ids is not None:
+            comm_id = next(_ids)
+        super().__init__(*args, comm_id=comm_id, **keys)
 
     def publish_msg(self, msg_type: str, data: dict[str, Any] | None = None,
                     metadata: dict[str, Any] | None = None, buffers: list[Any] | None = None,
@@ -69,45 +89,116 @@ class PageLog(logging.Handler):
     """
 
     def emit(self, record: logging.LogRecord) -> None:
-        _message("error", {"ename": record.levelname, "evalue": record.getMessage(),
-                           "traceback": self.format(record).splitlines()})
+        if _post is not None:
+            _message("error", {"ename": record.levelname, "evalue": record.getMessage(),
+                               "traceback": self.format(record).splitlines()})
 
 
 def show(value: Any) -> None:
-    """Announce ``value`` to the page if it is a widget, shown by a cell whose output it has."""
+    """Note ``value`` as shown by the cell running, if it is a widget and the cell's output is on the page."""
     represent = getattr(value, "_repr_mimebundle_", None)
     bundle = represent() if callable(represent) else None
-    if _showing and isinstance(bundle, dict) and WIDGET_VIEW in bundle:
-        _message("display_data", {"data": {WIDGET_VIEW: bundle[WIDGET_VIEW]}, "metadata": {}})
+    if _shown is not None and isinstance(bundle, dict) and WIDGET_VIEW in bundle:
+        _shown.append(bundle[WIDGET_VIEW]["model_id"])
 
 
-def start(post: Post) -> None:
-    """Send every message to the page through ``post(message_json, buffers)``."""
-    global _post
-    _post = post
-    logging.getLogger().addHandler(PageLog(logging.WARNING))
+def _install() -> None:
+    """Route the widgets' comms, ``display`` and logged errors through this module."""
     comm.create_comm = PageComm
     IPython.display.show = show
+    root = logging.getLogger()
+    if not any(isinstance(handler, PageLog) for handler in root.handlers):
+        root.addHandler(PageLog(logging.WARNING))
 
 
-def run_cell(source: str, name: str, shown: bool = True) -> None:
-    """Run a code cell as Jupyter does: its statements, then show its last expression's value.
+def _page_ids(page: str) -> Iterator[str]:
+    """The widget ids of ``page``, in the order its cells make widgets."""
+    number = 0
+    while True:
+        number += 1
+        yield hashlib.sha256(f"{page}\0{number}".encode()).hexdigest()[:32]
 
-    ``shown`` is false for a cell whose outputs the book's page leaves out:
-    the widgets it shows have no place on the page.
+
+def run_cell(source: str, name: str, namespace: dict[str, Any]) -> Any:
+    """Run a code cell as Jupyter does: its statements, then the value of its last expression.
+
+    Returns that value (``None`` if the cell ends with a statement).
     """
-    global _showing
     tree = ast.parse(source, filename=name)
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    _showing = shown
+    exec(compile(tree, name, "exec"), namespace)
+    if last is None:
+        return None
+    return eval(compile(ast.Expression(last.value), name, "eval"), namespace)
+
+
+def prepare(pages_json: str, answer: TextIO) -> None:
+    """Run every page's cells; writes, for each page, its widgets' state and the widgets shown.
+
+    ``pages_json`` is a JSON list of ``{"page": name, "cells": [{"code",
+    "name", "shown"}, ...]}``; ``shown`` is false for a cell whose outputs
+    the book's page leaves out. Written to ``answer``, a JSON object:
+    ``{"pages": {name: {"state": {...}, "views": [model_id, ...]}},
+    "imported": [...]}``: each page's widget state, in the format of the
+    widget state a notebook saves, and the widgets its cells show, in order;
+    and the files of the standard library's zip that Python has imported,
+    which the reader's browser needs no more (the memory holds them).
+
+    The state is written one widget at a time, so that the memory saved
+    afterwards holds as little as can be of what was made only to write it.
+    """
+    global _post, _ids, _shown
+    _install()
+    _post = lambda message, buffers: None  # noqa: E731 (the page is not there yet)
+    made: dict[str, tuple[list[ipywidgets.Widget], list[str]]] = {}
     try:
-        exec(compile(tree, name, "exec"), namespace)
-        if last is not None:
-            value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)
-            if value is not None:
-                show(value)
+        for page in json.loads(pages_json):
+            name = page["page"]
+            namespace = namespaces.setdefault(name, {"__name__": "__main__"})
+            widgets: list[ipywidgets.Widget] = []
+            views: list[str] = []
+            ipywidgets.Widget.on_widget_constructed(widgets.append)
+            _ids = _page_ids(name)
+            for cell in page["cells"]:
+                # display() in the cell notes the widgets it shows; then its value
+                _shown = views if cell["shown"] else None
+                value = run_cell(cell["code"], cell["name"], namespace)
+                if value is not None:
+                    show(value)
+            made[name] = (widgets, views)
     finally:
-        _showing = True
+        ipywidgets.Widget.on_widget_constructed(None)
+        _post, _ids, _shown = None, None, None
+    answer.write('{"pages": {')
+    for number, (name, (widgets, views)) in enumerate(made.items()):
+        answer.write(f'{", " if number else ""}{json.dumps(name)}: {{"state": '
+                     '{"version_major": 2, "version_minor": 0, "state": {')
+        open_widgets = [widget for widget in widgets if widget.comm is not None]
+        for index, widget in enumerate(open_widgets):
+            state = ipywidgets.Widget.get_manager_state(widgets=[widget])["state"]
+            answer.write(f'{", " if index else ""}{json.dumps(widget.model_id)}: ')
+            json.dump(state[widget.model_id], answer)
+        answer.write(f'}}}}, "views": {json.dumps(views)}}}')
+    answer.write(f'}}, "imported": {json.dumps(_imported_from_zips())}}}')
+
+
+def _imported_from_zips() -> list[str]:
+    """The members of zip archives on the path that Python has imported, as ``archive/member``."""
+    return sorted(origin for module in list(sys.modules.values())
+                  if ".zip/" in (origin := getattr(getattr(module, "__spec__", None),
+                                                   "origin", None) or ""))
+
+
+def connect(post: Post) -> None:
+    """In the reader's browser: send every message to the page through ``post(message_json, buffers)``.
+
+    The random numbers drawn from now on are the reader's own: the memory
+    snapshot would otherwise give every reader the same draws.
+    """
+    global _post
+    _install()
+    _post = post
+    random.seed()
 
 
 def receive(message_json: str, buffers: list[Any]) -> None:

@@ -4,18 +4,20 @@
 // The page shows its widgets at once as saved when the book was built (HTML
 // copies written by _ext/loo_snapshot.py, before each widget output's
 // placeholder). An inline script at the top of <head> (_ext/loo_live_early.js)
-// has already started the page's Web Worker, where Python runs the page's
-// code cells (live-worker.js) and keeps the messages that come before this
-// script runs. This script shows a status line while Python starts, makes
-// the widget manager, and draws each widget a cell shows in place of the
-// saved copy of the same output (the n-th widget shown, in the n-th widget
-// output of the page). document.documentElement.dataset.looLive says how far
-// it got: "starting", then "ready" once every widget on the page is live, or
-// "failed". If Python cannot start (a page opened from a file, a browser
-// without WebAssembly), the saved copies stay, drawn again by the widget
-// manager of the saved page (the addresses in data-saved-widgets of this
-// script's tag) so that their sliders and menus work without Python.
-// Either way, the exercises solved are kept in the browser (progress.js).
+// has already started the page's Web Worker, where Python starts from the
+// memory the build saved, holding the page's widgets (live-worker.js), and
+// keeps the messages that come before this script runs. This script shows a
+// status line while Python starts, makes the widgets' models from the page's
+// saved widget state (the same widgets, with the same ids, as Python holds)
+// and draws each widget output's widget, hidden, beside its saved copy; once
+// Python is ready, the live widgets take the copies' places.
+// document.documentElement.dataset.looLive says how far it got: "starting",
+// then "ready" once every widget on the page is live, or "failed". If Python
+// cannot start (a page opened from a file, a browser without WebAssembly),
+// the saved copies stay, drawn again by the widget manager of the saved page
+// (the addresses in data-saved-widgets of this script's tag) so that their
+// sliders and menus work without Python. Either way, the exercises solved
+// are kept in the browser (progress.js).
 import '@jupyter-widgets/controls/css/widgets.css';
 import 'font-awesome/css/font-awesome.css';
 import { WidgetManager } from './manager.js';
@@ -23,6 +25,7 @@ import { startProgress } from './progress.js';
 import { WorkerConnection } from './worker.js';
 
 const VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
+const STATE = 'script[type="application/vnd.jupyter.widget-state+json"]';
 const SNAPSHOT = 'loo-snapshot';
 const script = document.currentScript;
 const savedWidgets = script && script.dataset.savedWidgets ? script.dataset.savedWidgets.split(' ') : [];
@@ -116,7 +119,6 @@ function start() {
   status.say('Starting Python in your browser…', WAITING);
   const connection = new WorkerConnection(live.worker);
   const manager = new WidgetManager(connection);
-  const drawn = [];
   let failed = false;
 
   const giveUp = (reason) => {
@@ -127,34 +129,41 @@ function start() {
     signal('failed');
   };
 
-  // The n-th widget a cell shows takes the place of the n-th saved output.
-  connection.onDisplay = (msg) => {
-    const modelId = msg.content.data['application/vnd.jupyter.widget-view+json'].model_id;
-    const placeholder = places[drawn.length];
-    if (!placeholder) {
-      console.error(`the page's Python showed more widgets than the page has (${places.length})`);
-      return;
-    }
+  // Each widget output's widget, drawn hidden after its saved copy while
+  // Python starts.
+  const hosts = places.map((place) => {
     const host = el('div', 'loo-live-widget');
     host.hidden = true;
-    placeholder.before(host);
-    drawn.push(manager.draw(modelId, host).then(() => {
+    place.before(host);
+    return host;
+  });
+  const drawn = Promise.resolve()
+    .then(() => manager.restore(JSON.parse(document.querySelector(STATE).textContent)))
+    .then(() => Promise.allSettled(places.map((place, i) => (
+      manager.draw(JSON.parse(place.textContent).model_id, hosts[i])))))
+    .then((results) => {
+      mark('widgets drawn');
+      return results;
+    })
+    .catch((error) => {
+      giveUp(`The page's widgets could not be made: ${error.message || error}`);
+      return null;
+    });
+
+  const finish = async () => {
+    const results = await drawn;
+    if (!results || failed) return;
+    const refused = results.filter((r) => r.status === 'rejected');
+    refused.forEach((r) => console.error('a widget could not be drawn:', r.reason));
+    if (refused.length) {
+      giveUp(`${refused.length} of ${places.length} widgets could not be started.`);
+      return;
+    }
+    hosts.forEach((host) => {
       const copy = host.previousElementSibling;
       host.hidden = false;
       if (copy && copy.classList.contains(SNAPSHOT)) copy.remove();
-    }));
-  };
-
-  const finish = async () => {
-    await connection.idle();
-    const results = await Promise.allSettled(drawn);
-    const missing = places.length - results.filter((r) => r.status === 'fulfilled').length;
-    results.filter((r) => r.status === 'rejected')
-      .forEach((r) => console.error('a widget could not be drawn:', r.reason));
-    if (missing) {
-      giveUp(`${missing} of ${places.length} widgets could not be started.`);
-      return;
-    }
+    });
     mark('live');
     const seconds = (performance.now() / 1000).toFixed(1);
     status.say('Live: Python is running in your browser.',
@@ -165,13 +174,12 @@ function start() {
 
   const handle = (msg) => {
     if (msg.step !== undefined) {
-      if (msg.done === 1) mark('python ready');
       status.say(`Starting Python in your browser… (${msg.step})`, WAITING);
       status.progress(msg.done, msg.total);
     } else if (msg.failed !== undefined) {
       giveUp(msg.failed);
-    } else if (msg.cellsRun) {
-      mark('cells run');
+    } else if (msg.ready) {
+      mark('python ready');
       finish();
     } else {
       connection.deliver(msg);

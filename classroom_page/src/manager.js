@@ -3,7 +3,7 @@
 // draws a widget's view where the page keeps a place for it. The models and
 // views come from npm's widget packages, bundled with the page's script.
 import * as base from '@jupyter-widgets/base';
-import { ManagerBase } from '@jupyter-widgets/base-manager';
+import { ManagerBase, base64ToBuffer } from '@jupyter-widgets/base-manager';
 import * as controls from '@jupyter-widgets/controls';
 import { Widget as LuminoWidget } from '@lumino/widgets';
 import { OutputModel, OutputView } from './output.js';
@@ -40,6 +40,25 @@ export class WidgetManager extends ManagerBase {
   async _get_comm_info() {
     const reply = await this.connection.request('comm_info_request', { target_name: this.comm_target_name });
     return reply.content.status === 'ok' ? reply.content.comms : {};
+  }
+
+  // Makes the models of ``saved``, a widget state in a notebook's format,
+  // whose widgets Python holds already (a live book page's, made when the
+  // book was built): each model gets its comm, as if Python had just opened
+  // it, and no message is sent.
+  restore(saved) {
+    return Promise.all(Object.entries(saved.state).map(([modelId, model]) => {
+      const buffers = model.buffers || [];
+      base.put_buffers(model.state, buffers.map((b) => b.path),
+        buffers.map((b) => new DataView(base64ToBuffer(b.data))));
+      return this.new_model({
+        model_id: modelId,
+        model_name: model.model_name,
+        model_module: model.model_module,
+        model_module_version: model.model_module_version,
+        comm: this.connection.createComm(this.comm_target_name, modelId),
+      }, model.state);
+    }));
   }
 
   // Loads every widget the kernel holds (protected in ManagerBase).

@@ -1,0 +1,113 @@
+"""The build's part in the live pages (``_ext/loo_live.py``, ``scripts/vendor_pyodide.py``).
+
+The book build makes every live page's widgets in the in-browser Python and
+saves its memory; a page then carries the state of those widgets, and each
+widget output names its widget. Here a page is rewritten as the build does
+it, and the built site (``_build/html``, built by ``./dev test`` before
+pytest runs) is read for what the browser is given.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from sphinx.errors import ExtensionError
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "_ext"))
+
+import loo_live  # noqa: E402 (the build extension's folder, just added)
+import loo_snapshot  # noqa: E402
+
+HTML = ROOT / "_build" / "html"
+PYODIDE = HTML / "_static" / "pyodide"
+
+STATE = '<script type="application/vnd.jupyter.widget-state+json">{}</script>'
+VIEW = ('<script type="application/vnd.jupyter.widget-view+json">'
+        '{{"version_major": 2, "version_minor": 0, "model_id": "{}"}}</script>')
+
+
+def _page(state: bool = True) -> str:
+    saved = STATE.format(json.dumps({"version_major": 2, "version_minor": 0, "state": {
+        "kernel-1": {"model_name": "LabelModel", "state": {"value": "from the kernel"}}}}))
+    return (f"<html><head>{saved if state else ''}</head><body>"
+            f"<div>{VIEW.format('kernel-1')}</div><div>{VIEW.format('kernel-2')}</div>"
+            "</body></html>")
+
+
+PREPARED = {"state": {"version_major": 2, "version_minor": 0, "state": {
+    "made-1": {"model_name": "LabelModel", "model_module": "@jupyter-widgets/controls",
+               "model_module_version": "2.0.0", "state": {"value": "made </script> here"}},
+    "made-2": {"model_name": "LabelModel", "model_module": "@jupyter-widgets/controls",
+               "model_module_version": "2.0.0", "state": {"value": "second"}}}},
+    "views": ["made-1", "made-2"]}
+
+
+def _views(page: str) -> list[str]:
+    return [json.loads(m.group("view"))["model_id"] for m in loo_snapshot.VIEW.finditer(page)]
+
+
+def _state(page: str) -> dict[str, object]:
+    found = loo_snapshot.STATE.search(page)
+    assert found is not None
+    state: dict[str, object] = json.loads(found.group("state"))
+    return state
+
+
+def test_a_page_takes_the_widgets_made_for_it_in_order() -> None:
+    page = loo_live.use_prepared(_page(), PREPARED, "a page")
+    assert _views(page) == ["made-1", "made-2"]
+    assert _state(page) == PREPARED["state"]
+    assert "made </script> here" not in page, "the state must not end its script tag"
+    assert "from the kernel" not in page
+    assert loo_live.use_prepared(page, PREPARED, "a page") == page
+
+
+def test_a_page_whose_kernel_saved_no_state_gets_the_state_made_for_it() -> None:
+    page = loo_live.use_prepared(_page(state=False), PREPARED, "a page")
+    assert _state(page) == PREPARED["state"]
+    assert page.index("widget-state") < page.index("</head>")
+
+
+def test_a_page_whose_outputs_do_not_match_its_cells_stops_the_build() -> None:
+    one_view = dict(PREPARED, views=["made-1"])
+    with pytest.raises(ExtensionError, match=r"a page: the page has 2 widget outputs, but in the "
+                                             r"in-browser Python its cells show another number "
+                                             r"of widgets \(1\)"):
+        loo_live.use_prepared(_page(), one_view, "a page")
+
+
+def test_the_site_serves_the_saved_memory_and_a_standard_library_without_what_it_holds() -> None:
+    with gzip.open(PYODIDE / "snapshot.bin.gz") as saved:
+        assert len(saved.read(1 << 20)) == 1 << 20
+    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as served:
+        names = set(served.namelist())
+    # imported while the pages' widgets were made: in the saved memory, not in the zip
+    assert "loo_tutor/widgets/play.pyc" not in names
+    assert "ipywidgets/widgets/widget.pyc" not in names
+    # never imported there, or data read at run time: still in the zip
+    assert "loo_tutor/data/forced-ace.yaml" in names
+    assert "loo_tutor/lab.pyc" in names
+    assert "json/tool.pyc" in names
+
+
+def test_every_live_page_names_the_saved_memory_of_this_build() -> None:
+    keys = set()
+    for page in HTML.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if 'data-loo-live="page"' not in text:
+            continue
+        found = re.search(r'data-worker="[^"]*/_static/live/worker\.js\?v=(\w+)"', text)
+        assert found, f"{page.relative_to(HTML)} starts no worker"
+        keys.add(found.group(1))
+        state = _state(text)["state"]
+        assert isinstance(state, dict)
+        assert set(_views(text)) <= set(state), f"{page.relative_to(HTML)} shows a widget it lacks"
+        assert "loo-live-cells" not in text, "the cells' code is never sent to the browser"
+    assert len(keys) == 1, keys
