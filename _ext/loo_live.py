@@ -140,11 +140,12 @@ def page_cells(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
     if reader is None:
         return []
     cells = []
-    for index, cell in enumerate(reader.read(text).cells):
+    code_cells = [cell for cell in reader.read(text).cells if cell.cell_type == "code"]
+    for number, cell in enumerate(code_cells, 1):
         tags = set(cell.get("metadata", {}).get("tags", []))
-        if cell.cell_type != "code" or tags & NOT_RUN_TAGS:
+        if tags & NOT_RUN_TAGS:
             continue
-        cells.append({"code": cell.source, "name": f"<{path.name}, cell {index + 1}>",
+        cells.append({"code": cell.source, "name": f"<{path.name}, code cell {number}>",
                       "shown": not tags & HIDDEN_OUTPUT_TAGS})
     return cells
 
@@ -202,6 +203,9 @@ def _prepare(app: Sphinx, env: Any) -> list[str]:
         _prepared = vendor_pyodide.prepare_pages(pages)
     except SystemExit as exc:
         raise ExtensionError(f"{exc} (making the live pages' widgets in the in-browser Python)") from None
+    for name, reason in _prepared.failed.items():
+        logger.warning(f"{name}: its widgets cannot run in the in-browser Python, so the page "
+                       f"stays a saved copy ({reason})", type="loo-live", location=name)
     changed = getattr(env, "loo_live_key", None) != _prepared.key
     env.loo_live_key = _prepared.key
     return [page["page"] for page in pages] if changed else []

@@ -378,6 +378,8 @@ class Prepared:
     """The standard library's zip to serve with it, less the modules already in that memory."""
     pages: dict[str, Any]
     """Page name -> ``{"state": widget state, "views": [model id shown by each output]}``."""
+    failed: dict[str, str]
+    """Page name -> why its cells cannot run in the in-browser Python (the cell, the exception)."""
 
 
 def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
@@ -415,7 +417,7 @@ def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
             shutil.rmtree(old, ignore_errors=True)
     os.utime(folder)
     prepared = json.loads((folder / "prepared.json").read_text(encoding="utf-8"))
-    return Prepared(key, folder / SNAPSHOT, folder / STDLIB, prepared["pages"])
+    return Prepared(key, folder / SNAPSHOT, folder / STDLIB, prepared["pages"], prepared["failed"])
 
 
 def _leave_out(archive: Path, target: Path, imported: list[str]) -> None:

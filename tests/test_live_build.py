@@ -3,15 +3,18 @@
 The book build makes every live page's widgets in the in-browser Python and
 saves its memory; a page then carries the state of those widgets, and each
 widget output names its widget. Here a page is rewritten as the build does
-it, and the built site (``_build/html``, built by ``./dev test`` before
-pytest runs) is read for what the browser is given.
+it, the built site (``_build/html``, built by ``./dev test`` before pytest
+runs) is read for what the browser is given, and a one-page book whose cells
+run in the build's kernel but not in the in-browser Python is built.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -111,3 +114,46 @@ def test_every_live_page_names_the_saved_memory_of_this_build() -> None:
         assert set(_views(text)) <= set(state), f"{page.relative_to(HTML)} shows a widget it lacks"
         assert "loo-live-cells" not in text, "the cells' code is never sent to the browser"
     assert len(keys) == 1, keys
+
+
+BROKEN_PAGE = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# A page for the build's kernel only
+
+```{code-cell}
+import ipykernel  # there in the build's kernel, not in the browser's Python
+from loo_tutor.data import example
+from loo_tutor.widgets import DealStepper
+
+DealStepper(example("forced-ace"))
+```
+"""
+
+
+def test_a_page_whose_cells_cannot_run_in_the_browser_stays_a_saved_copy_and_the_build_says_why(
+        tmp_path: Path) -> None:
+    for source in (ROOT / "tests" / "data" / "live").iterdir():
+        text = source.read_text(encoding="utf-8")
+        text = text.replace("@EXT@", str(ROOT / "_ext")).replace("@VENDOR_JS@", str(ROOT / "_vendor_js"))
+        (tmp_path / source.name).write_text(BROKEN_PAGE if source.name == "deal.md" else text,
+                                            encoding="utf-8")
+    jupyter_book = Path(sys.executable).with_name("jupyter-book")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    done = subprocess.run([str(jupyter_book), "build", str(tmp_path), "-n"], capture_output=True,
+                          text=True, env=env, timeout=600, check=False)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-3000:]
+    assert ("deal: its widgets cannot run in the in-browser Python, so the page stays a saved copy "
+            "(<deal.md, code cell 1>: ModuleNotFoundError: No module named 'ipykernel')") in output
+    page = (tmp_path / "_build" / "html" / "deal.html").read_text(encoding="utf-8")
+    assert "data-worker=" not in page and 'data-loo-live="page"' not in page
+    assert "html-manager/embed-amd.js" in page, "the saved page's widget manager draws its widgets"

@@ -45,6 +45,10 @@ pages = [
         {"code": "PlayTrainer(example('forced-ace'), seat='B')", "name": "<cell 2>",
          "shown": False},
         {"code": "x = 1", "name": "<cell 3>", "shown": True}]},
+    {"page": "broken", "cells": [
+        {"code": "from loo_tutor.widgets import DealStepper\nDealStepper('nowhere.yaml')",
+         "name": "<cell 1>", "shown": True},
+        {"code": "import not_in_the_browser", "name": "<cell 2>", "shown": True}]},
     {"page": "stepper", "cells": [
         {"code": "from loo_tutor.data import example\nfrom loo_tutor.widgets import DealStepper\n"
                  "from IPython.display import display\ndisplay(DealStepper(example('hearts')))",
@@ -113,6 +117,14 @@ def test_each_page_gets_the_state_of_its_own_widgets_and_the_widgets_its_cells_s
         text = json.dumps(page["state"])
         for model_id in re.findall(r"IPY_MODEL_(\w+)", text):
             assert model_id in page["state"]["state"]
+
+
+def test_a_page_whose_cells_raise_is_left_out_and_named_with_its_cell() -> None:
+    written = result()["written"]
+    assert "broken" not in written["pages"]
+    assert written["failed"] == {
+        "broken": "<cell 2>: ModuleNotFoundError: No module named 'not_in_the_browser'"}
+    assert set(written["pages"]) == {"trainer", "stepper"}
 
 
 def test_the_ids_of_a_pages_widgets_come_from_its_name_and_their_order() -> None:

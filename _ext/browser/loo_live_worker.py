@@ -139,10 +139,12 @@ def prepare(pages_json: str, answer: TextIO) -> None:
     "name", "shown"}, ...]}``; ``shown`` is false for a cell whose outputs
     the book's page leaves out. Written to ``answer``, a JSON object:
     ``{"pages": {name: {"state": {...}, "views": [model_id, ...]}},
-    "imported": [...]}``: each page's widget state, in the format of the
-    widget state a notebook saves, and the widgets its cells show, in order;
-    and the files of the standard library's zip that Python has imported,
-    which the reader's browser needs no more (the memory holds them).
+    "failed": {name: reason}, "imported": [...]}``: each page's widget
+    state, in the format of the widget state a notebook saves, and the
+    widgets its cells show, in order; the pages whose cells raised an
+    exception here (the cell and the exception), left out of ``pages``; and
+    the files of the standard library's zip that Python has imported, which
+    the reader's browser needs no more (the memory holds them).
 
     The state is written one widget at a time, so that the memory saved
     afterwards holds as little as can be of what was made only to write it.
@@ -151,6 +153,7 @@ def prepare(pages_json: str, answer: TextIO) -> None:
     _install()
     _post = lambda message, buffers: None  # noqa: E731 (the page is not there yet)
     made: dict[str, tuple[list[ipywidgets.Widget], list[str]]] = {}
+    failed: dict[str, str] = {}
     try:
         for page in json.loads(pages_json):
             name = page["page"]
@@ -159,12 +162,19 @@ def prepare(pages_json: str, answer: TextIO) -> None:
             views: list[str] = []
             ipywidgets.Widget.on_widget_constructed(widgets.append)
             _ids = _page_ids(name)
-            for cell in page["cells"]:
-                # display() in the cell notes the widgets it shows; then its value
-                _shown = views if cell["shown"] else None
-                value = run_cell(cell["code"], cell["name"], namespace)
-                if value is not None:
-                    show(value)
+            try:
+                for cell in page["cells"]:
+                    # display() in the cell notes the widgets it shows; then its value
+                    _shown = views if cell["shown"] else None
+                    value = run_cell(cell["code"], cell["name"], namespace)
+                    if value is not None:
+                        show(value)
+            except Exception as exc:  # the page stays a saved copy; the build says why
+                failed[name] = f"{cell['name']}: {type(exc).__name__}: {exc}"
+                del namespaces[name]
+                for widget in widgets:
+                    widget.close()
+                continue
             made[name] = (widgets, views)
     finally:
         ipywidgets.Widget.on_widget_constructed(None)
@@ -179,7 +189,8 @@ def prepare(pages_json: str, answer: TextIO) -> None:
             answer.write(f'{", " if index else ""}{json.dumps(widget.model_id)}: ')
             json.dump(state[widget.model_id], answer)
         answer.write(f'}}}}, "views": {json.dumps(views)}}}')
-    answer.write(f'}}, "imported": {json.dumps(_imported_from_zips())}}}')
+    answer.write(f'}}, "failed": {json.dumps(failed)}, '
+                 f'"imported": {json.dumps(_imported_from_zips())}}}')
 
 
 def _imported_from_zips() -> list[str]:
