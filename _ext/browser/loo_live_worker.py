@@ -149,48 +149,71 @@ def prepare(pages_json: str, answer: TextIO) -> None:
     The state is written one widget at a time, so that the memory saved
     afterwards holds as little as can be of what was made only to write it.
     """
-    global _post, _ids, _shown
+    global _post
     _install()
     _post = lambda message, buffers: None  # noqa: E731 (the page is not there yet)
     made: dict[str, tuple[list[ipywidgets.Widget], list[str]]] = {}
     failed: dict[str, str] = {}
     try:
         for page in json.loads(pages_json):
-            name = page["page"]
-            namespace = namespaces.setdefault(name, {"__name__": "__main__"})
-            widgets: list[ipywidgets.Widget] = []
-            views: list[str] = []
-            ipywidgets.Widget.on_widget_constructed(widgets.append)
-            _ids = _page_ids(name)
             try:
-                for cell in page["cells"]:
-                    # display() in the cell notes the widgets it shows; then its value
-                    _shown = views if cell["shown"] else None
-                    value = run_cell(cell["code"], cell["name"], namespace)
-                    if value is not None:
-                        show(value)
-            except Exception as exc:  # the page stays a saved copy; the build says why
-                failed[name] = f"{cell['name']}: {type(exc).__name__}: {exc}"
+                made[page["page"]] = _run_page(page["page"], page["cells"])
+            except CellFailed as exc:  # the page stays a saved copy; the build says why
+                failed[page["page"]] = str(exc)
+    finally:
+        _post = None
+    answer.write('{"pages": {')
+    for number, (name, (widgets, views)) in enumerate(made.items()):
+        answer.write(f'{", " if number else ""}{json.dumps(name)}: {{"state": ')
+        _write_state(answer, widgets)
+        answer.write(f', "views": {json.dumps(views)}}}')
+    answer.write(f'}}, "failed": {json.dumps(failed)}, '
+                 f'"imported": {json.dumps(_imported_from_zips())}}}')
+
+
+class CellFailed(Exception):
+    """A page's cell raised an exception (the cell's name and the exception, in words)."""
+
+
+def _run_page(name: str, cells: list[dict[str, Any]]) -> tuple[list[ipywidgets.Widget], list[str]]:
+    """Run one page's cells in its namespace; returns the widgets they made and the ids of those shown.
+
+    Raises:
+        CellFailed: a cell raised; the page's widgets and namespace are let go.
+    """
+    global _ids, _shown
+    namespace = namespaces.setdefault(name, {"__name__": "__main__"})
+    widgets: list[ipywidgets.Widget] = []
+    views: list[str] = []
+    ipywidgets.Widget.on_widget_constructed(widgets.append)
+    _ids = _page_ids(name)
+    try:
+        for cell in cells:
+            # display() in the cell notes the widgets it shows; then its value
+            _shown = views if cell["shown"] else None
+            try:
+                value = run_cell(cell["code"], cell["name"], namespace)
+            except Exception as exc:
                 del namespaces[name]
                 for widget in widgets:
                     widget.close()
-                continue
-            made[name] = (widgets, views)
+                raise CellFailed(f"{cell['name']}: {type(exc).__name__}: {exc}") from exc
+            if value is not None:
+                show(value)
     finally:
         ipywidgets.Widget.on_widget_constructed(None)
-        _post, _ids, _shown = None, None, None
-    answer.write('{"pages": {')
-    for number, (name, (widgets, views)) in enumerate(made.items()):
-        answer.write(f'{", " if number else ""}{json.dumps(name)}: {{"state": '
-                     '{"version_major": 2, "version_minor": 0, "state": {')
-        open_widgets = [widget for widget in widgets if widget.comm is not None]
-        for index, widget in enumerate(open_widgets):
-            state = ipywidgets.Widget.get_manager_state(widgets=[widget])["state"]
-            answer.write(f'{", " if index else ""}{json.dumps(widget.model_id)}: ')
-            json.dump(state[widget.model_id], answer)
-        answer.write(f'}}}}, "views": {json.dumps(views)}}}')
-    answer.write(f'}}, "failed": {json.dumps(failed)}, '
-                 f'"imported": {json.dumps(_imported_from_zips())}}}')
+        _ids, _shown = None, None
+    return widgets, views
+
+
+def _write_state(answer: TextIO, widgets: list[ipywidgets.Widget]) -> None:
+    """Write the state of ``widgets`` still open, as a notebook saves it, one widget at a time."""
+    answer.write('{"version_major": 2, "version_minor": 0, "state": {')
+    for index, widget in enumerate(w for w in widgets if w.comm is not None):
+        state = ipywidgets.Widget.get_manager_state(widgets=[widget])["state"][widget.model_id]
+        answer.write(f'{", " if index else ""}{json.dumps(widget.model_id)}: ')
+        json.dump(state, answer)
+    answer.write("}}")
 
 
 def _imported_from_zips() -> list[str]:
