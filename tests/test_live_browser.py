@@ -59,9 +59,12 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     errors: list[str] = []
     in_browser(lambda browser: _play_forced_ace(browser, site, requests, errors))
 
-    # loo-tutor's code, like every package the page needs, is in the
-    # standard library's zip (scripts/vendor_pyodide.py): no wheel is loaded.
+    # loo-tutor's code, like every package the page needs, is in the saved
+    # memory or the standard library's zip (scripts/vendor_pyodide.py): no
+    # wheel is loaded, and the page's cells are not sent to the browser.
     assert not [u for u in requests if u.endswith(".whl")], requests
+    snapshot = "/_static/pyodide/snapshot.bin.gz"
+    assert sum(u.split("?")[0].endswith(snapshot) for u in requests) == 1, requests
     # The saved widgets are HTML in the page (_ext/loo_snapshot.py): a page
     # that goes live never loads the widget manager that would draw them.
     assert not [u for u in requests if "/html-manager/" in u or "/require.js" in u], requests
