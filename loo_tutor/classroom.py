@@ -8,7 +8,10 @@ class the server
   whenever it listens on another address (one is generated unless
   ``--token`` gives it); the address printed includes it;
 * keeps one kernel per notebook started and run ahead (Voila's preheated
-  kernels), so a page is live as soon as its script has run;
+  kernels), so a page is live as soon as its script has run, and logs
+  ``Kernel ready for NOTEBOOK`` once such a kernel has run its notebook
+  (Voila's own line, that the pool is filled, comes as the kernel starts,
+  before its cells have run: a page opened in between waits for them);
 * stops kernels left idle (``--cull-after``: 20 minutes by default, or
   seconds written ``30s``) once no page is connected to them, and the
   kernel of a page closed normally at once (the page tells the server as
@@ -370,6 +373,53 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     return (route[0], handler, *route[2:])
 
 
+READY = "Kernel ready for %s: %s has run the notebook"
+"""The line logged when a kernel kept ready has run its notebook (notebook, kernel)."""
+
+
+def _says_when_ready(kernels: Any) -> None:
+    """Have Voila's kernel manager ``kernels`` log :data:`READY` for each kernel it keeps ready.
+
+    Each notebook's pool (Voila's ``_pools``) holds tasks that start a kernel
+    and resolve to its ``renderer``, ``kernel_id`` and the ``task`` running
+    the notebook in it; that task ends early when a page takes the kernel
+    (the renderer's ``stop_generator`` is then set) and nothing is logged.
+    The kernels of the pools filled at start are watched here, the later
+    ones as ``fill_if_needed`` adds them. Does nothing without preheated
+    kernels.
+    """
+    pools = getattr(kernels, "_pools", None)
+    if not isinstance(pools, dict):
+        return
+
+    def ran(notebook: str | None, content: dict[str, Any], render: Any) -> None:
+        if (not render.cancelled() and render.exception() is None
+                and not content["renderer"].stop_generator):
+            kernels.log.info(READY, notebook, content["kernel_id"])
+
+    def started(notebook: str | None, task: Any) -> None:
+        if not task.cancelled() and task.exception() is None:
+            content = task.result()
+            content["task"].add_done_callback(partial(ran, notebook, content))
+
+    def watch(notebook: str | None, tasks: Iterable[Any]) -> None:
+        for task in tasks:
+            task.add_done_callback(partial(started, notebook))
+
+    fill = kernels.fill_if_needed
+
+    def fill_and_watch(*args: Any, **kwargs: Any) -> None:
+        notebook = kwargs.get("notebook_name", args[1] if len(args) > 1 else None)
+        before = list(pools.get(notebook, []))
+        fill(*args, **kwargs)
+        watch(notebook, [task for task in pools.get(notebook, [])
+                         if not any(task is old for old in before)])
+
+    kernels.fill_if_needed = fill_and_watch
+    for notebook, tasks in pools.items():
+        watch(notebook, tasks)
+
+
 CACHE_SECONDS = 3600
 """How long a browser may keep Voila's own files without asking again."""
 _CACHED_ROUTES = ("/voila/static/", "/voila/templates/", "/voila/labextensions/")
@@ -468,6 +518,7 @@ def run(args: argparse.Namespace) -> int:
 
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
+        _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
         found: list[Any] = [_packed_route(_sent_at_once(_gives_xsrf_cookie(route)))
                             for route in voila_app.Voila.init_handlers(self)]

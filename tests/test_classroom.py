@@ -9,6 +9,7 @@ missing Chromium is a failure, never a skip.
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import importlib
 import json
@@ -282,6 +283,75 @@ def test_options_are_documented(capsys: pytest.CaptureFixture[str]) -> None:
         assert option in text
 
 
+class _Renderer:
+    stop_generator = False
+
+
+class _Pools:
+    """A stand-in for Voila's kernel manager with preheated kernels: its pools and its log."""
+
+    def __init__(self) -> None:
+        self._pools: dict[str, list[Any]] = {}
+        self.renders: list[asyncio.Future[Any]] = []
+        self.renderers: list[_Renderer] = []
+        self.said: list[str] = []
+        self.log = self
+
+    def info(self, message: str, *args: Any) -> None:
+        self.said.append(message % args)
+
+    def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None,
+                       **kwargs: Any) -> None:
+        render: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        renderer = _Renderer()
+        number = len(self.renders)
+        self.renders.append(render)
+        self.renderers.append(renderer)
+
+        async def start() -> dict[str, Any]:
+            return {"renderer": renderer, "kernel_id": f"k{number}", "task": render}
+
+        self._pools.setdefault(str(notebook_name), []).append(asyncio.ensure_future(start()))
+
+
+def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
+    async def play() -> list[list[str]]:
+        kernels = _Pools()
+        kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")  # at start, before the hook
+        classroom._says_when_ready(kernels)
+        seen = []
+        await asyncio.sleep(0)  # the kernel has started: nothing said yet
+        await asyncio.sleep(0)
+        seen.append(list(kernels.said))
+        kernels.renders[0].set_result(([], None))  # its notebook has run
+        await asyncio.sleep(0)
+        seen.append(list(kernels.said))
+        kernels._pools["a.ipynb"].pop(0)  # a page takes it; the pool is filled again
+        kernels.fill_if_needed(delay=None, notebook_name="a.ipynb")
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        kernels.renderers[1].stop_generator = True  # a page takes k1 while its notebook runs
+        kernels.renders[1].set_result(([], None))
+        kernels.fill_if_needed(None, "a.ipynb")
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        kernels.renders[2].set_result(([], None))
+        await asyncio.sleep(0)
+        seen.append(list(kernels.said))
+        return seen
+
+    before_run, after_run, at_end = asyncio.run(play())
+    assert before_run == []
+    assert after_run == ["Kernel ready for a.ipynb: k0 has run the notebook"]
+    assert at_end == [*after_run, "Kernel ready for a.ipynb: k2 has run the notebook"]
+
+
+def test_without_preheated_kernels_nothing_is_watched() -> None:
+    kernels = type("Plain", (), {"fill_if_needed": print})()
+    classroom._says_when_ready(kernels)
+    assert kernels.fill_if_needed is print
+
+
 # -- a real server ---------------------------------------------------------------------
 
 class Server(NamedTuple):
@@ -526,6 +596,32 @@ def test_a_page_closed_stops_its_kernel_and_the_log_stays_clean(server: Server) 
     assert not errors, "\n".join(errors)
     warned = [line for line in server.log if _WARNING.search(line)]
     assert not warned, "".join(warned)
+
+
+def test_the_server_says_when_the_kernel_kept_ready_has_run_its_notebook(server: Server) -> None:
+    """Voila says a pool is filled as its kernel starts; the classroom says when it can serve."""
+    def ready(exclude: str = "") -> tuple[int, str]:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            for i, line in enumerate(list(server.log)):
+                found = re.search(r"Kernel ready for payout\.ipynb: (\S+) has run the notebook",
+                                  line)
+                if found and found.group(1) != exclude:
+                    return i, found.group(1)
+            time.sleep(0.2)
+        pytest.fail("the server never said the kernel of payout.ipynb was ready:\n"
+                    + "".join(server.log[-30:]))
+
+    at, kernel = ready()
+    filled = [i for i, line in enumerate(server.log)
+              if "Kernel pool of payout.ipynb is filled" in line]
+    assert filled and filled[0] < at, "".join(server.log[-30:])
+    with urllib.request.urlopen(server.url + "voila/render/payout.ipynb", timeout=60) as reply:
+        page = reply.read().decode()
+    config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                       page, re.S)
+    assert config and json.loads(config.group(1))["kernelId"] == kernel
+    assert ready(exclude=kernel)[1] != kernel  # the kernel that replaced it has run it too
 
 
 def test_classroom_on_the_network_requires_its_token() -> None:
