@@ -51,7 +51,9 @@ class the server
   compressed once and kept in memory) and lets the browser keep them: the
   light page's files for good (their addresses carry a hash of their
   content), Voila's own files for an hour, so a page opened again, or
-  reloaded, asks the server again only for itself.
+  reloaded, asks the server again only for itself;
+* sends each websocket message at once, and says nothing above a debug
+  line when a message finds its page closed (a student closing a tab).
 
 The pages are Jinja templates shipped in the package
 (``loo_tutor/classroom_templates``), which Voila renders: the light page
@@ -66,6 +68,7 @@ exits with status 2.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import gzip
 import importlib
@@ -330,23 +333,47 @@ def _handled_by(route: Any, kind: type) -> bool:
             and issubclass(route[1], kind))
 
 
-def _sent_at_once(route: Any) -> Any:
-    """``route``, with a websocket handler that sends each message without delay.
+def _classroom_socket(route: Any) -> Any:
+    """``route``, with a websocket handler suited to a class of pages.
 
-    Tornado leaves Nagle's algorithm on for websockets, so a widget's small
-    reply to a click waits for the browser's delayed acknowledgement of the
-    last packet before it goes out.
+    * Each message goes out at once. Tornado leaves Nagle's algorithm on for
+      websockets, so a widget's small reply to a click would wait for the
+      browser's delayed acknowledgement of the last packet.
+    * A message for a page that has just closed is dropped with a debug line.
+      The server writes the kernel's messages without waiting for them to go,
+      so a write that finds the page gone would otherwise end up, much later,
+      as asyncio's "Task exception was never retrieved" traceback on the
+      teacher's screen: a student closing a tab is not an error.
     """
     websocket = importlib.import_module("tornado.websocket")
     if not _handled_by(route, websocket.WebSocketHandler):
         return route
+    base: Any = route[1]
 
     def open_at_once(self: Any, *args: Any, **kwargs: Any) -> Any:
         self.set_nodelay(True)
-        return route[1].open(self, *args, **kwargs)
+        return base.open(self, *args, **kwargs)
 
-    prompt = type(route[1].__name__, (route[1],), {"open": open_at_once})
-    return (route[0], prompt, *route[2:])
+    def write_message(self: Any, message: Any, binary: bool = False) -> Any:
+        def page_gone(sent: asyncio.Future[None]) -> None:
+            problem = None if sent.cancelled() else sent.exception()
+            if isinstance(problem, websocket.WebSocketClosedError):
+                self.log.debug("Message not sent, the page has closed")
+            elif problem is not None:
+                self.log.error("Message not sent", exc_info=problem)
+
+        try:
+            sent = base.write_message(self, message, binary)
+        except websocket.WebSocketClosedError:
+            self.log.debug("Message not sent, the page has closed")
+            return None
+        if isinstance(sent, asyncio.Future):
+            sent.add_done_callback(page_gone)
+        return sent
+
+    handler = type(base.__name__, (base,), {"open": open_at_once,
+                                             "write_message": write_message})
+    return (route[0], handler, *route[2:])
 
 
 def _gives_xsrf_cookie(route: Any) -> Any:
@@ -520,7 +547,7 @@ def run(args: argparse.Namespace) -> int:
         sign_notebooks(self.contents_manager.notary, served)
         _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
-        found: list[Any] = [_packed_route(_sent_at_once(_gives_xsrf_cookie(route)))
+        found: list[Any] = [_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
                             for route in voila_app.Voila.init_handlers(self)]
         if serve_book:
             # Last, so Voila's own /voila/... routes win.
