@@ -12,13 +12,13 @@ import os
 from setuptools import setup
 
 COMPILED = [
-    "loo_tutor/cards.py",
-    "loo_tutor/legality.py",
-    "loo_tutor/state.py",
-    "loo_tutor/pam.py",
-    "loo_tutor/record.py",
-    "loo_tutor/sim.py",
-    "loo_tutor/solver.py",
+    "loo_tutor/engine/cards.py",
+    "loo_tutor/engine/legality.py",
+    "loo_tutor/engine/state.py",
+    "loo_tutor/engine/pam.py",
+    "loo_tutor/records/record.py",
+    "loo_tutor/engine/sim.py",
+    "loo_tutor/analysis/solver.py",
 ]
 
 

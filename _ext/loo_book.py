@@ -4,21 +4,21 @@ Two pieces of markup for the pages of ``book/``:
 
 * the ``{card}`` role writes cards in running text: ``{card}`7H``` or several
   at once, ``{card}`AH 7H KC```. Each card is written as the engine writes
-  it (:func:`loo_tutor.render.card_text_html`: its suit's colour, its spoken
+  it (:func:`loo_tutor.render.markup.card_text_html`: its suit's colour, its spoken
   name for screen readers), on a small white chip;
 * the ``loo-deal`` directive replays a deal record with the engine and draws
   what it is asked for: the hands and announcements (``hands``), the table at
   one moment as the widgets draw it (``picture``, from
-  :func:`loo_tutor.render.table_html`; ``:at:`` names the moment, ``:view:``
+  :func:`loo_tutor.render.markup.table_html`; ``:at:`` names the moment, ``:view:``
   a player whose view it is), the tricks with their winners
   (``tricks``), the settlement (``settlement``, from
-  :func:`loo_tutor.render.ledger_html`) and, for a record that ends in an
+  :func:`loo_tutor.render.markup.ledger_html`) and, for a record that ends in an
   illegal action, the engine's refusal of it (``refusal``). The directive's content, a numbered
   list, gives the reason for each trick, in the author's words, and becomes
   the table's *Why* column.
 
 The argument names a record shipped with the package (``forced-ace``, see
-:mod:`loo_tutor.data`) or a record file, relative to the page as for
+:mod:`loo_tutor.records.data`) or a record file, relative to the page as for
 ``literalinclude``::
 
     ```{loo-deal} ../tests/data/examples/05_simple_reveal_trick3.yaml
@@ -43,13 +43,13 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from loo_tutor.cards import CARDS, Card, parse_card
-from loo_tutor.data import example
-from loo_tutor.errors import LooError
-from loo_tutor.legality import Announcement
-from loo_tutor.narrate import Narration, narrate_refusal
-from loo_tutor.record import load_record, replay
-from loo_tutor.render import (
+from loo_tutor.engine.cards import CARDS, Card, parse_card
+from loo_tutor.engine.errors import LooError
+from loo_tutor.engine.legality import Announcement
+from loo_tutor.engine.state import DealKind, DealState, Phase, Seat
+from loo_tutor.records.data import example
+from loo_tutor.records.record import load_record, replay
+from loo_tutor.render.markup import (
     CARD_TEXT_CSS,
     card_text_html,
     ledger_html,
@@ -57,7 +57,7 @@ from loo_tutor.render import (
     stylesheet,
     table_html,
 )
-from loo_tutor.state import DealKind, DealState, Phase, Seat
+from loo_tutor.teaching.narrate import Narration, narrate_refusal
 
 SHOWN = ("hands", "picture", "tricks", "settlement", "refusal")
 _SAID = {Announcement.STAND: "stand", Announcement.PASS: "pass",
@@ -69,7 +69,7 @@ _SAID = {Announcement.STAND: "stand", Announcement.PASS: "pass",
 
 def cards_html(cards: Sequence[Card]) -> str:
     """Cards in running text, a space apart, each as the engine writes it
-    (:func:`loo_tutor.render.card_text_html`)."""
+    (:func:`loo_tutor.render.markup.card_text_html`)."""
     inner = " ".join(card_text_html(card) for card in cards)
     return f'<span class="loo-cards">{inner}</span>'
 

@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from loo_tutor.compare import compare_deals
+from loo_tutor.teaching.compare import compare_deals
 from loo_tutor.widgets.compare import comparison_html
 
 PAIRS = [("limited", "limited"), ("limited", "club_law"), ("limited", "blenheim"),

@@ -31,11 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loo_tutor.bots import Bot, RandomBot, ThumbBot
-from loo_tutor.estimate import WorldSampler, estimate_actions
-from loo_tutor.observe import PlayerView, observation
-from loo_tutor.progress import ProgressBar
-from loo_tutor.state import Action, Announce, DealState, Phase, new_deal
+from loo_tutor.analysis.bots import Bot, RandomBot, ThumbBot
+from loo_tutor.analysis.estimate import WorldSampler, estimate_actions
+from loo_tutor.analysis.progress import ProgressBar
+from loo_tutor.engine.observe import PlayerView, observation
+from loo_tutor.engine.state import Action, Announce, DealState, Phase, new_deal
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 

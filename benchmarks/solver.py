@@ -1,7 +1,7 @@
 """Speed of the best-play solver with eight players in the tricks.
 
 Run ``python benchmarks/solver.py``. Each position is solved from cold (a new
-:class:`loo_tutor.solver.Solver`, nothing remembered), for every legal card
+:class:`loo_tutor.analysis.solver.Solver`, nothing remembered), for every legal card
 of the player to move, and timed in this process's CPU time. Prints the
 median, worst and mean in milliseconds for two sets of positions:
 
@@ -33,9 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loo_tutor.legality import Announcement
-from loo_tutor.solver import Solver
-from loo_tutor.state import Announce, DealState, Phase, new_deal
+from loo_tutor.analysis.solver import Solver
+from loo_tutor.engine.legality import Announcement
+from loo_tutor.engine.state import Announce, DealState, Phase, new_deal
 
 PLAYERS = [f"P{i}" for i in range(1, 9)]
 

@@ -56,7 +56,7 @@ def main() -> int:
             rows.append((int(parts[1]), parts[2].strip()))
     cumulative = {name: us for us, name in rows}
     own = sorted((us, name) for us, name in rows if name.startswith("loo_tutor"))
-    print(f"importing loo_tutor.cli: {cumulative.get('loo_tutor.cli', 0) / 1000:.0f} ms "
+    print(f"importing loo_tutor.apps.cli: {cumulative.get('loo_tutor.apps.cli', 0) / 1000:.0f} ms "
           f"(the package loo_tutor: {cumulative.get('loo_tutor', 0) / 1000:.0f} ms); "
           f"{len(own)} loo_tutor modules imported")
     for us, name in sorted(rows, reverse=True)[:8]:

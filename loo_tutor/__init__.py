@@ -8,19 +8,19 @@ session of any game a record's ``rules`` can name (:class:`Session`), deal
 records (:func:`load_record`, :func:`check`) and the errors.
 """
 
-from .cards import CARDS, Card, Suit, format_card, full_deck, parse_card
-from .errors import IllegalActionError, LooError, MalformedRecord, NotationError, RuleError
-from .legality import Announcement
-from .record import check, dumps, load_record, loads, record_from_state
-from .rules import LIMITED, Profile, RuleId
-from .session import Session
-from .state import (
+from .engine.cards import CARDS, Card, Suit, format_card, full_deck, parse_card
+from .engine.errors import LooError, MalformedRecord, NotationError, RuleError
+from .engine.legality import Announcement
+from .engine.rules import LIMITED, Profile, RuleId
+from .engine.session import Session
+from .engine.state import (
     Action,
     Announce,
     CivilLead,
     DealKind,
     DealState,
     Exchange,
+    IllegalActionError,
     Phase,
     Play,
     Settlement,
@@ -30,6 +30,7 @@ from .state import (
     deal_from_hands,
     new_deal,
 )
+from .records.record import check, dumps, load_record, loads, record_from_state
 
 __version__ = "0.1.0"
 

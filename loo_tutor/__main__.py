@@ -1,5 +1,5 @@
 """``python -m loo_tutor`` runs the ``loo-tutor`` command."""
 
-from .cli import main
+from .apps.cli import main
 
 raise SystemExit(main())

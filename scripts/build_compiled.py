@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import os
 import runpy
 import shutil
@@ -38,11 +39,9 @@ WHEELS = OUT / "wheel"
 STAMP = OUT / "source.sha256"
 
 
-# The deal machines and the rules that every compiled build must hold compiled.
-ENGINE = ("legality", "state", "pam")
-
 # The modules setup.py compiles import these; a change to them rebuilds too.
-IMPORTED = ["loo_tutor/errors.py", "loo_tutor/rules.py", "loo_tutor/profiles.py"]
+IMPORTED = ["loo_tutor/engine/errors.py", "loo_tutor/engine/rules.py",
+            "loo_tutor/engine/profiles.py"]
 
 SHIM = """\
 # Made by scripts/build_compiled.py. The compiled modules in this folder come
@@ -62,6 +61,11 @@ def compiled_sources() -> list[Path]:
     raise SystemExit("build_compiled: setup.py lists no COMPILED modules")
 
 
+def compiled_modules() -> list[str]:
+    """The dotted names of the modules setup.py compiles, e.g. ``loo_tutor.engine.state``."""
+    return [".".join(path.relative_to(ROOT).with_suffix("").parts) for path in compiled_sources()]
+
+
 def source_digest() -> str:
     """A digest of everything the compiled modules are made from."""
     digest = hashlib.sha256()
@@ -73,8 +77,12 @@ def source_digest() -> str:
 
 
 def is_compiled(lib: Path = LIB) -> bool:
-    """Whether ``lib`` holds the engine as compiled extension modules."""
-    return all(any((lib / "loo_tutor").glob(f"{name}.*.so")) for name in ENGINE)
+    """Whether ``lib`` holds every module setup.py compiles as an extension module."""
+    def built(name: str) -> bool:
+        *package, module = name.split(".")
+        return any(lib.joinpath(*package).glob(f"{module}.*.so"))
+
+    return all(built(name) for name in compiled_modules())
 
 
 def build() -> Path:
@@ -103,11 +111,15 @@ def build() -> Path:
                         str(installed), str(wheel)], check=True)
         shutil.rmtree(LIB, ignore_errors=True)
         (LIB / "loo_tutor").mkdir(parents=True)
-        for module in [*installed.glob("*.so"), *installed.glob("loo_tutor/*.so")]:
-            shutil.copy2(module, LIB / module.relative_to(installed))
-    package = ROOT / "loo_tutor"
-    (LIB / "loo_tutor" / "__init__.py").write_text(
-        SHIM.format(source=str(package), init=str(package / "__init__.py")))
+        for module in installed.rglob("*.so"):
+            target = LIB / module.relative_to(installed)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(module, target)
+    # Each package folder of the build reads the rest of its package from the checkout.
+    for folder in [LIB / "loo_tutor", *(p for p in (LIB / "loo_tutor").rglob("*") if p.is_dir())]:
+        package = ROOT / folder.relative_to(LIB)
+        (folder / "__init__.py").write_text(
+            SHIM.format(source=str(package), init=str(package / "__init__.py")))
     if not is_compiled():
         raise SystemExit(f"build_compiled: no compiled modules in {LIB}")
     STAMP.write_text(digest + "\n")
@@ -117,10 +129,8 @@ def build() -> Path:
 def run_compiled(script: str, args: list[str]) -> None:
     """Run a Python script with the compiled engine first on ``sys.path``."""
     sys.path.insert(0, str(build()))
-    import loo_tutor.pam
-    import loo_tutor.state
-
-    for module in (loo_tutor.state, loo_tutor.pam):
+    for name in compiled_modules():
+        module = importlib.import_module(name)
         if not str(module.__file__).endswith(".so"):
             raise SystemExit(f"build_compiled: {module.__file__} is not the compiled engine")
     sys.argv = [script, *args]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,14 +17,10 @@ from loo_tutor import check, loads
 from browser_support import CHROMIUM, FLAGS, built_site, require_chromium
 
 if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
-    import loo_tutor.legality
-    import loo_tutor.pam
-    import loo_tutor.record
-    import loo_tutor.solver
-    import loo_tutor.state
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from build_compiled import compiled_modules
 
-    for module in (loo_tutor.legality, loo_tutor.state, loo_tutor.pam, loo_tutor.record,
-                   loo_tutor.solver):
+    for module in map(importlib.import_module, compiled_modules()):
         if not str(module.__file__).endswith(".so"):
             raise pytest.UsageError(f"LOO_TUTOR_EXPECT_COMPILED is set, but the engine comes "
                                     f"from {module.__file__}, not the compiled build")

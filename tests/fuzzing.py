@@ -13,7 +13,7 @@ Each target is a hypothesis strategy and a property over what it draws:
     reached checks to the same result; and anything refused is refused on
     one line, by the checker and by the replayer alike.
 ``card_text``
-    text for :func:`loo_tutor.cards.parse_card`: a card, whose written form
+    text for :func:`loo_tutor.engine.cards.parse_card`: a card, whose written form
     reads back as the same card, or a one-line :class:`NotationError`.
 ``cli``
     argument lists for ``loo-tutor`` (every command, real and nonsense
@@ -55,14 +55,14 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from loo_tutor import classroom
-from loo_tutor.cards import CARDS, parse_card
-from loo_tutor.cli import main
-from loo_tutor.errors import LooError, MalformedRecord, NotationError
-from loo_tutor.exercises import Kind, make
-from loo_tutor.reading import loads as read_text_record
-from loo_tutor.record import FIELDS, check, dumps, loads, record_from_state, replay
-from loo_tutor.state import DealState, Phase, new_deal
+from loo_tutor.apps import classroom
+from loo_tutor.apps.cli import main
+from loo_tutor.engine.cards import CARDS, parse_card
+from loo_tutor.engine.errors import LooError, MalformedRecord, NotationError
+from loo_tutor.engine.state import DealState, Phase, new_deal
+from loo_tutor.records.reading import loads as read_text_record
+from loo_tutor.records.record import FIELDS, check, dumps, loads, record_from_state, replay
+from loo_tutor.teaching.exercises import Kind, make
 
 CARD_TEXTS = [c.text for c in CARDS]
 ODD_CARDS = ["10h", "T♥", "A♠️", " qs ", "1H", "ZZ", "", "AH AH", "11S", "♥A", "A\n H", "aS\t"]

@@ -7,7 +7,7 @@ random and uses it. After each action it waits until the page stops
 changing and reads every deal on show: each live widget keeps its deal in
 the page as a hidden record (``script.loo-record``, see
 :func:`loo_tutor.widgets._base.record_script`). The record is checked here,
-outside the browser, with :func:`loo_tutor.record.check`, and the result is
+outside the browser, with :func:`loo_tutor.records.record.check`, and the result is
 compared with what the widget draws:
 
 * the record is a deal the engine accepts, never illegal: widgets only
@@ -15,7 +15,7 @@ compared with what the widget draws:
 * the seat the table marks "to act" is the one the engine names, and none
   is marked once the deal is over;
 * a trainer shows the reader exactly the cards the engine says are still
-  in their hand (:func:`loo_tutor.observe.observation`), and the card
+  in their hand (:func:`loo_tutor.engine.observe.observation`), and the card
   buttons are enabled only on the reader's turn to play.
 
 Used by ``tests/test_offline_site.py`` (a few clicks per page, in CI) and by
@@ -33,11 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from loo_tutor.cards import CARDS
-from loo_tutor.errors import MalformedRecord
-from loo_tutor.narrate import card_text
-from loo_tutor.observe import observation
-from loo_tutor.record import check, replay
+from loo_tutor.engine.cards import CARDS, card_text
+from loo_tutor.engine.errors import MalformedRecord
+from loo_tutor.engine.observe import observation
+from loo_tutor.records.record import check, replay
 
 LIVE_TIMEOUT_MS = 180_000
 _LABELS = frozenset(card.label for card in CARDS)

@@ -24,12 +24,12 @@ import pytest
 ROOT = Path(__file__).parent.parent
 BOOK = ROOT / "book"
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
-RECORD = ROOT / "loo_tutor" / "data" / "forced-ace.yaml"
+RECORD = ROOT / "loo_tutor" / "records" / "data" / "forced-ace.yaml"
 
 NOT_RUN = {
     "loo-tutor classroom": "starts a server that runs until stopped "
                            "(tests/test_classroom.py starts it)",
-    "python -m loo_tutor.lab": "runs the strategy experiments, minutes of computing, "
+    "python -m loo_tutor.analysis.lab": "runs the strategy experiments, minutes of computing, "
                                "and rewrites the book's data",
 }
 """Commands shown in the book that the suite does not run here, and why."""
@@ -128,6 +128,6 @@ RECORDS = blocks("yaml")
 @pytest.mark.parametrize(("page", "text"), RECORDS, ids=ids(RECORDS))
 def test_a_record_shown_in_the_book_is_a_deal(page: str, text: str) -> None:
     from loo_tutor import check
-    from loo_tutor.record import loads
+    from loo_tutor.records.record import loads
 
     assert check(loads(text))["status"] in ("complete", "in_progress", "illegal")

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from loo_tutor import check
-from loo_tutor.cards import CARDS, parse_card
-from loo_tutor.errors import LooError
-from loo_tutor.render import card_text_html, ledger_html
+from loo_tutor.engine.cards import CARDS, parse_card
+from loo_tutor.engine.errors import LooError
+from loo_tutor.render.markup import card_text_html, ledger_html
 
 ROOT = Path(__file__).parent.parent
 BOOK = ROOT / "book"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from loo_tutor.data import example
-from loo_tutor.rules import RuleId
+from loo_tutor.engine.rules import RuleId
+from loo_tutor.records.data import example
 from loo_tutor.widgets.play import PlayTrainer
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from loo_tutor.cli import main
+from loo_tutor.apps.cli import main
 
 
 def test_the_worksheet_asks_for_a_name_and_a_date_and_the_key_does_not(tmp_path: Path) -> None:

@@ -10,20 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import Announce, Announcement, LooError, Play, parse_card
-from loo_tutor.bots import (
+from loo_tutor.analysis.bots import (
     Bot,
     RandomBot,
-    SamplingBot,
     ThumbBot,
     Tip,
     play_with_bots,
     thumb_announcement,
     thumb_card,
 )
-from loo_tutor.cards import Card, Suit
-from loo_tutor.estimate import finisher
-from loo_tutor.observe import observation
-from loo_tutor.state import DealState, deal_from_hands, new_deal
+from loo_tutor.analysis.estimate import SamplingBot, finisher
+from loo_tutor.engine.cards import Card, Suit
+from loo_tutor.engine.observe import observation
+from loo_tutor.engine.state import DealState, deal_from_hands, new_deal
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 carried_values = st.sampled_from([Fraction(0), Fraction(3), Fraction(6), Fraction(10, 3),

@@ -30,8 +30,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from loo_tutor.exercises import make
-from loo_tutor.narrate import card_text
+from loo_tutor.engine.cards import card_text
+from loo_tutor.teaching.exercises import make
 
 from browser_support import serve_directory
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from loo_tutor import CARDS, Card, NotationError, parse_card
-from loo_tutor.cards import Suit, sort_hand
+from loo_tutor.engine.cards import Suit, card_text, sort_hand
 
 
 @pytest.mark.parametrize("text", ["AH", "ah", "A♥", "a♥️", " AH ", "Ah"])
@@ -30,9 +30,9 @@ def test_canonical_text_and_repr_round_trip() -> None:
         assert eval(repr(card), {"Card": Card}) is card
 
 
-def test_cards_render_with_a_text_alternative() -> None:
-    html = parse_card("QD")._repr_html_()
-    assert 'aria-label="queen of diamonds"' in html and "♦" in html
+def test_card_text_is_rank_and_suit_symbol() -> None:
+    assert card_text(parse_card("10C")) == "10♣"
+    assert [card_text(parse_card(c)) for c in ("AH", "QD", "7S")] == ["A♥", "Q♦", "7♠"]
 
 
 def test_hands_sort_by_suit_then_rank() -> None:

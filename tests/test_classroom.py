@@ -33,8 +33,8 @@ from urllib.parse import urlsplit
 import nbformat
 import pytest
 
-from loo_tutor import classroom
-from loo_tutor.cli import build_parser, main
+from loo_tutor.apps import classroom
+from loo_tutor.apps.cli import build_parser, main
 
 from browser_support import in_browser, new_page
 from classroom_server import kernel_ids, stop
@@ -106,14 +106,14 @@ def test_the_templates_ship_in_the_package_and_link_to_no_other_host() -> None:
         assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
     package_data = re.search(r"^loo_tutor = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(),
                              re.MULTILINE)
-    assert package_data and '"classroom_templates/**/*"' in package_data.group(1)
+    assert package_data and '"apps/classroom_templates/**/*"' in package_data.group(1)
 
 
 _INSTALLED_CHECK = """
 import importlib.util, json, sys, sysconfig
 from pathlib import Path
 site = Path(sysconfig.get_paths()["purelib"])
-spec = importlib.util.spec_from_file_location("classroom", site / "loo_tutor" / "classroom.py")
+spec = importlib.util.spec_from_file_location("classroom", site / "loo_tutor" / "apps" / "classroom.py")
 classroom = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(classroom)
 print(json.dumps({"script": str(classroom.PAGE_SCRIPT), "site": str(site),
@@ -539,8 +539,8 @@ def test_classroom_forced_ace_refuses_7h_and_plays_ah(server: Server) -> None:
 
 
 def test_classroom_keeps_the_exercises_solved_in_the_browser(server: Server) -> None:
-    from loo_tutor.exercises import Kind, LegalCards, make
-    from loo_tutor.narrate import card_text
+    from loo_tutor.engine.cards import card_text
+    from loo_tutor.teaching.exercises import Kind, LegalCards, make
 
     exercise = make(Kind.LEGAL_CARDS, 2024)  # the notebook's ExerciseWidget(1, seed=2024)
     assert isinstance(exercise, LegalCards)

@@ -26,7 +26,7 @@ from urllib.parse import urljoin
 import nbformat
 import pytest
 
-from loo_tutor import classroom
+from loo_tutor.apps import classroom
 
 from browser_support import in_browser, new_page, outside_site
 from classroom_server import (

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from loo_tutor import check, loads
-from loo_tutor.cli import main
+from loo_tutor.apps.cli import main
 
 from conftest import FORCED_ACE, OWN_EXAMPLES
 

@@ -1,4 +1,4 @@
-"""One deal under two profiles: loo_tutor.compare and the VariantCompare widget."""
+"""One deal under two profiles: loo_tutor.teaching.compare and the VariantCompare widget."""
 
 from __future__ import annotations
 
@@ -10,8 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import loads
-from loo_tutor.cards import Suit
-from loo_tutor.compare import (
+from loo_tutor.engine.cards import Suit
+from loo_tutor.engine.errors import LooError, MalformedRecord
+from loo_tutor.engine.legality import Announcement
+from loo_tutor.engine.rules import RuleId, VariantRuleId
+from loo_tutor.engine.state import Announce, DealKind, Exchange, deal_from_deck
+from loo_tutor.records.record import replay
+from loo_tutor.teaching.compare import (
     PRESETS,
     Comparison,
     action_text,
@@ -19,11 +24,6 @@ from loo_tutor.compare import (
     pack_of,
     profile_named,
 )
-from loo_tutor.errors import LooError, MalformedRecord
-from loo_tutor.legality import Announcement
-from loo_tutor.record import replay
-from loo_tutor.rules import RuleId, VariantRuleId
-from loo_tutor.state import Announce, DealKind, Exchange, deal_from_deck
 from loo_tutor.widgets import VariantCompare
 
 from conftest import FORCED_ACE

@@ -19,11 +19,11 @@ from loo_tutor import (
     Play,
     parse_card,
 )
-from loo_tutor.bots import RandomBot, ThumbBot
-from loo_tutor.cards import Card
-from loo_tutor.estimate import WorldSampler, _proofs, estimate_action, estimate_actions
-from loo_tutor.observe import observation
-from loo_tutor.state import Action, DealState, deal_from_hands, new_deal
+from loo_tutor.analysis.bots import RandomBot, ThumbBot
+from loo_tutor.analysis.estimate import WorldSampler, _proofs, estimate_action, estimate_actions
+from loo_tutor.engine.cards import Card
+from loo_tutor.engine.observe import observation
+from loo_tutor.engine.state import Action, DealState, deal_from_hands, new_deal
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 NAMES = ["A", "B", "C", "D", "E"]

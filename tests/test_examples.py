@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from loo_tutor import MalformedRecord, check, load_record
-from loo_tutor.cli import main
+from loo_tutor.apps.cli import main
 
 from conftest import OWN_EXAMPLES, example_files, expected_for, without_message
 

@@ -14,8 +14,8 @@ import ipywidgets as widgets
 import pytest
 
 from loo_tutor import Play, RuleId, dumps
-from loo_tutor.data import example
-from loo_tutor.exercises import Kind, LegalCards, make
+from loo_tutor.records.data import example
+from loo_tutor.teaching.exercises import Kind, LegalCards, make
 from loo_tutor.widgets import DealStepper, ExerciseWidget, Scoreboard
 
 from conftest import OWN_EXAMPLES

@@ -18,10 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import Announce, Announcement, Play, RuleId, check, dumps, full_deck
-from loo_tutor.answers import FORMS, SIGNED_FORMS, parse_amount
-from loo_tutor.data import example
-from loo_tutor.errors import LooError
-from loo_tutor.exercises import (
+from loo_tutor.engine.errors import LooError
+from loo_tutor.engine.state import Phase
+from loo_tutor.records.data import example
+from loo_tutor.teaching.answers import FORMS, SIGNED_FORMS, parse_amount
+from loo_tutor.teaching.exercises import (
     REPORTED_RULES,
     DealerChoice,
     Exercise,
@@ -35,8 +36,7 @@ from loo_tutor.exercises import (
     make,
     parse_kinds,
 )
-from loo_tutor.narrate import dealer_rule, payout_hint
-from loo_tutor.state import Phase
+from loo_tutor.teaching.narrate import dealer_rule, payout_hint
 
 seeds = st.integers(min_value=0, max_value=10**9)
 STATUSES = {"right", "wrong", "empty", "unreadable"}
@@ -194,12 +194,12 @@ def test_a_wrong_winner_is_explained_under_r_win() -> None:
 
 def test_judging_the_reveal_trick_without_trumps_is_r_reveal() -> None:
     def misleading(e: TrickWinner) -> bool:
-        from loo_tutor.legality import trick_winner_index
+        from loo_tutor.engine.legality import trick_winner_index
         return e.revealed() and trick_winner_index(e.cards, None) != trick_winner_index(
             e.cards, e.after.trump)
 
     exercise = find(2, misleading)
-    from loo_tutor.legality import trick_winner_index
+    from loo_tutor.engine.legality import trick_winner_index
     by_suit = exercise.plays[trick_winner_index(exercise.cards, None)][0]
     result = exercise.grade({"winner": by_suit, "revealed": "yes"})
     assert result["winner"].rule is RuleId.REVEAL and result["revealed"].status == "right"

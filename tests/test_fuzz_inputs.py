@@ -65,7 +65,7 @@ def test_known_refusals_are_one_line(argv: tuple[str, ...], code: int) -> None:
 @pytest.mark.parametrize("form", [(), ("--json",), ("--jsonl",)])
 def test_the_property_notices_an_unforeseen_error(monkeypatch: pytest.MonkeyPatch,
                                                   form: tuple[str, ...]) -> None:
-    import loo_tutor.cli as cli
+    import loo_tutor.apps.cli as cli
 
     def broken(record: object) -> dict[str, Any]:
         raise RuntimeError("boom")

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import CARDS, MalformedRecord, check, loads, new_deal, record_from_state
-from loo_tutor.record import FIELDS
+from loo_tutor.records.record import FIELDS
 
 from fuzzing import agrees_with_engine, spoiled_records
 

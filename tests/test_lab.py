@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from loo_tutor import lab
+from loo_tutor.analysis import lab
 
 TINY = lab.Sizes(one_trump=300, miss=12, table_size=40, loo_deals=40, loo_sessions=2,
                  sampling_deals=2, sampling_samples=3)

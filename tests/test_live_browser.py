@@ -119,7 +119,7 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
 
 
 def test_exercises_page_goes_live_and_the_engine_grades_answers(site: str) -> None:
-    from loo_tutor.exercises import Kind, LegalCards, make
+    from loo_tutor.teaching.exercises import Kind, LegalCards, make
 
     if not (HTML / EXERCISES_PAGE).exists():
         pytest.fail(f"{EXERCISES_PAGE} is missing from {HTML.relative_to(ROOT)}: "
@@ -147,7 +147,7 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
                      requests: list[str], errors: list[str]) -> None:
     from playwright.sync_api import expect
 
-    from loo_tutor.narrate import card_text
+    from loo_tutor.engine.cards import card_text
 
     title = f"Exercise 1: {exercise.title}"
     with new_page(browser, requests, errors) as page:
@@ -195,7 +195,7 @@ NO_PYTHON = "self.postMessage({failed: 'held back by the test'});"
 
 
 def test_solved_exercises_are_kept_in_the_browser_until_forgotten(site: str) -> None:
-    from loo_tutor.exercises import Kind, LegalCards, make
+    from loo_tutor.teaching.exercises import Kind, LegalCards, make
 
     exercise = make(Kind.LEGAL_CARDS, EXERCISES_SEED)
     assert isinstance(exercise, LegalCards)
@@ -210,7 +210,7 @@ def _keep_progress(browser: Any, site: str, exercise: Any, requests: list[str],
                    errors: list[str]) -> None:
     from playwright.sync_api import expect
 
-    from loo_tutor.narrate import card_text
+    from loo_tutor.engine.cards import card_text
 
     title = f"Exercise 1: {exercise.title}"
     kind_line = f"Exercise 1, {exercise.title}: 1 variant (seed {EXERCISES_SEED})"

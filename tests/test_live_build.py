@@ -95,8 +95,8 @@ def test_the_site_serves_the_saved_memory_and_a_standard_library_without_what_it
     assert "loo_tutor/widgets/play.pyc" not in names
     assert "ipywidgets/widgets/widget.pyc" not in names
     # never imported there, or data read at run time: still in the zip
-    assert "loo_tutor/data/forced-ace.yaml" in names
-    assert "loo_tutor/lab.pyc" in names
+    assert "loo_tutor/records/data/forced-ace.yaml" in names
+    assert "loo_tutor/analysis/lab.pyc" in names
     assert "json/tool.pyc" in names
 
 
@@ -131,7 +131,7 @@ kernelspec:
 
 ```{code-cell}
 import ipykernel  # there in the build's kernel, not in the browser's Python
-from loo_tutor.data import example
+from loo_tutor.records.data import example
 from loo_tutor.widgets import DealStepper
 
 DealStepper(example("forced-ace"))

@@ -37,7 +37,7 @@ sys.path.insert(0, archive)
 import zipped_module
 shutil.rmtree(folder)
 
-TRAINER = ("from loo_tutor.data import example\nfrom loo_tutor.widgets import PlayTrainer\n"
+TRAINER = ("from loo_tutor.records.data import example\nfrom loo_tutor.widgets import PlayTrainer\n"
            "trainer = PlayTrainer(example('forced-ace'), seat='A', from_trick=1)\ntrainer")
 pages = [
     {"page": "trainer", "cells": [
@@ -50,7 +50,7 @@ pages = [
          "name": "<cell 1>", "shown": True},
         {"code": "import not_in_the_browser", "name": "<cell 2>", "shown": True}]},
     {"page": "stepper", "cells": [
-        {"code": "from loo_tutor.data import example\nfrom loo_tutor.widgets import DealStepper\n"
+        {"code": "from loo_tutor.records.data import example\nfrom loo_tutor.widgets import DealStepper\n"
                  "from IPython.display import display\ndisplay(DealStepper(example('hearts')))",
          "name": "<cell 1>", "shown": True}]},
 ]

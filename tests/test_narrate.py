@@ -1,6 +1,6 @@
-"""Narration cites the rule the engine applied at each step (loo_tutor.narrate).
+"""Narration cites the rule the engine applied at each step (loo_tutor.teaching.narrate).
 
-Also checks the shipped example records (loo_tutor.data) against the test
+Also checks the shipped example records (loo_tutor.records.data) against the test
 collection they were copied from.
 """
 
@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from loo_tutor import Announce, Announcement, MalformedRecord, Play, RuleId, load_record, loads
-from loo_tutor.cards import parse_card
-from loo_tutor.data import example, names
-from loo_tutor.narrate import (
+from loo_tutor.engine.cards import parse_card
+from loo_tutor.records.data import example, names
+from loo_tutor.records.record import replay
+from loo_tutor.teaching.narrate import (
     CITED,
     Narration,
     card_text,
@@ -22,7 +23,6 @@ from loo_tutor.narrate import (
     narrate_settlement,
     steps,
 )
-from loo_tutor.record import replay
 
 from conftest import OWN_EXAMPLES
 
@@ -71,7 +71,7 @@ def by_title(name: str, title: str) -> Narration:
 def test_every_shipped_record_is_a_copy_of_a_tested_example() -> None:
     assert sorted(SHIPPED) == names()
     for name, source in SHIPPED.items():
-        shipped = Path(__file__).parent.parent / "loo_tutor" / "data" / f"{name}.yaml"
+        shipped = Path(__file__).parent.parent / "loo_tutor" / "records" / "data" / f"{name}.yaml"
         assert shipped.read_bytes() == (OWN_EXAMPLES / source).read_bytes(), name
 
 

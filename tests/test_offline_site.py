@@ -29,7 +29,7 @@ import json
 import re
 from typing import Any
 
-from loo_tutor.data import example
+from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
 from browser_support import HTML, LIVE_PAGE, in_browser

@@ -26,11 +26,11 @@ from loo_tutor import (
     new_deal,
     record_from_state,
 )
-from loo_tutor.cards import Suit, full_deck, parse_card
-from loo_tutor.cli import main
-from loo_tutor.errors import IllegalActionError, LooError, RuleError
-from loo_tutor.legality import Announcement
-from loo_tutor.pam import (
+from loo_tutor.apps.cli import main
+from loo_tutor.engine.cards import Suit, full_deck, parse_card
+from loo_tutor.engine.errors import LooError, RuleError
+from loo_tutor.engine.legality import Announcement
+from loo_tutor.engine.pam import (
     CivilLead,
     PamState,
     flush_rank,
@@ -39,10 +39,10 @@ from loo_tutor.pam import (
     pam_from_hands,
     split_pam_deck,
 )
-from loo_tutor.profiles import PAM, profile_from_rules
-from loo_tutor.record import replay_pam
-from loo_tutor.rules import Profile, RuleId, RuleKey, VariantRuleId
-from loo_tutor.state import Announce, Exchange, Phase, Play
+from loo_tutor.engine.profiles import PAM, profile_from_rules
+from loo_tutor.engine.rules import Profile, RuleId, RuleKey, VariantRuleId
+from loo_tutor.engine.state import Announce, Exchange, IllegalActionError, Phase, Play
+from loo_tutor.records.record import replay_pam
 
 from conftest import without_message
 

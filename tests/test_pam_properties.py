@@ -10,19 +10,19 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import check, dumps, loads, record_from_state
-from loo_tutor.cards import CARDS
-from loo_tutor.legality import Announcement
-from loo_tutor.pam import (
+from loo_tutor.engine.cards import CARDS
+from loo_tutor.engine.legality import Announcement
+from loo_tutor.engine.pam import (
     CivilLead,
     PamAction,
     PamState,
     new_pam_deal,
     pam_from_deck,
 )
-from loo_tutor.profiles import profile_from_rules
-from loo_tutor.record import replay_pam
-from loo_tutor.rules import Profile
-from loo_tutor.state import Announce, Exchange, Phase, Play, shuffle_and_cut
+from loo_tutor.engine.profiles import profile_from_rules
+from loo_tutor.engine.rules import Profile
+from loo_tutor.engine.state import Announce, Exchange, Phase, Play, shuffle_and_cut
+from loo_tutor.records.record import replay_pam
 
 PROFILES: list[Profile] = [
     profile_from_rules(rules) for rules in (

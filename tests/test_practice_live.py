@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from loo_tutor.narrate import card_text
+from loo_tutor.engine.cards import card_text
 from loo_tutor.widgets import PracticeSession
 
 from browser_support import in_browser, new_page, open_live, outside_site

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from loo_tutor.chart import balance_chart
-from loo_tutor.hints import hint
-from loo_tutor.state import Phase
+from loo_tutor.analysis.hints import hint
+from loo_tutor.engine.state import Phase
+from loo_tutor.render.chart import balance_chart
 from loo_tutor.widgets.practice import PracticeSession
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dan", "Emil"]

@@ -20,10 +20,10 @@ from loo_tutor import (
     new_deal,
     record_from_state,
 )
-from loo_tutor.record import format_amount
-from loo_tutor.session import Session
-from loo_tutor.sim import play_out
-from loo_tutor.state import DealState, Phase
+from loo_tutor.engine.session import Session
+from loo_tutor.engine.sim import play_out
+from loo_tutor.engine.state import DealState, Phase
+from loo_tutor.records.record import format_amount
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.integers(min_value=5, max_value=8)

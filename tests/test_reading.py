@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from loo_tutor import MalformedRecord, check, load_record
-from loo_tutor.cli import main
-from loo_tutor.reading import MAX_CHARACTERS, MAX_DEPTH, MAX_VALUE_CHARACTERS, MAX_VALUES, loads
+from loo_tutor.apps.cli import main
+from loo_tutor.records.reading import MAX_CHARACTERS, MAX_DEPTH, MAX_VALUE_CHARACTERS, MAX_VALUES, loads
 
 from conftest import FORCED_ACE, OWN_EXAMPLES
 
@@ -131,7 +131,7 @@ def test_the_command_refuses_a_list_key_in_one_line_on_standard_input_and_from_a
 def test_jsonl_gives_every_file_its_line_even_after_an_unforeseen_error(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import loo_tutor.cli as cli
+    import loo_tutor.apps.cli as cli
 
     good = tmp_path / "good.yaml"
     good.write_text(FORCED_ACE, encoding="utf-8")

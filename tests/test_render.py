@@ -1,4 +1,4 @@
-"""The HTML drawn by loo_tutor.render: tables, views, links, ledgers, replays."""
+"""The HTML drawn by loo_tutor.render.markup: tables, views, links, ledgers, replays."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 from loo_tutor import RuleId, load_record
-from loo_tutor.cards import parse_card
-from loo_tutor.data import example
-from loo_tutor.narrate import CITED, Narration, steps
-from loo_tutor.record import replay
-from loo_tutor.render import (
+from loo_tutor.engine.cards import parse_card
+from loo_tutor.records.data import example
+from loo_tutor.records.record import replay
+from loo_tutor.render.markup import (
     card_back_html,
     card_html,
     hand_html,
@@ -27,6 +26,7 @@ from loo_tutor.render import (
     stylesheet,
     table_html,
 )
+from loo_tutor.teaching.narrate import CITED, Narration, steps
 
 BOOK_RULES = Path(__file__).parent.parent / "book" / "rules.md"
 

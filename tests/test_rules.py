@@ -23,11 +23,11 @@ from loo_tutor import (
     new_deal,
     parse_card,
 )
-from loo_tutor.legality import trick_winner_index
-from loo_tutor.observe import observation
-from loo_tutor.session import Session
-from loo_tutor.sim import play_out
-from loo_tutor.state import shuffle_and_cut, split_deck
+from loo_tutor.engine.legality import trick_winner_index
+from loo_tutor.engine.observe import observation
+from loo_tutor.engine.session import Session
+from loo_tutor.engine.sim import play_out
+from loo_tutor.engine.state import shuffle_and_cut, split_deck
 
 from conftest import FORCED_ACE, run
 

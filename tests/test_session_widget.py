@@ -1,7 +1,7 @@
 """The session widget, driven headlessly: deal after deal, the ledger, the final split.
 
 Every expected figure comes from the engine: the widget's own
-:class:`~loo_tutor.session.Session`, or a second session with the same seed
+:class:`~loo_tutor.engine.session.Session`, or a second session with the same seed
 played beside it. No balance is typed into these tests.
 """
 
@@ -13,9 +13,9 @@ from itertools import pairwise
 
 import pytest
 
-from loo_tutor.render import table_html
-from loo_tutor.session import Session
-from loo_tutor.sim import play_out
+from loo_tutor.engine.session import Session
+from loo_tutor.engine.sim import play_out
+from loo_tutor.render.markup import table_html
 from loo_tutor.widgets import SessionLedger
 
 FIVE = ["A", "B", "C", "D", "E"]

@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as widgets
 from ipywidgets.embed import dependency_state, embed_data
 
-from loo_tutor.data import example
+from loo_tutor.records.data import example
 from loo_tutor.widgets import DealStepper, PlayTrainer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "_ext"))

@@ -11,13 +11,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import LooError, Play, new_deal
-from loo_tutor.cards import ACE, CARDS, KING, Card, Suit
-from loo_tutor.data import example
-from loo_tutor.hints import avoidable_loo, hint, review
-from loo_tutor.legality import legal_follows, legal_leads
-from loo_tutor.record import replay
-from loo_tutor.sim import play_out
-from loo_tutor.solver import (
+from loo_tutor.analysis.hints import avoidable_loo, hint, review
+from loo_tutor.analysis.solver import (
     Solver,
     _better2,
     _follows2,
@@ -27,7 +22,12 @@ from loo_tutor.solver import (
     leads_of_two,
     solve,
 )
-from loo_tutor.state import Announce, DealState, Phase, Seat, deal_from_hands
+from loo_tutor.engine.cards import ACE, CARDS, KING, Card, Suit
+from loo_tutor.engine.legality import legal_follows, legal_leads
+from loo_tutor.engine.sim import play_out
+from loo_tutor.engine.state import Announce, DealState, Phase, Seat, deal_from_hands
+from loo_tutor.records.data import example
+from loo_tutor.records.record import replay
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -354,7 +354,7 @@ def test_review_and_loo_check_over_a_finished_deal(seed: int, count: int) -> Non
 
 
 def replay_states(end: DealState) -> list[DealState]:
-    from loo_tutor.record import record_from_state
+    from loo_tutor.records.record import record_from_state
     return replay(record_from_state(end)).states
 
 

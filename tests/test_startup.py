@@ -8,12 +8,10 @@ import sys
 from conftest import OWN_EXAMPLES
 
 TEACHING_AND_WEB = {
-    # loo-tutor's own modules that teach, draw, simulate or serve
-    "loo_tutor.answers", "loo_tutor.bots", "loo_tutor.chart", "loo_tutor.classroom",
-    "loo_tutor.compare", "loo_tutor.estimate", "loo_tutor.exercises", "loo_tutor.hints",
-    "loo_tutor.lab", "loo_tutor.narrate", "loo_tutor.observe", "loo_tutor.progress",
-    "loo_tutor.render", "loo_tutor.sim", "loo_tutor.solver",
-    "loo_tutor.widgets", "loo_tutor.worksheet",
+    # loo-tutor's own layers that simulate, teach, draw or serve, and the
+    # engine's modules that only they use
+    "loo_tutor.analysis", "loo_tutor.teaching", "loo_tutor.render", "loo_tutor.widgets",
+    "loo_tutor.apps.classroom", "loo_tutor.engine.observe", "loo_tutor.engine.sim",
     # the libraries behind them
     "IPython", "ipywidgets", "jinja2", "matplotlib", "tornado", "tqdm", "traitlets", "voila",
 }
@@ -31,7 +29,8 @@ def imported_by(*argv: str) -> tuple[subprocess.CompletedProcess[str], set[str]]
 def test_check_imports_the_engine_alone() -> None:
     done, modules = imported_by("check", str(OWN_EXAMPLES / "01_seed000_forced_ace.yaml"))
     assert done.returncode == 0 and "payouts: A 8, B 4" in done.stdout
-    assert {"loo_tutor.cli", "loo_tutor.reading", "loo_tutor.record", "loo_tutor.state"} <= modules
+    assert {"loo_tutor.apps.cli", "loo_tutor.records.reading", "loo_tutor.records.record",
+            "loo_tutor.engine.state"} <= modules
     loaded = [m for m in sorted(modules)
               if any(m == name or m.startswith(name + ".") for name in TEACHING_AND_WEB)]
     assert loaded == []
@@ -40,4 +39,4 @@ def test_check_imports_the_engine_alone() -> None:
 def test_the_list_of_imports_would_show_a_teaching_module() -> None:
     done, modules = imported_by("demo", "--seed", "1")
     assert done.returncode == 0
-    assert "loo_tutor.sim" in modules
+    assert "loo_tutor.engine.sim" in modules

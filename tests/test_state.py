@@ -19,8 +19,8 @@ from loo_tutor import (
     new_deal,
     parse_card,
 )
-from loo_tutor.record import record_from_state
-from loo_tutor.state import Phase
+from loo_tutor.engine.state import Phase
+from loo_tutor.records.record import record_from_state
 
 FIVE = ["A", "B", "C", "D", "E"]
 

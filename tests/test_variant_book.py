@@ -1,7 +1,7 @@
 """The Variants chapter and the engine agree: one section per variant rule ID.
 
 Like tests/test_book_links.py for the limited rules: every
-:class:`~loo_tutor.rules.VariantRuleId` has exactly one ``(v-…)=`` target in
+:class:`~loo_tutor.engine.rules.VariantRuleId` has exactly one ``(v-…)=`` target in
 the book, headed by its ID and heading, and the chapter lists every example
 record and links to the live comparison.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from loo_tutor.profiles import OPTIONS
-from loo_tutor.render import rule_link
-from loo_tutor.rules import VariantRuleId
+from loo_tutor.engine.profiles import OPTIONS
+from loo_tutor.engine.rules import VariantRuleId
+from loo_tutor.render.markup import rule_link
 
 ROOT = Path(__file__).parent.parent
 BOOK = ROOT / "book"

@@ -19,8 +19,8 @@ from test_examples import test_command_line_agrees_with_check as check_command_l
 from test_examples import test_example_gives_expected_result as check_example
 
 from loo_tutor import check, load_record
-from loo_tutor.cli import main
-from loo_tutor.profiles import OPTIONS
+from loo_tutor.apps.cli import main
+from loo_tutor.engine.profiles import OPTIONS
 
 from conftest import HERE, expected_for
 

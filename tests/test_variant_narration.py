@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from loo_tutor import load_record
-from loo_tutor.narrate import narrate_settlement, steps
-from loo_tutor.record import replay
-from loo_tutor.render import ledger_html
-from loo_tutor.rules import RuleId, VariantRuleId
+from loo_tutor.engine.rules import RuleId, VariantRuleId
+from loo_tutor.records.record import replay
+from loo_tutor.render.markup import ledger_html
+from loo_tutor.teaching.narrate import narrate_settlement, steps
 
 VARIANTS = Path(__file__).parent / "data" / "variants"
 

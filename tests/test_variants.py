@@ -15,15 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo_tutor.cards import Suit, full_deck, parse_card
-from loo_tutor.errors import MalformedRecord, RuleError
-from loo_tutor.legality import Announcement
-from loo_tutor.profiles import BLENHEIM, OPTIONS, describe, profile_from_rules
-from loo_tutor.record import check, loads, record_from_state, replay
-from loo_tutor.rules import LIMITED, Profile, RuleId, VariantRuleId
-from loo_tutor.session import Session
-from loo_tutor.sim import play_out
-from loo_tutor.state import (
+from loo_tutor.engine.cards import Suit, full_deck, parse_card
+from loo_tutor.engine.errors import MalformedRecord, RuleError
+from loo_tutor.engine.legality import Announcement
+from loo_tutor.engine.profiles import BLENHEIM, OPTIONS, describe, profile_from_rules
+from loo_tutor.engine.rules import LIMITED, Profile, RuleId, VariantRuleId
+from loo_tutor.engine.session import Session
+from loo_tutor.engine.sim import play_out
+from loo_tutor.engine.state import (
     Announce,
     DealKind,
     DealState,
@@ -34,6 +33,7 @@ from loo_tutor.state import (
     new_deal,
     split_deck,
 )
+from loo_tutor.records.record import check, loads, record_from_state, replay
 
 PLAYERS = ["A", "B", "C", "D", "E"]
 A, B, C, D, E = range(5)

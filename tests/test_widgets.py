@@ -17,8 +17,8 @@ import ipywidgets as widgets
 import pytest
 
 from loo_tutor import Announcement, RuleId, check, load_record
-from loo_tutor.data import example
-from loo_tutor.record import replay
+from loo_tutor.records.data import example
+from loo_tutor.records.record import replay
 from loo_tutor.widgets import (
     AnnouncementTrainer,
     DealerDecisionTable,

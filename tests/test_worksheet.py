@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from loo_tutor.cli import main
-from loo_tutor.exercises import make
-from loo_tutor.worksheet import position_html, solution_html, worksheet_seeds
+from loo_tutor.apps.cli import main
+from loo_tutor.render.worksheet import position_html, solution_html, worksheet_seeds
+from loo_tutor.teaching.exercises import make
 
 from conftest import OWN_EXAMPLES
 

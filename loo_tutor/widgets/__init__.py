@@ -1,8 +1,8 @@
 """Live ipywidgets for the book's notebooks: steppers, trainers, checkers and a session.
 
-The widgets hold no rules. Each one draws HTML from :mod:`loo_tutor.render`,
-hands every click to the engine (:meth:`~loo_tutor.state.DealState.check`,
-:meth:`~loo_tutor.state.DealState.apply`, :func:`~loo_tutor.record.check`)
+The widgets hold no rules. Each one draws HTML from :mod:`loo_tutor.render.markup`,
+hands every click to the engine (:meth:`~loo_tutor.engine.state.DealState.check`,
+:meth:`~loo_tutor.engine.state.DealState.apply`, :func:`~loo_tutor.records.record.check`)
 and keeps the list of states it has been through.
 
 Every widget takes any deal record (a file path, the record's text or a
@@ -10,7 +10,7 @@ dict) so a teacher can use a deal of their own; a record that cannot be used
 is reported on one line inside the widget instead of raising. The current
 rendering is always available as the ``html`` attribute.
 
->>> from loo_tutor.data import example
+>>> from loo_tutor.records.data import example
 >>> from loo_tutor.widgets import DealStepper
 >>> stepper = DealStepper(example("forced-ace"))
 >>> stepper.last(); stepper.narration.rules[-1].value

@@ -10,11 +10,11 @@ from typing import Any, TypeVar, Union
 
 import ipywidgets as widgets
 
-from ..errors import LooError, MalformedRecord
-from ..narrate import Narration, narrate_action
-from ..record import load_record, record_from_state
-from ..render import HtmlStr, error_html, widget_stylesheet
-from ..state import Action, DealState, Seat, Verdict
+from ..engine.errors import LooError, MalformedRecord
+from ..engine.state import Action, DealState, Seat, Verdict
+from ..records.record import load_record, record_from_state
+from ..render.markup import HtmlStr, error_html, widget_stylesheet
+from ..teaching.narrate import Narration, narrate_action
 
 Source = Union[str, "os.PathLike[str]", Mapping[str, Any], DealState]
 """Anything a widget accepts as its deal."""
@@ -65,7 +65,7 @@ def record_script(state: DealState, seat: Seat | None = None) -> str:
 
     An inert ``<script type="application/json" class="loo-record">`` holding
     ``{"record": ..., "seat": ...}``: the deal written back as a record
-    (:func:`~loo_tutor.record.record_from_state`) and the reader's seat, if
+    (:func:`~loo_tutor.records.record.record_from_state`) and the reader's seat, if
     any. Nothing reads it in the page; the browser tests parse it and check
     the record with the engine, to compare with what the widget draws.
     """
@@ -169,7 +169,7 @@ class SeatWidget(LooWidget):
     """A widget where the reader acts for one seat of a deal.
 
     Every action of the reader goes the same way: the engine checks it
-    (:meth:`~loo_tutor.state.DealState.check`); a legal one is applied and
+    (:meth:`~loo_tutor.engine.state.DealState.check`); a legal one is applied and
     narrated, then the automatic players act (:meth:`_automatic`) until the
     reader must act again or the deal is over; and the widget is drawn again
     (:meth:`_refresh`). A refused action changes nothing but the verdict.

@@ -9,19 +9,19 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..errors import LooError
-from ..legality import Announcement
-from ..narrate import dealer_rule
-from ..record import replay
-from ..render import (
+from ..engine.errors import LooError
+from ..engine.legality import Announcement
+from ..engine.rules import RuleId, RuleKey
+from ..engine.state import Announce, DealKind, DealState, Phase, Seat, Verdict
+from ..records.record import replay
+from ..render.markup import (
     RULES_BASE,
     link_rules,
     narration_html,
     rule_link,
     table_html,
 )
-from ..rules import RuleId, RuleKey
-from ..state import Announce, DealKind, DealState, Phase, Seat, Verdict
+from ..teaching.narrate import dealer_rule
 from ._base import LooWidget, SeatWidget, Source, read_record, record_script, seat_of
 from .play import bot_action, verdict_html
 
@@ -215,7 +215,7 @@ class DealerDecisionTable(LooWidget):
     @staticmethod
     def _base_state(record: Source | None) -> DealState:
         if record is None:
-            from ..data import example
+            from ..records.data import example
 
             record = example("forced-ace")
         data: dict[str, Any] = read_record(record)

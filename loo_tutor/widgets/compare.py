@@ -1,8 +1,8 @@
 """The same deal under two profiles side by side, with the diverging steps marked.
 
-The widget holds no rules: :mod:`loo_tutor.compare` plays the two deals and
+The widget holds no rules: :mod:`loo_tutor.teaching.compare` plays the two deals and
 says where and why they part; this module draws them with
-:func:`~loo_tutor.render.table_html` and hands the clicks on.
+:func:`~loo_tutor.render.markup.table_html` and hands the clicks on.
 """
 
 from __future__ import annotations
@@ -13,7 +13,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..compare import (
+from ..engine.errors import LooError
+from ..engine.profiles import describe, rules_value
+from ..engine.rules import Profile
+from ..engine.state import Action, DealState
+from ..render.markup import RULES_BASE, link_rules, rule_link, stylesheet, table_html
+from ..teaching.compare import (
     PRESETS,
     CompareStep,
     Comparison,
@@ -21,11 +26,6 @@ from ..compare import (
     compare_deals,
     profile_named,
 )
-from ..errors import LooError
-from ..profiles import describe, rules_value
-from ..render import RULES_BASE, link_rules, rule_link, stylesheet, table_html
-from ..rules import Profile
-from ..state import Action, DealState
 from ._base import LooWidget, Source, read_record
 
 _STYLE = (
@@ -115,7 +115,7 @@ class VariantCompare(LooWidget):
     and a sentence saying why.
 
     Args:
-        left: the left profile: a name of :data:`loo_tutor.compare.PRESETS`
+        left: the left profile: a name of :data:`loo_tutor.teaching.compare.PRESETS`
             or a record's ``rules`` value.
         right: the right profile, likewise.
         seed: shuffles the pack and seeds the players' choices.

@@ -1,8 +1,8 @@
 """Exercises with answers checked on the spot, and a running score.
 
-The widget draws an exercise of :mod:`loo_tutor.exercises`, collects the
+The widget draws an exercise of :mod:`loo_tutor.teaching.exercises`, collects the
 reader's answers from ordinary form controls and hands them to
-:meth:`~loo_tutor.exercises.Exercise.grade`; every verdict, rule and right
+:meth:`~loo_tutor.teaching.exercises.Exercise.grade`; every verdict, rule and right
 answer comes from there. It holds no rule of its own.
 """
 
@@ -16,13 +16,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..answers import FieldResult
-from ..cards import parse_card
-from ..errors import LooError
-from ..exercises import Exercise, Field, Kind, from_record, make, score
-from ..narrate import card_text
-from ..render import RULES_BASE, colour_class, link_rules, rule_link
-from ..worksheet import position_html, question_html, solution_html
+from ..engine.cards import card_text, parse_card
+from ..engine.errors import LooError
+from ..render.markup import RULES_BASE, colour_class, link_rules, rule_link
+from ..render.worksheet import position_html, question_html, solution_html
+from ..teaching.answers import FieldResult
+from ..teaching.exercises import Exercise, Field, Kind, from_record, make, score
 from ._base import LooWidget, Source, read_record
 from .stepper import DealStepper
 
@@ -318,7 +317,7 @@ class ExerciseWidget(LooWidget):
     def fill(self, answers: dict[str, Any]) -> None:
         """Set the controls to ``answers`` (field key to value), as a reader would.
 
-        Values are those :meth:`~loo_tutor.exercises.Exercise.answers`
+        Values are those :meth:`~loo_tutor.teaching.exercises.Exercise.answers`
         returns: text, or lists of option values.
         """
         if self.exercise is None:

@@ -7,7 +7,12 @@ from fractions import Fraction
 
 import ipywidgets as widgets
 
-from ..answers import (
+from ..engine.errors import LooError
+from ..engine.rules import RuleId
+from ..engine.state import DealState
+from ..records.record import check, replay
+from ..render.markup import RULES_BASE, ledger_html, link_rules, table_html
+from ..teaching.answers import (
     FORMS,
     AnswerError,
     FieldResult,
@@ -15,12 +20,7 @@ from ..answers import (
     parse_amount,
     parse_names,
 )
-from ..errors import LooError
-from ..narrate import Narration, carry_hint, loo_hint, payout_hint
-from ..record import check, replay
-from ..render import RULES_BASE, ledger_html, link_rules, table_html
-from ..rules import RuleId
-from ..state import DealState
+from ..teaching.narrate import Narration, carry_hint, loo_hint, payout_hint
 from ._base import LooWidget, Source, read_record, record_script
 
 __all__ = ["FORMS", "FieldResult", "PayoutChecker", "parse_amount"]

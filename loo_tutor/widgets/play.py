@@ -11,12 +11,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..cards import Card, parse_card
-from ..errors import LooError
-from ..narrate import card_text
-from ..observe import observation
-from ..record import replay
-from ..render import (
+from ..engine.cards import Card, card_text, parse_card
+from ..engine.errors import LooError
+from ..engine.observe import observation
+from ..engine.state import Action, DealState, Phase, Play, Seat, Verdict
+from ..records.record import replay
+from ..render.markup import (
     RULES_BASE,
     colour_class,
     ledger_html,
@@ -25,14 +25,13 @@ from ..render import (
     rule_link,
     table_html,
 )
-from ..state import Action, DealState, Phase, Play, Seat, Verdict
 from ._base import LooWidget, SeatWidget, Source, read_record, record_script, seat_of
 
 
 def starting_state(source: Source, from_trick: int | None = None) -> DealState:
     """The state a trainer starts from.
 
-    A :class:`~loo_tutor.state.DealState` is used as it is. A record is
+    A :class:`~loo_tutor.engine.state.DealState` is used as it is. A record is
     replayed: to where it stops (just before its refused action, if it has
     one), or with ``from_trick`` to the moment trick ``from_trick`` is about
     to be led.
@@ -80,7 +79,7 @@ def hand_box(owner: LooWidget) -> widgets.HBox:
 
 def table_box(owner: LooWidget, table: widgets.HTML, hand: widgets.HBox) -> widgets.Box:
     """The table with the reader's card buttons laid over the empty place of their
-    cards (see ``own_hand`` of :func:`~loo_tutor.render.table_html`)."""
+    cards (see ``own_hand`` of :func:`~loo_tutor.render.markup.table_html`)."""
     box = owner.part(widgets.Box, [table, hand])
     box.add_class("loo-table-box")
     return box

@@ -11,17 +11,17 @@ from itertools import pairwise
 
 import ipywidgets as widgets
 
-from ..bots import Bot, RandomBot, SamplingBot, ThumbBot
-from ..chart import balance_chart
-from ..errors import LooError
-from ..estimate import Estimate, estimate_actions
-from ..hints import avoidable_loo, hint, review
-from ..legality import Announcement
-from ..observe import PlayerView, observation
-from ..render import RULES_BASE, ledger_html, narration_html, table_html
-from ..session import Session
-from ..solver import Solver
-from ..state import Action, Announce, DealState, Phase, Play, Seat, Verdict
+from ..analysis.bots import Bot, RandomBot, ThumbBot
+from ..analysis.estimate import Estimate, SamplingBot, estimate_actions
+from ..analysis.hints import avoidable_loo, hint, review
+from ..analysis.solver import Solver
+from ..engine.errors import LooError
+from ..engine.legality import Announcement
+from ..engine.observe import PlayerView, observation
+from ..engine.session import Session
+from ..engine.state import Action, Announce, DealState, Phase, Play, Seat, Verdict
+from ..render.chart import balance_chart
+from ..render.markup import RULES_BASE, ledger_html, narration_html, table_html
 from ._base import SeatWidget, record_script, seat_of
 from .announce import BUTTONS, DOING, announcement_buttons
 from .play import hand_box, table_box, update_card_buttons, verdict_html
@@ -56,8 +56,8 @@ def estimate_words(found: Estimate) -> str:
     """An announcement's estimated result in plain words, to a tenth of a unit.
 
     >>> from fractions import Fraction
-    >>> from loo_tutor.legality import Announcement
-    >>> from loo_tutor.state import Announce
+    >>> from loo_tutor.engine.legality import Announcement
+    >>> from loo_tutor.engine.state import Announce
     >>> stand = Estimate(Announce(0, Announcement.STAND), Fraction(-29, 20), -1.8, -1.1, 300, 3.0)
     >>> estimate_words(stand)
     'standing loses about 1.5 units on average here'
@@ -79,21 +79,21 @@ def estimate_words(found: Estimate) -> str:
 class PracticeSession(SeatWidget):
     """A session of several deals: the reader plays one seat, computer players the rest.
 
-    The engine's :class:`~loo_tutor.session.Session` books antes, deals and
+    The engine's :class:`~loo_tutor.engine.session.Session` books antes, deals and
     settlements. Each deal stops at every decision of the reader: the
     announcement buttons or the card buttons; every click goes to the engine,
     which plays it or refuses it with the rule it breaks. The other seats are
-    played by computer players (:mod:`loo_tutor.bots`) that see only their
+    played by computer players (:mod:`loo_tutor.analysis.bots`) that see only their
     own seat's view.
 
     *Best card and why* asks for a hint: for a card, the best-play solver
-    (:func:`loo_tutor.hints.hint`), which looks at every hand, as a teacher
+    (:func:`loo_tutor.analysis.hints.hint`), which looks at every hand, as a teacher
     looking over the table would; for an announcement, the sampling estimate
-    of each call (:mod:`loo_tutor.estimate`), which sees only what the
+    of each call (:mod:`loo_tutor.analysis.estimate`), which sees only what the
     reader sees. After each deal a review marks each of the reader's
     decisions that lost value and names the better choice: cards judged with
     best play, the announcement by sampled estimates. The balances after each
-    deal are drawn as a chart (:func:`loo_tutor.chart.balance_chart`).
+    deal are drawn as a chart (:func:`loo_tutor.render.chart.balance_chart`).
 
     Args:
         players: the names in clockwise seating order (5 to 8).
@@ -183,7 +183,7 @@ class PracticeSession(SeatWidget):
 
     def play(self, card: object) -> Verdict:
         """Play a card for the reader, as a click on its button does."""
-        from ..cards import Card, parse_card
+        from ..engine.cards import Card, parse_card
 
         chosen = card if isinstance(card, Card) else parse_card(str(card))
         return self.take(Play(self.seat, chosen))

@@ -8,11 +8,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..errors import LooError
-from ..render import RULES_BASE, SessionRow, session_html, table_html
-from ..session import Session
-from ..sim import play_out
-from ..state import DealState, Seat
+from ..engine.errors import LooError
+from ..engine.session import Session
+from ..engine.sim import play_out
+from ..engine.state import DealState, Seat
+from ..render.markup import RULES_BASE, SessionRow, session_html, table_html
 from ._base import LooWidget
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "Dan", "Emil")
@@ -22,9 +22,9 @@ DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "Dan", "Emil")
 class SessionLedger(LooWidget):
     """A session dealt and played with seeded random legal choices, with its ledger.
 
-    *Next deal* has the engine's :class:`~loo_tutor.session.Session` book the
+    *Next deal* has the engine's :class:`~loo_tutor.engine.session.Session` book the
     ante, shuffle, cut and deal, plays the deal out with
-    :func:`~loo_tutor.sim.play_out` and books its settlement; the ledger
+    :func:`~loo_tutor.engine.sim.play_out` and books its settlement; the ledger
     gains a row. *Play to the end* does that for every deal left. After the
     last agreed deal the session shares out the pool and names the winner.
     Any deal played can be picked from the menu to see its table. The menu

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..errors import LooError
-from ..narrate import Narration, Step, steps
-from ..render import RULES_BASE, step_html
-from ..state import DealState, Seat
+from ..engine.errors import LooError
+from ..engine.state import DealState, Seat
+from ..render.markup import RULES_BASE, step_html
+from ..teaching.narrate import Narration, Step, steps
 from ._base import LooWidget, Source, read_record, record_script, seat_of
 
 

@@ -1,0 +1,579 @@
+"""``loo-tutor classroom``: the notebooks served as apps for a class, with Voila.
+
+Each notebook of the folder (``notebooks/`` by default) opens as an app: its
+cells run on the server, code hidden, and the reader sees the widgets. For a
+class the server
+
+* listens on 127.0.0.1 unless ``--host`` says otherwise, and requires a token
+  whenever it listens on another address (one is generated unless
+  ``--token`` gives it); the address printed includes it;
+* keeps one kernel per notebook started and run ahead (Voila's preheated
+  kernels), so a page is live as soon as its script has run, and logs
+  ``Kernel ready for NOTEBOOK`` once such a kernel has run its notebook
+  (Voila's own line, that the pool is filled, comes as the kernel starts,
+  before its cells have run: a page opened in between waits for them);
+* stops kernels left idle (``--cull-after``: 20 minutes by default, or
+  seconds written ``30s``) once no page is connected to them, and the
+  kernel of a page closed normally at once (the page tells the server as
+  it goes, with the XSRF token the server gave it in a cookie);
+* runs no code the browser sends: the notebooks run on the server when a
+  page is opened, and Voila's kernel websocket passes on only the messages
+  widgets need (comm messages, kernel and comm info, shutdown), so a
+  request to execute code, inspect or complete names is dropped, whoever
+  sends it; Voila's route for running cells sent by the page (progressive
+  rendering) stays off;
+* trusts the notebooks it serves, for its own session only: serving a
+  folder runs its notebooks, so each is signed at start with a secret and
+  a signature store that live in memory and end with the server (nothing
+  is written to the user's Jupyter data folder);
+* serves each notebook as a light page of the project's own: the server
+  draws the whole notebook (text, and output other than widgets) into the
+  page, and one script, bundled by ./dev from npm's widget packages
+  (classroom_page/) into the package's template folder, connects to the
+  page's kernel and draws the widgets. When the script has not been
+  built, the page is Voila's own JupyterLab front end, and the server says
+  so when it starts;
+* leaves out of the pages what belongs to the book only: markdown cells
+  tagged ``book-only`` (about the book's in-browser pages) and the MyST
+  targets such as ``(try-lead-as-a)=`` that head some cells for the
+  book's cross-references;
+* lists the notebooks by their titles, in the order of the book's table
+  of contents (``_toc.yml`` beside the notebooks folder, when there is
+  one), then any others by title;
+* shows no notebook source, and its pages load nothing from another host:
+  the light page's script, style sheet and icon font come from this
+  server, and Voila's page drops the stylesheet links that Voila's
+  templates make to a CDN (its icon font comes with Voila itself);
+* serves the built book (``_build/html`` beside the notebooks, when it
+  exists) under ``/voila/``, so the rule links in the widgets lead to the
+  rules pages as they do in the book;
+* sends the page's scripts and style sheets compressed (gzip, each file
+  compressed once and kept in memory) and lets the browser keep them: the
+  light page's files for good (their addresses carry a hash of their
+  content), Voila's own files for an hour, so a page opened again, or
+  reloaded, asks the server again only for itself;
+* sends each websocket message at once, and says nothing above a debug
+  line when a message finds its page closed (a student closing a tab).
+
+The pages are Jinja templates shipped in the package
+(``loo_tutor/apps/classroom_templates``), which Voila renders: the light page
+(``loo-classroom``), Voila's own page without its links to other hosts
+(``loo-classroom-voila``), and the list of notebooks and the error pages
+they share (``loo-classroom-base``).
+
+Voila is optional: without it the command says how to install it and
+exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gzip
+import importlib
+import ipaddress
+import os
+import re
+import secrets
+import socket
+import sys
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+EXIT_BAD = 2
+INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
+
+TEMPLATES = Path(__file__).resolve().parent / "classroom_templates"
+"""The Jupyter data folder holding the classroom's Voila templates (for JUPYTER_PATH)."""
+TEMPLATE = "loo-classroom"
+"""The light page's template."""
+VOILA_TEMPLATE = "loo-classroom-voila"
+"""Voila's own page, for ``--page voila`` or when the light page's script is not built."""
+PAGE_SCRIPT = TEMPLATES / "voila" / "templates" / TEMPLATE / "static"
+"""Where ``./dev`` builds the light page's script and style sheet (from classroom_page/)."""
+_PAGE_FILES = ("classroom.js", "classroom.css")
+SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tutor, "
+                  "./dev build builds it into the package, and a wheel built after that "
+                  "carries it)")
+"""Says how to get the light page's script when it is missing."""
+BOOK_ONLY_TAG = "book-only"
+"""The tag of the notebooks' markdown cells that the classroom leaves out."""
+
+
+def _duration(minutes: float) -> str:
+    return f"{round(minutes * 60)} s" if minutes < 1 else f"{minutes:g} min"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _reachable_address(host: str) -> str:
+    """An address other machines can use to reach a server bound to ``host``."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks a route
+        return str(probe.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+    finally:
+        probe.close()
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port``, or ``None`` if it can."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    probe = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    finally:
+        probe.close()
+    return None
+
+
+def address(host: str, port: int, token: str | None) -> str:
+    """The URL to open, with the token when there is one."""
+    shown = _reachable_address(host)
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def light_page_ready(script: Path = PAGE_SCRIPT) -> bool:
+    """Whether the light page's script and style sheet are built in ``script``."""
+    return all((script / name).is_file() for name in _PAGE_FILES)
+
+
+def page_template(page: str, script: Path = PAGE_SCRIPT) -> str:
+    """The template of the notebook pages: the light page when asked for and built, else Voila's."""
+    return TEMPLATE if page == "light" and light_page_ready(script) else VOILA_TEMPLATE
+
+
+_MYST_TARGET = re.compile(r"\([^()\s]+\)=")
+
+
+def without_myst_targets(nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Drop the MyST target lines, such as ``(try-lead-as-a)=``, from ``nb``'s markdown cells.
+
+    An nbconvert preprocessor (a plain function): the book uses the targets
+    for its cross-references, and a page would show them as text.
+    """
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            lines = cell.source.split("\n")
+            cell.source = "\n".join(line for line in lines
+                                     if not _MYST_TARGET.fullmatch(line.rstrip()))
+    return nb, resources
+
+
+def notebook_title(nb: Any) -> str | None:
+    """The first heading of ``nb``'s first markdown cell, or ``None``."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.split("\n"):
+            if line.startswith("# "):
+                return str(line[2:].strip()) or None
+        return None
+    return None
+
+
+def book_order(toc: Path, notebooks: Path) -> list[str]:
+    """The notebooks of ``notebooks`` that the table of contents ``toc`` names, in its order.
+
+    Each is given by its path inside ``notebooks``, as Voila's list names it.
+    Raises ``ValueError`` with a one-line reason when ``toc`` cannot be read.
+    """
+    yaml = importlib.import_module("yaml")
+    try:
+        tree = yaml.safe_load(toc.read_text(encoding="utf-8"))
+    except yaml.MarkedYAMLError as exc:
+        where = f" at line {exc.problem_mark.line + 1}" if exc.problem_mark else ""
+        raise ValueError(f"{exc.problem or 'not YAML'}{where}") from exc
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            name = node.get("file", node.get("root"))
+            if isinstance(name, str):
+                path = toc.parent / (name if name.endswith(".ipynb") else name + ".ipynb")
+                with contextlib.suppress(ValueError):  # a page of the book, not a notebook here
+                    found.append(path.resolve().relative_to(notebooks.resolve()).as_posix())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(tree)
+    return found
+
+
+def listing(items: Iterable[dict[str, Any]], titles: dict[str, str],
+            order: list[str]) -> list[tuple[dict[str, Any], str]]:
+    """The list page's entries with their titles: notebooks in ``order``, then the rest by title.
+
+    ``items`` are Voila's entries for a folder (each a contents model with
+    ``type``, ``name`` and ``path``); ``titles`` maps a notebook's path to its
+    title, and a notebook without one is named by its file name.
+    """
+    entries = []
+    for item in items:
+        name = str(item["name"])
+        if item["type"] == "notebook":
+            title = titles.get(str(item["path"])) or name.removesuffix(".ipynb").replace("-", " ")
+        else:
+            title = name
+        place = order.index(item["path"]) if item["path"] in order else len(order)
+        entries.append(((item["type"] != "notebook", place, title.casefold()), item, title))
+    return [(item, title) for _, item, title in sorted(entries, key=lambda entry: entry[0])]
+
+
+def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_size: int,
+                 cull_after: float, template: str = TEMPLATE) -> dict[str, dict[str, Any]]:
+    """The Voila settings for a classroom, as traitlets configuration sections.
+
+    ``cull_after`` is in minutes (a fraction for seconds); 0 keeps idle kernels.
+    The notary that says whether a notebook is trusted keeps its secret and
+    its signatures in memory, for this server alone (see :func:`sign_notebooks`).
+    """
+    kernels: dict[str, Any] = {}
+    if cull_after:
+        timeout = max(1, round(cull_after * 60))
+        kernels.update(cull_idle_timeout=timeout, cull_interval=max(1, min(60, timeout // 2)),
+                       cull_connected=False)
+    return {
+        "Voila": {"ip": host, "port": port, "port_retries": 0, "open_browser": False,
+                  "root_dir": str(notebooks), "token": token or ""},
+        "VoilaConfiguration": {"template": template, "strip_sources": True,
+                               "show_tracebacks": False, "preheat_kernel": pool_size > 0,
+                               "default_pool_size": pool_size, "theme": "light",
+                               # JupyterLite's kernel extension, installed for the
+                               # book's in-browser pages, fails to load in Voila.
+                               "extension_denylist": ["@jupyterlite/pyodide-kernel-extension"],
+                               # Voila's route that runs cells sent by the page.
+                               "progressive_rendering": False},
+        "MappingKernelManager": kernels,
+        # The kernels talk to the server over local sockets in the server's own
+        # folder rather than TCP ports any program on the machine can reach
+        # (which ipykernel warns about); Windows has only TCP.
+        "KernelManager": {"transport": "ipc"} if os.name == "posix" else {},
+        "NotebookNotary": {"db_file": ":memory:", "secret": secrets.token_bytes(32)},
+        "VoilaExporter": {"preprocessors": [f"{__name__}.without_myst_targets"]},
+        "TagRemovePreprocessor": {"remove_cell_tags": [BOOK_ONLY_TAG]},
+    }
+
+
+def read_notebooks(notebooks: Path) -> dict[str, Any]:
+    """Every notebook under ``notebooks`` that nbformat can read, by its path inside the folder.
+
+    A notebook that cannot be read is left out here; Voila says what is wrong
+    with it when it is opened.
+    """
+    nbformat = importlib.import_module("nbformat")
+    found: dict[str, Any] = {}
+    for path in sorted(notebooks.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        try:
+            found[path.relative_to(notebooks).as_posix()] = nbformat.read(path, as_version=4)
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def sign_notebooks(notary: Any, notebooks: dict[str, Any]) -> None:
+    """Sign ``notebooks`` with ``notary``, so that the server counts them as trusted.
+
+    Serving a folder runs its notebooks, so the teacher who serves it has
+    chosen to trust them; with :func:`voila_config` the signatures last as
+    long as the server.
+    """
+    for nb in notebooks.values():
+        notary.sign(nb)
+
+
+def _listing_of(notebooks: Path, served: dict[str, Any]) -> tuple[Any, str | None]:
+    """The list page's ``loo_listing`` for ``served``, and a note when ``_toc.yml`` is unreadable.
+
+    The table of contents is looked for beside the notebooks folder, where
+    the book keeps it; without one the notebooks are listed by title.
+    """
+    titles = {path: title for path, nb in served.items() if (title := notebook_title(nb))}
+    order: list[str] = []
+    toc = notebooks.parent / "_toc.yml"
+    problem = None
+    if toc.is_file():
+        try:
+            order = book_order(toc, notebooks)
+        except ValueError as exc:
+            problem = f"note: {toc} could not be read ({exc}); the notebooks are listed by title"
+    return partial(listing, titles=titles, order=order), problem
+
+
+def _handled_by(route: Any, kind: type) -> bool:
+    """Whether ``route`` is a Tornado route whose handler is a ``kind``."""
+    return (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
+            and issubclass(route[1], kind))
+
+
+def _classroom_socket(route: Any) -> Any:
+    """``route``, with a websocket handler suited to a class of pages.
+
+    * Each message goes out at once. Tornado leaves Nagle's algorithm on for
+      websockets, so a widget's small reply to a click would wait for the
+      browser's delayed acknowledgement of the last packet.
+    * A message for a page that has just closed is dropped with a debug line.
+      The server writes the kernel's messages without waiting for them to go,
+      so a write that finds the page gone would otherwise end up, much later,
+      as asyncio's "Task exception was never retrieved" traceback on the
+      teacher's screen: a student closing a tab is not an error.
+    """
+    websocket = importlib.import_module("tornado.websocket")
+    if not _handled_by(route, websocket.WebSocketHandler):
+        return route
+    base: Any = route[1]
+
+    def open_at_once(self: Any, *args: Any, **kwargs: Any) -> Any:
+        self.set_nodelay(True)
+        return base.open(self, *args, **kwargs)
+
+    def write_message(self: Any, message: Any, binary: bool = False) -> Any:
+        def page_gone(sent: asyncio.Future[None]) -> None:
+            problem = None if sent.cancelled() else sent.exception()
+            if isinstance(problem, websocket.WebSocketClosedError):
+                self.log.debug("Message not sent, the page has closed")
+            elif problem is not None:
+                self.log.error("Message not sent", exc_info=problem)
+
+        try:
+            sent = base.write_message(self, message, binary)
+        except websocket.WebSocketClosedError:
+            self.log.debug("Message not sent, the page has closed")
+            return None
+        if isinstance(sent, asyncio.Future):
+            sent.add_done_callback(page_gone)
+        return sent
+
+    handler = type(base.__name__, (base,), {"open": open_at_once,
+                                             "write_message": write_message})
+    return (route[0], handler, *route[2:])
+
+
+def _gives_xsrf_cookie(route: Any) -> Any:
+    """``route``, with a notebook page handler that gives the page its XSRF token in a cookie.
+
+    A page leaving asks the server to stop its kernel with a POST, which the
+    server accepts only with the token of the ``_xsrf`` cookie in its form
+    (the same check as for any form of the server). Voila's notebook page
+    does not read the token, so the cookie would never be set and the
+    request would be refused.
+    """
+    voila_handler = importlib.import_module("voila.handler")
+    web = importlib.import_module("tornado.web")
+    if not _handled_by(route, voila_handler.VoilaHandler):
+        return route
+    base: Any = route[1]
+
+    @web.authenticated  # type: ignore[untyped-decorator]
+    async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
+        self.xsrf_token  # noqa: B018 - reading it sets the cookie
+        return await base.get(self, *args, **kwargs)
+
+    handler = type(base.__name__, (base,), {"get": get})
+    return (route[0], handler, *route[2:])
+
+
+READY = "Kernel ready for %s: %s has run the notebook"
+"""The line logged when a kernel kept ready has run its notebook (notebook, kernel)."""
+
+
+def _says_when_ready(kernels: Any) -> None:
+    """Have Voila's kernel manager ``kernels`` log :data:`READY` for each kernel it keeps ready.
+
+    Each notebook's pool (Voila's ``_pools``) holds tasks that start a kernel
+    and resolve to its ``renderer``, ``kernel_id`` and the ``task`` running
+    the notebook in it; that task ends early when a page takes the kernel
+    (the renderer's ``stop_generator`` is then set) and nothing is logged.
+    The kernels of the pools filled at start are watched here, the later
+    ones as ``fill_if_needed`` adds them. Does nothing without preheated
+    kernels.
+    """
+    pools = getattr(kernels, "_pools", None)
+    if not isinstance(pools, dict):
+        return
+
+    def ran(notebook: str | None, content: dict[str, Any], render: Any) -> None:
+        if (not render.cancelled() and render.exception() is None
+                and not content["renderer"].stop_generator):
+            kernels.log.info(READY, notebook, content["kernel_id"])
+
+    def started(notebook: str | None, task: Any) -> None:
+        if not task.cancelled() and task.exception() is None:
+            content = task.result()
+            content["task"].add_done_callback(partial(ran, notebook, content))
+
+    def watch(notebook: str | None, tasks: Iterable[Any]) -> None:
+        for task in tasks:
+            task.add_done_callback(partial(started, notebook))
+
+    fill = kernels.fill_if_needed
+
+    def fill_and_watch(*args: Any, **kwargs: Any) -> None:
+        notebook = kwargs.get("notebook_name", args[1] if len(args) > 1 else None)
+        before = list(pools.get(notebook, []))
+        fill(*args, **kwargs)
+        watch(notebook, [task for task in pools.get(notebook, [])
+                         if not any(task is old for old in before)])
+
+    kernels.fill_if_needed = fill_and_watch
+    for notebook, tasks in pools.items():
+        watch(notebook, tasks)
+
+
+CACHE_SECONDS = 3600
+"""How long a browser may keep Voila's own files without asking again."""
+_CACHED_ROUTES = ("/voila/static/", "/voila/templates/", "/voila/labextensions/")
+_COMPRESSED = (".js", ".css", ".svg", ".json", ".html", ".txt", ".ttf", ".eot", ".otf")
+_packed: dict[tuple[str, int], bytes] = {}
+
+
+def _gzipped(path: str) -> bytes:
+    """The file at ``path`` compressed with gzip, compressed once per version of the file."""
+    key = (path, os.stat(path).st_mtime_ns)
+    if key not in _packed:
+        with open(path, "rb") as source:
+            _packed[key] = gzip.compress(source.read(), compresslevel=6, mtime=0)
+    return _packed[key]
+
+
+def _packed_route(route: Any) -> Any:
+    """``route`` with its static files sent compressed, and Voila's own cached an hour.
+
+    Voila's files keep their names from one version of Voila to the next, so
+    the hour is a bound on how long a browser could mix files of two
+    versions after an upgrade. The widget extensions' files carry a hash of
+    their content and may be kept for good, as Voila would if it did not turn
+    caching off for them.
+    """
+    web = importlib.import_module("tornado.web")
+    if not _handled_by(route, web.StaticFileHandler):
+        return route
+    base: Any = route[1]
+    cached = any(part in str(route[0]) for part in _CACHED_ROUTES)
+
+    def get_cache_time(self: Any, path: str, modified: Any, mime_type: str) -> int:
+        seconds: int = base.get_cache_time(self, path, modified, mime_type)
+        return seconds or (CACHE_SECONDS if cached else 0)
+
+    def set_headers(self: Any) -> None:
+        base.set_headers(self)
+        path = str(self.absolute_path)
+        if (not path.endswith(_COMPRESSED) or self.request.headers.get("Range")
+                or "gzip" not in self.request.headers.get("Accept-Encoding", "")):
+            return
+        body = _gzipped(path)
+        self.set_header("Content-Encoding", "gzip")
+        self.set_header("Vary", "Accept-Encoding")
+        # Read by StaticFileHandler.get for this response only.
+        self.get_content_size = lambda: len(body)
+        self.get_content = lambda *_: body
+
+    handler = type(base.__name__, (base,), {"get_cache_time": get_cache_time,
+                                            "set_headers": set_headers})
+    extra = list(route[2:])
+    if extra and isinstance(extra[0], dict) and "no_cache_paths" in extra[0]:
+        extra[0] = {**extra[0], "no_cache_paths": []}
+    return (route[0], handler, *extra)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
+    try:
+        voila_app = importlib.import_module("voila.app")
+        traitlets_config = importlib.import_module("traitlets.config")
+        web = importlib.import_module("tornado.web")
+        ioloop = importlib.import_module("tornado.ioloop")
+    except ImportError:
+        print(f"error: loo-tutor classroom needs Voila, which is not installed; "
+              f"install it with: {INSTALL_HINT}", file=sys.stderr)
+        return EXIT_BAD
+
+    notebooks = Path(args.notebooks).resolve()
+    count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
+    if count == 0:
+        print(f"error: no notebooks in {args.notebooks!r}; give the folder of notebooks "
+              "to serve (see 'loo-tutor classroom --help')", file=sys.stderr)
+        return EXIT_BAD
+    problem = _port_problem(args.host, args.port)
+    if problem:
+        print(f"error: cannot listen on {args.host} port {args.port}: {problem}; "
+              "choose another with --port", file=sys.stderr)
+        return EXIT_BAD
+    token = args.token
+    if token is None and not is_loopback(args.host):
+        token = secrets.token_urlsafe(24)
+    book = Path(args.book).resolve() if args.book else notebooks.parent / "_build" / "html"
+    if args.book and not (book / "index.html").exists():
+        print(f"error: {args.book!r} is not a built book (no index.html)", file=sys.stderr)
+        return EXIT_BAD
+    serve_book = (book / "index.html").exists()
+
+    template = page_template(args.page)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
+    config = traitlets_config.Config(voila_config(
+        notebooks, args.host, args.port, token, args.pool_size, args.cull_after, template))
+    served = read_notebooks(notebooks)
+    in_order, toc_problem = _listing_of(notebooks, served)
+
+    def handlers(self: Any) -> list[Any]:
+        sign_notebooks(self.contents_manager.notary, served)
+        _says_when_ready(self.kernel_manager)
+        self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
+        found: list[Any] = [_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
+                            for route in voila_app.Voila.init_handlers(self)]
+        if serve_book:
+            # Last, so Voila's own /voila/... routes win.
+            found.append(_packed_route((r"/voila/(.*)", web.StaticFileHandler,
+                                        {"path": str(book), "default_filename": "index.html"})))
+        return found
+
+    classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})
+    app = classroom(config=config)
+    app.initialize(argv=[])
+
+    def announce() -> None:
+        where = "this machine only" if is_loopback(args.host) else "the network (token required)"
+        print(f"loo-tutor classroom: {count} notebooks from {args.notebooks}, on {where}; "
+              f"{args.pool_size} kernel(s) per notebook kept ready"
+              + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
+                 else "")
+              + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
+        if toc_problem:
+            print(toc_problem, flush=True)
+        if args.page == "light" and template != TEMPLATE:
+            print(f"note: {SCRIPT_MISSING}; the pages use Voila's own front end", flush=True)
+        print(f"Open {address(args.host, args.port, token)} in a browser "
+              "(Ctrl-C stops the server).", flush=True)
+
+    ioloop.IOLoop.current().add_callback(announce)
+    with contextlib.suppress(KeyboardInterrupt):
+        app.start()
+    return 0

@@ -1,0 +1,394 @@
+"""The ``loo-tutor`` command and every one of its subcommands.
+
+``loo-tutor check FILE`` replays a deal record and prints its settlement or
+its first illegal action (CONTRACT.md §3); ``loo-tutor demo`` plays a seeded
+deal and prints it move by move; ``worksheet`` and ``exercise`` write
+exercise sheets (:mod:`loo_tutor.render.worksheet`); ``classroom`` serves the
+notebooks as apps (:mod:`loo_tutor.apps.classroom`).
+
+Each subcommand imports what it runs only when it runs: ``loo-tutor check``
+loads the rules engine and nothing of the teaching or web modules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from ..engine.errors import LooError, MalformedRecord
+from ..records import reading
+from ..records.record import check
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD = 0, 1, 2
+_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", None: "not yet known"}
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {_one_line(message)} (see 'loo-tutor --help')", file=sys.stderr)
+        raise SystemExit(EXIT_BAD)
+
+
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+_JSON_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every character that could break a line written out."""
+    return text.translate(_LINE_BREAKS)
+
+
+def _unexpected(exc: Exception, doing: str) -> str:
+    """The one line that reports an error loo-tutor did not foresee."""
+    detail = str(exc).strip().splitlines()
+    said = f": {_one_line(detail[0])}" if detail else ""
+    return (f"unexpected {type(exc).__name__} while {doing}{said} "
+            "(a fault in loo-tutor; please report it)")
+
+
+# -- check ---------------------------------------------------------------------------------
+
+
+def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str | None]:
+    """Check one file: exit code, result, the reason it was refused, and the stderr line.
+
+    Whatever the file holds, the answer is one of these, never an exception.
+    """
+    try:
+        text = reading.read_text(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        problem = f"cannot read {path!r}: {_one_line(reason)}"
+        return EXIT_BAD, None, problem, f"error: {problem}"
+    try:
+        result = check(reading.loads(text))
+    except MalformedRecord as exc:
+        problem = _one_line(str(exc))
+        return EXIT_BAD, None, problem, f"malformed record: {problem}"
+    except Exception as exc:  # the file gets its line; the batch goes on
+        problem = _unexpected(exc, f"checking {path!r}")
+        return EXIT_BAD, None, problem, f"error: {problem}"
+    return (EXIT_ILLEGAL if result["status"] == "illegal" else EXIT_LEGAL), result, None, None
+
+
+def summary(result: dict[str, Any]) -> str:
+    """A human-readable account of a check result."""
+    trump = _SUIT_NAMES[result["trump"]]
+    lines = [f"{result['status']}: {result['kind']} deal, pool {result['pool']}, trumps {trump}"]
+    if result.get("rules"):
+        lines.append(f"rules: {result['rules']}")
+    if result["revealed_after_trick"]:
+        lines.append(f"trumps revealed after trick {result['revealed_after_trick']}")
+    for player, cards in (result.get("exchanges") or {}).items():
+        lines.append(f"{player} exchanges {' '.join(cards) or 'nothing'}")
+    if result.get("flush"):
+        lines.append(f"{result['flush']}'s flush takes the pool without play")
+    elif result["collected_by"]:
+        lines.append(f"{result['collected_by']} collects the pool without play")
+    elif result["active"]:
+        defender = f" ({result['defender']} defends the pool)" if result["defender"] else ""
+        lines.append(f"playing: {', '.join(result['active'])}{defender}")
+    for number, trick in enumerate(result["tricks"], 1):
+        cards = ", ".join(f"{player} {card}" for player, card in trick["cards"])
+        outcome = f" -> {trick['winner']} wins" if trick["winner"] else " (unfinished)"
+        lines.append(f"trick {number}, {trick['leader']} leads: {cards}{outcome}")
+    if result["status"] == "complete":
+        paid = ", ".join(f"{p} {a}" for p, a in result["payouts"].items()) or "nobody"
+        lines.append(f"payouts: {paid}")
+        lines.append(f"looed: {', '.join(result['looed']) or 'nobody'}")
+        lines.append(f"carried to the next deal: {result['carried_next']}")
+    lines.append("net: " + ", ".join(f"{p} {_signed(v)}" for p, v in result["net"].items()))
+    if result["next"]:
+        step = result["next"]
+        lines.append(f"next: {step['player']} to {step['phase']}; legal: "
+                     + ", ".join(step["options"]))
+    if result["error"]:
+        err = result["error"]
+        lines.append(f"illegal {err['phase']} by {err['player']}: {err['action']} "
+                     f"breaks {err['rule']}: {err['message']}")
+    return "\n".join(lines)
+
+
+def _signed(amount: str) -> str:
+    return amount if amount.startswith("-") or amount == "0" else "+" + amount
+
+
+def _print_line(line: dict[str, Any]) -> None:
+    """One JSON line, which no reader can split: the line breaks JSON leaves in text are
+    escaped, and everything is escaped to ASCII if standard output cannot write a character."""
+    try:
+        print(json.dumps(line, ensure_ascii=False).translate(_JSON_LINE_BREAKS))
+    except UnicodeEncodeError:
+        print(json.dumps(line))
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    if args.jsonl:
+        worst = EXIT_LEGAL
+        for path in args.files:
+            code, result, refused, _ = _check_file(path)
+            worst = max(worst, code)
+            _print_line({"file": path, "exit": code, "result": result, "malformed": refused})
+        return worst
+    if len(args.files) != 1:
+        print("error: check takes one FILE (use --jsonl for several)", file=sys.stderr)
+        return EXIT_BAD
+    code, result, _, complaint = _check_file(args.files[0])
+    if result is None:
+        print(complaint, file=sys.stderr)
+        return code
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else summary(result))
+    return code
+
+
+# -- demo ----------------------------------------------------------------------------------
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    import random
+
+    from ..engine.sim import random_deal
+    from ..records.record import dumps, record_from_state
+
+    players = [chr(ord("A") + i) for i in range(args.players)]
+    rng = random.Random(args.seed)
+    state = random_deal(players, dealer=len(players) - 1, carried=args.carried, rng=rng)
+    record = record_from_state(state)
+    print(f"# seed {args.seed}: a random legal deal, written as a deal record")
+    print(dumps(record))
+    print(summary(check(record)))
+    return EXIT_LEGAL
+
+
+def _units(text: str) -> int:
+    """A whole number of units, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of units, 0 or more")
+    return int(text)
+
+
+# -- worksheet and exercise ----------------------------------------------------------------
+
+
+def _kinds(text: str) -> tuple[Any, ...]:
+    from ..teaching.exercises import parse_kinds
+
+    try:
+        return parse_kinds(text)
+    except LooError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _whole(text: str, low: int, high: int | None) -> int:
+    if not text.strip().isdigit() or not (low <= int(text) and (high is None or int(text) <= high)):
+        wanted = f" from {low} to {high}" if high is not None else f", {low} or more"
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number{wanted}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, None)
+
+
+def _exercise_count(text: str) -> int:
+    from ..render.worksheet import MAX_COUNT
+
+    return _whole(text, 1, MAX_COUNT)
+
+
+class _Progress:
+    """A worksheet's progress on standard error (a tqdm bar), drawn only when ``show``."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.bar: tqdm[Any] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.show:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc="exercises", unit="exercise", file=sys.stderr,
+                            ascii=True)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
+
+
+def _run_worksheet(args: argparse.Namespace) -> int:
+    from ..render.worksheet import write_worksheet
+
+    try:
+        sheet, key = write_worksheet(args.kinds, args.count, args.seed, args.out,
+                                     _Progress(args.progress or sys.stderr.isatty()))
+    except LooError as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    print(f"wrote {sheet} and {key}")
+    return EXIT_LEGAL
+
+
+def _run_exercise(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..render.worksheet import write_record_sheet
+
+    if args.record != "-" and not Path(args.record).is_file():
+        print(f"error: cannot read {args.record!r}: no such file", file=sys.stderr)
+        return EXIT_BAD
+    try:
+        sheet, key = write_record_sheet(args.record, args.kinds, args.out, args.seed)
+    except MalformedRecord as exc:
+        print(f"malformed record: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    except LooError as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    print(f"wrote {sheet} and {key}")
+    return EXIT_LEGAL
+
+
+def _add_exercise_commands(commands: Any) -> None:
+    sheet = commands.add_parser(
+        "worksheet", help="write a printable worksheet of seeded exercises and its answer key",
+        description="Write DIR/worksheet.html and DIR/answers.html: COUNT exercises of each "
+                    "chosen type, generated from SEED (the same seed writes the same files).")
+    sheet.add_argument("--kinds", type=_kinds, default="1,2,3,4,5,6", metavar="K,K",
+                       help="exercise types from 1 to 6, e.g. 1,4 (default: all)")
+    sheet.add_argument("--count", type=_exercise_count, default=5, metavar="N",
+                       help="exercises of each type (default 5)")
+    sheet.add_argument("--seed", type=_seed, default=0, metavar="S",
+                       help="the worksheet's seed (default 0)")
+    sheet.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    sheet.add_argument("--progress", action="store_true",
+                       help="show the progress bar even when standard error is not a terminal")
+    sheet.set_defaults(run=_run_worksheet)
+    one = commands.add_parser(
+        "exercise", help="turn a deal record into an exercise sheet and its answer key",
+        description="Write DIR/worksheet.html and DIR/answers.html with exercises of the chosen "
+                    "types made from the deal record RECORD.")
+    one.add_argument("record", metavar="RECORD", help="a deal record file, or - for stdin")
+    one.add_argument("--kind", "--kinds", dest="kinds", type=_kinds, required=True, metavar="K",
+                     help="exercise types from 1 to 6, e.g. 4 or 1,4")
+    one.add_argument("--seed", type=_seed, default=0, metavar="S",
+                     help="for type 5 on a legal record: which card is made illegal (default 0)")
+    one.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    one.set_defaults(run=_run_exercise)
+
+
+# -- classroom -----------------------------------------------------------------------------
+
+CLASSROOM_PORT = 8866
+"""The port ``loo-tutor classroom`` listens on unless ``--port`` says otherwise."""
+
+
+def _run_classroom(args: argparse.Namespace) -> int:
+    from . import classroom
+
+    return classroom.run(args)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _minutes(text: str) -> float:
+    """Minutes, or seconds written with an ``s`` (``90s``); 0 or more."""
+    seconds = text.endswith("s")
+    digits = text[:-1] if seconds else text
+    if not digits.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number of minutes, or of seconds like 30s")
+    return int(digits) / 60 if seconds else int(digits)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 0 or more")
+    return int(text)
+
+
+def _add_classroom_command(commands: Any) -> None:
+    room = commands.add_parser(
+        "classroom", help="serve the notebooks as apps for a class (Voila)",
+        description="Serve the notebooks as apps for a class with Voila: code hidden, kernels "
+                    "kept ready, idle kernels stopped, nothing loaded from other hosts.")
+    room.add_argument("notebooks", nargs="?", default="notebooks", metavar="NOTEBOOKS",
+                      help="the folder of notebooks to serve (default: notebooks)")
+    room.add_argument("--host", default="127.0.0.1",
+                      help="address to listen on (default 127.0.0.1, this machine only; "
+                           "0.0.0.0 for every network interface, which requires a token)")
+    room.add_argument("--port", type=_port, default=CLASSROOM_PORT,
+                      help=f"port to listen on (default {CLASSROOM_PORT})")
+    room.add_argument("--token", default=None,
+                      help="the token readers must give (default: none on 127.0.0.1, "
+                           "a generated one on any other address)")
+    room.add_argument("--pool-size", type=_count, default=1, metavar="N",
+                      help="kernels kept started and run ahead per notebook (default 1)")
+    room.add_argument("--cull-after", type=_minutes, default=20, metavar="MINUTES",
+                      help="stop a kernel idle this many minutes with no page connected, "
+                           "or seconds written like 30s; 0 never (default 20)")
+    room.add_argument("--book", default=None, metavar="DIR",
+                      help="built book to serve for the rule links "
+                           "(default: _build/html beside NOTEBOOKS, when it exists)")
+    room.add_argument("--page", choices=("light", "voila"), default="light",
+                      help="the notebook pages: 'light', the project's own page, which "
+                           "draws the widgets of ipywidgets (default; Voila's page when "
+                           "./dev has not built it), or 'voila', Voila's JupyterLab front "
+                           "end, which also draws other widget libraries installed for it")
+    room.set_defaults(run=_run_classroom)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line parser (exposed for the documentation)."""
+    parser = _Parser(prog="loo-tutor", description="Rules tutor for limited three-card Loo.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    checker = commands.add_parser("check", help="replay a deal record and report the result")
+    form = checker.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    form.add_argument("--jsonl", action="store_true", help="one JSON line per FILE")
+    checker.add_argument("files", nargs="+", metavar="FILE", help="a record file, or - for stdin")
+    checker.set_defaults(run=_run_check)
+    demo = commands.add_parser("demo", help="play a seeded random deal and print it")
+    demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    demo.add_argument("--players", type=int, default=5, choices=range(5, 9),
+                      metavar="N", help="number of players, 5 to 8 (default 5)")
+    demo.add_argument("--carried", type=_units, default=9,
+                      help="carried balance; 0 gives a simple deal (default 9)")
+    demo.set_defaults(run=_run_demo)
+    _add_classroom_command(commands)
+    _add_exercise_commands(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_LEGAL
+    except Exception as exc:  # one line, never a traceback
+        print(f"error: {_unexpected(exc, f'running loo-tutor {args.command}')}", file=sys.stderr)
+        return EXIT_BAD
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,397 @@
+"""Five-card Loo with Pam (SPEC §11.2): one deal as a state machine, and its records.
+
+Pam Loo is played with the ``pam`` profile (``loo_tutor.engine.profiles.PAM``, its
+options read by ``loo_tutor.engine.profiles.profile_from_rules``). A :class:`PamState` has the interface of
+:class:`~loo_tutor.engine.state.DealState`: :meth:`~PamState.current_player`,
+:meth:`~PamState.legal_actions`, :meth:`~PamState.check` (never raises),
+:meth:`~PamState.apply` (returns a new state), :meth:`~PamState.is_terminal`
+and :meth:`~PamState.settlement`. A deal goes through four phases:
+
+1. **announce** — from the dealer's left, everyone stands or passes. When every
+   non-dealer has passed the dealer takes the pool without a word; when only one
+   player stands at the end, that player takes it (R-COLLECT).
+2. **exchange** — each player who stood, in the same order, discards 0–5 cards
+   and draws as many from the top of the stock (V-EXCHANGE). Then the best flush,
+   if anybody holds one, takes the pool without play (V-FLUSH).
+3. **play** — five tricks. Pam is the highest trump (V-PAM); the leader of the
+   ace of trumps may tell Pam to be civil (V-PAM-CIVIL).
+4. **over** — each trick earned a fifth of the pool (R-PAY-THIRD); a player who
+   stood and won nothing is looed (R-LOO).
+
+The book page ``book/pam.md`` explains the game and every decision taken where
+the seeds leave a gap; :func:`loo_tutor.records.record.check` reads the deal records it describes.
+
+>>> import random
+>>> state = new_pam_deal(["A", "B", "C", "D", "E"], dealer=4, carried=0, rng=random.Random(3))
+>>> state.pool, state.current_player(), [str(a.announcement) for a in state.legal_actions()]
+(Fraction(5, 1), 0, ['stand', 'pass'])
+>>> rng = random.Random(3)
+>>> while not state.is_terminal():
+...     state = state.apply(rng.choice(state.legal_actions()))
+>>> settled = state.settlement()
+>>> sum(settled.net.values()) == state.carried - settled.carried_next
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .cards import CARDS, Card, Suit, sort_hand
+from .errors import LooError, RuleError
+from .legality import (
+    Announcement,
+    cards_shown,
+    explain_card,
+    follow_suit,
+    legal_follows,
+    legal_leads,
+    trumps_held,
+)
+from .profiles import PAM
+from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .state import (
+    Announce,
+    CivilLead,
+    DealMachine,
+    Exchange,
+    Phase,
+    Play,
+    Seat,
+    check_pack,
+    check_seats,
+    seats_from_left,
+    shuffle_and_cut,
+)
+
+HAND_SIZE = 5
+"""Cards in every hand (R-DEAL-ORDER as Pam Loo changes it)."""
+
+TRICKS = 5
+"""Tricks in a deal played out; each earns a fifth of the pool (R-PAY-THIRD)."""
+
+JACK = 9
+"""The rank index of a jack (see :data:`loo_tutor.engine.cards.RANK_TEXT`)."""
+
+_STAND, _PASS = Announcement.STAND, Announcement.PASS
+
+
+PamAction = Announce | Exchange | Play | CivilLead
+"""The actions of a Pam deal, which are to stand or pass, exchange, play, or lead civilly."""
+
+
+@dataclass(frozen=True)
+class Flush:
+    """The flush that took the pool without play (V-FLUSH).
+
+    Attributes:
+        seat: who held it.
+        kind: ``"pam"`` (four of a suit and Pam), ``"trump"`` (five trumps) or
+            ``"plain"`` (five of another suit).
+        cards: the five cards.
+        exempt: other players who stood and are not looed by it: holders of Pam
+            or of a weaker flush, when the profile's ``flush_exempt`` is on.
+    """
+
+    seat: Seat
+    kind: str
+    cards: tuple[Card, ...]
+    exempt: tuple[Seat, ...]
+
+
+_FLUSH_KINDS = ("plain", "trump", "pam")  # weakest first: a flush's class is its index
+
+
+def pam_card(trump: Suit, running: bool) -> Card:
+    """Pam: the jack of clubs, or with ``running_pam`` the jack of trumps (V-PAM).
+
+    >>> pam_card(Suit.HEARTS, False), pam_card(Suit.HEARTS, True)
+    (Card.parse('JC'), Card.parse('JH'))
+    """
+    return CARDS[13 * (trump if running else Suit.CLUBS) + JACK]
+
+
+def flush_rank(hand: Sequence[Card], trump: Suit, pam: Card) -> tuple[int, tuple[int, ...]] | None:
+    """How strong a flush ``hand`` is, or ``None`` when it is no flush (V-FLUSH).
+
+    A flush is five cards of one suit, or four of one suit with Pam. The first
+    number is 2 for a Pam flush, 1 for five trumps, 0 for five of a plain suit;
+    then come the ranks, highest first, so that larger means stronger.
+
+    >>> from loo_tutor.engine.cards import parse_card as c
+    >>> pam = c("JC")
+    >>> flush_rank([c(t) for t in "2H 5H 9H QH JC".split()], Suit.SPADES, pam)
+    (2, (10, 7, 3, 0))
+    >>> flush_rank([c(t) for t in "2H 5H 9H QH KS".split()], Suit.SPADES, pam) is None
+    True
+    """
+    if len(hand) != HAND_SIZE:
+        return None
+    others = [card for card in hand if card is not pam]
+    suits = {card.suit for card in others}
+    if len(suits) != 1:
+        return None
+    ranks = tuple(sorted((card.rank for card in others), reverse=True))
+    if len(others) < HAND_SIZE:
+        return 2, ranks
+    return (1 if trump in suits else 0), ranks
+
+
+class PamState(DealMachine):
+    """The state of one Pam deal, from the first announcement to settlement.
+
+    Build one with :func:`new_pam_deal`, :func:`pam_from_deck` or
+    :func:`pam_from_hands`. :meth:`apply` returns a new state and leaves this
+    one unchanged. The machine is :class:`~loo_tutor.engine.state.DealMachine`'s, with
+    five cards a hand, exchanges in every deal played, Pam in ``pam`` and
+    these fields of its own:
+
+    Attributes:
+        standers: the players who stood, in order.
+        flush: the flush that took the pool, if any.
+    """
+
+    _OWN_FIELDS = ("standers", "flush")
+    __slots__ = _OWN_FIELDS
+    HAND_SIZE = HAND_SIZE
+    EXCHANGES = True
+
+    standers: tuple[Seat, ...]
+    flush: Flush | None
+
+    # -- starting ----------------------------------------------------------
+
+    def __init__(self, players: Sequence[str], dealer: Seat, carried: Fraction,
+                 dealt: tuple[tuple[Card, ...], ...], indicator: Card,
+                 stock: tuple[Card, ...], profile: Profile = PAM) -> None:
+        """A Pam deal at its start from validated seats and cards (see :func:`pam_from_hands`)."""
+        self._seat(profile, players, dealer, carried, dealt, indicator, stock,
+                   HAND_SIZE * len(players) + 1)
+        self.trump = indicator.suit
+        self.pam = pam_card(indicator.suit, profile.running_pam)
+        self.standers = ()
+        self.flush = None
+
+    def _fresh(self) -> PamState:
+        return PamState(self.players, self.dealer, self.carried, self.hands, self.indicator,
+                        self.stock, self.profile)
+
+    # -- queries ---------------------------------------------------------
+
+    def legal_announcements(self) -> list[Announcement]:
+        """Stand and pass while announcing (R-ANN-CHOICES), else nothing."""
+        return [_STAND, _PASS] if self.phase is Phase.ANNOUNCE else []
+
+    def legal_actions(self) -> list[PamAction]:
+        """Every legal action of the player to act, in a stable order."""
+        return super().legal_actions()
+
+    def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
+        if self.trick:
+            return self._follows(list(hand), self.trick)
+        return self._leads(list(hand))
+
+    def _discards(self, seat: Seat) -> list[Card]:
+        return sorted(self.held[seat], key=str)
+
+    def _not_paid(self) -> tuple[Seat, ...]:
+        return ()
+
+    def _flush_spared(self) -> tuple[Seat, ...] | None:
+        return None if self.flush is None else (self.flush.seat, *self.flush.exempt)
+
+    # -- acting ----------------------------------------------------------
+
+    def _announce(self, seat: Seat, call: Announcement) -> None:
+        self.announcements.append((seat, call))
+        if call is _STAND:
+            self.standers += (seat,)
+            self.active = self.standers
+        position = len(self.announcements)
+        if position == len(self.order) - 1 and not self.standers:
+            self._collect(self.dealer)  # everyone else passed (R-COLLECT)
+        elif position < len(self.order):
+            self._turn = self.order[position]
+        elif len(self.standers) == 1:
+            self._collect(self.standers[0])  # a single player stands (R-COLLECT)
+        else:
+            self._close_announcements()
+
+    def _take_flush(self) -> bool:
+        """After the exchanges: give the pool to the best flush, if any (V-FLUSH)."""
+        trump, pam = self.indicator.suit, self._pam()
+        best: tuple[tuple[int, tuple[int, ...]], Seat] | None = None
+        flushes: list[Seat] = []
+        for seat in self.standers:
+            rank = flush_rank(self.held[seat], trump, pam)
+            if rank is not None:
+                flushes.append(seat)
+                if best is None or rank > best[0]:  # a tie goes to the elder hand
+                    best = rank, seat
+        if best is None:
+            return False
+        winner = best[1]
+        exempt: tuple[Seat, ...] = ()
+        if self.profile.flush_exempt:
+            exempt = tuple(s for s in self.standers if s != winner
+                           and (s in flushes or pam in self.held[s]))
+        cards = sort_hand(self.held[winner])
+        self.flush = Flush(winner, _FLUSH_KINDS[best[0][0]], cards, exempt)
+        self._end(winner)
+        return True
+
+    # -- duties ------------------------------------------------------------
+
+    def _pam(self) -> Card:
+        return self.pam  # type: ignore[return-value]  # a Pam deal always has Pam
+
+    def _civil_trick(self) -> bool:
+        return bool(self.civil) and self.civil[-1] == len(self.tricks) + 1 and bool(self.trick)
+
+    def _duty_indicator(self) -> Card:
+        """The card R-LEAD-ACE reads: the turned card, unless the dealer took it.
+
+        The king of trumps is forced only while a turned ace lies on the table;
+        once the dealer holds that ace, the ace itself is forced. Pam (never an
+        ace) stands in for "no ace turned".
+        """
+        return self._pam() if self._took_turned() else self.indicator
+
+    def _leads(self, hand: list[Card]) -> list[Card]:
+        """R-LEAD-TRUMP and R-LEAD-ACE, as the duty set of the profile has them."""
+        if self.profile.pam_duties == "first-lead":
+            if self.tricks:  # only the first lead must be a trump
+                return hand
+            return legal_leads(hand, self.trump, False, self.indicator, self.pam)
+        return legal_leads(hand, self.trump, True, self._duty_indicator(), self.pam)
+
+    def _civil_hand(self, hand: list[Card]) -> list[Card]:
+        """The hand without Pam when Pam must be civil and its holder has another trump."""
+        if not self._civil_trick():
+            return hand
+        pam = self.pam
+        if pam in hand and any(c.suit is self.trump for c in hand if c is not pam):
+            return [c for c in hand if c is not pam]
+        return hand
+
+    def _follows(self, hand: list[Card], trick: list[Card]) -> list[Card]:
+        """R-FOLLOW (and for seed 002 R-HEAD, R-TRUMP-WIN), Pam's freedom, Pam's manners."""
+        hand = self._civil_hand(hand)
+        if self.profile.pam_duties == "three-card":
+            return legal_follows(hand, trick, self.trump, self.pam)
+        same = follow_suit(hand, trick, self.trump, self.pam)  # Pam follows a trump lead
+        if self.pam in hand and self.pam not in same:
+            same.append(self._pam())  # and may be played to any trick
+        return same
+
+    # -- explanations ------------------------------------------------------
+
+    def _call_refusal(self, name: str, seat: Seat, call: Announcement
+                      ) -> tuple[RuleKey, str] | None:
+        return RuleId.ANN_CHOICES, (
+            f"{name} cannot announce {call.value}: Pam Loo has no miss, so a player may "
+            "only stand or pass."
+        )
+
+    def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
+        hand = list(self.held[seat])
+        pam = self._pam()
+        if (self.trick and card is pam and card in hand
+                and pam not in self._civil_hand(hand)):
+            return VariantRuleId.PAM_CIVIL, (
+                f"{name} may not play Pam ({card.shown}): the ace of trumps was led with \"Pam, "
+                f"be civil\", and {name} holds another trump to play instead."
+            )
+        trick = self.trick
+        rule, message = explain_card(name, card, self._civil_hand(hand), trick, self.trump,
+                                     self.profile.pam_duties == "three-card",
+                                     self._duty_indicator(), pam)
+        if trick and trick[0] is pam and rule is RuleId.FOLLOW:
+            trumps = cards_shown(trumps_held(hand, self.indicator.suit, pam))
+            return VariantRuleId.PAM, (
+                f"{name} may not play {card.shown}: Pam was led, and Pam is a trump, so "
+                f"{name} must play one of their trumps ({trumps})."
+            )
+        return rule, message
+
+
+# -- building a deal ---------------------------------------------------------
+
+
+def split_pam_deck(deck: Sequence[Card], players: int, dealer: Seat
+                   ) -> tuple[list[tuple[Card, ...]], Card, tuple[Card, ...]]:
+    """Deal a shuffled and cut pack for Pam Loo: hands by seat, the indicator, the stock.
+
+    From the dealer's left round to the dealer, each player first receives a
+    packet of three cards off the top, then in a second round a packet of two.
+    The next card is turned for trumps; the rest is the stock, top first.
+
+    >>> from loo_tutor.engine.cards import full_deck
+    >>> hands, turned, stock = split_pam_deck(full_deck(), 4, 3)
+    >>> [str(c) for c in hands[0]], [str(c) for c in hands[3]], str(turned), len(stock)
+    (['2S', '3S', '4S', 'AS', '2H'], ['JS', 'QS', 'KS', '7H', '8H'], '9H', 31)
+    """
+    order = seats_from_left(players, dealer)
+    second = 3 * players
+    hands: list[tuple[Card, ...]] = [()] * players
+    for k, seat in enumerate(order):
+        hands[seat] = (*deck[3 * k:3 * k + 3], *deck[second + 2 * k:second + 2 * k + 2])
+    end = HAND_SIZE * players
+    return hands, deck[end], tuple(deck[end + 1:])
+
+
+def pam_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                   hands: Sequence[Sequence[Card]], indicator: Card,
+                   stock: Sequence[Card] = (), profile: Profile = PAM) -> PamState:
+    """A Pam deal at its start from known hands.
+
+    Args:
+        players: names in clockwise order.
+        dealer: the dealer's seat.
+        carried: the carried balance before the stakes.
+        hands: five cards for every seat.
+        indicator: the turned card.
+        stock: the top of the stock, in order; as many cards as the exchanges
+            will draw (give all of it to be safe).
+        profile: the ``pam`` profile or one of its variations.
+
+    Raises:
+        LooError: the seats, hands or cards do not make a deal.
+    """
+    fraction = check_seats(players, dealer, carried, profile)
+    dealt = tuple(tuple(h) for h in hands)
+    if len(dealt) != len(players) or any(len(h) != HAND_SIZE for h in dealt):
+        raise LooError("every seat needs a hand of exactly 5 cards")
+    every = [c for h in dealt for c in h] + [indicator, *stock]
+    if len(set(every)) != len(every):
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
+    if len(every) > len(CARDS):
+        raise RuleError("more cards than one pack holds", RuleId.PACK_CARDS)
+    return PamState(players, dealer, fraction, dealt, indicator, tuple(stock), profile)
+
+
+def pam_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                  deck: Sequence[Card], profile: Profile = PAM) -> PamState:
+    """A Pam deal at its start from the pack as shuffled and cut, top card first.
+
+    Raises:
+        LooError: the deck is not the 52 distinct cards, or the seats are wrong.
+    """
+    check_pack(deck)
+    fraction = check_seats(players, dealer, carried, profile)
+    hands, indicator, stock = split_pam_deck(deck, len(players), dealer)
+    return PamState(players, dealer, fraction, tuple(hands), indicator, stock, profile)
+
+
+def new_pam_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                 rng: random.Random, profile: Profile = PAM) -> PamState:
+    """Shuffle, cut and deal a Pam deal with the given random generator.
+
+    Raises:
+        LooError: the seats or the carried balance are wrong.
+    """
+    deck, _ = shuffle_and_cut(rng)
+    return pam_from_deck(players, dealer, carried, deck, profile)
