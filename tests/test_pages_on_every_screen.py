@@ -304,7 +304,7 @@ def test_the_keyboard_reaches_the_first_widget_and_plays_its_cards(site: str,
         refusal = trainer.locator(".loo-refused")
         refusal.wait_for(timeout=30_000)
         # The refusal names and links its rule, and the legal card is lit at once.
-        assert refusal.locator("a.loo-rule").first.inner_text() == "R-LEAD-ACE"
+        assert refusal.locator("a.loo-rule").first.inner_text() == "the forced ace (R-LEAD-ACE)"
         page.wait_for_function("el => el.classList.contains('loo-lit')", arg=ace.element_handle())
         assert page.evaluate("document.activeElement.innerText") == "7♥"
         ace.focus()
