@@ -198,18 +198,22 @@ _ANNOUNCED = {
 }
 
 
-def rule_link(rule: RuleKey, base: str = RULES_BASE, text: str | None = None) -> HtmlStr:
+def rule_link(rule: RuleKey, base: str = RULES_BASE, in_brackets: bool = False) -> HtmlStr:
     """A link to the book's section on ``rule``, citing it by name and ID.
 
     Rules of the limited profile are explained on the rules page, rules that
-    only variants add on the variants page. ``text`` replaces the words shown.
+    only variants add on the variants page. ``in_brackets`` writes it for a
+    place already in brackets: name, comma, ID. The ID never breaks at its hyphens.
 
-    >>> rule_link(RuleId.LEAD_ACE)
-    '<a class="loo-rule" href="../book/rules.html#r-lead-ace">the forced ace (R-LEAD-ACE)</a>'
+    >>> rule_link(RuleId.LEAD_ACE)[-60:]
+    '>the forced ace (<span class="loo-id">R-LEAD-ACE</span>)</a>'
     """
     page = "rules" if isinstance(rule, RuleId) else "variants"
+    rule_id = f'<span class="loo-id">{rule.value}</span>'
+    name = html.escape(rule.name_in_text)
+    words = f"{name}, {rule_id}" if in_brackets else f"{name} ({rule_id})"
     return HtmlStr(f'<a class="loo-rule" href="{html.escape(base)}{page}.html#{rule.label}">'
-                   f'{html.escape(rule.cited if text is None else text)}</a>')
+                   f'{words}</a>')
 
 
 def card_text_html(card: Card) -> str:
@@ -232,8 +236,8 @@ def link_rules(text: str, base: str = RULES_BASE) -> HtmlStr:
 
     A rule ID in brackets, as messages write it, is cited by name inside them.
 
-    >>> link_rules("A must follow (R-FOLLOW) & more")[-38:]
-    '>follow suit, R-FOLLOW</a>) &amp; more'
+    >>> link_rules("A must follow (R-FOLLOW) & more")[-66:]
+    '>follow suit, <span class="loo-id">R-FOLLOW</span></a>) &amp; more'
     >>> 'aria-label="queen of spades">Q♠<' in link_rules("A plays Q♠.")
     True
     """
@@ -242,7 +246,7 @@ def link_rules(text: str, base: str = RULES_BASE) -> HtmlStr:
         if rule is None:
             return match.group(0)
         if match.group(1):
-            return f"({rule_link(rule, base, f'{rule.name_in_text}, {rule.value}')})"
+            return f"({rule_link(rule, base, in_brackets=True)})"
         return rule_link(rule, base)
 
     def card(match: re.Match[str]) -> str:
@@ -457,7 +461,7 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
     wins = Counter(t.winner for t in state.tricks)
     for seat, name in enumerate(state.players):
         angle = math.radians(90 + 360 * ((seat - bottom) % count) / count)
-        x, y = 50 + 41 * math.cos(angle), 50 + 38 * math.sin(angle)
+        x, y = 50 + 37 * math.cos(angle), 50 + 38 * math.sin(angle)
         cards, words = _seat_cards(state, seat, view, four_colour, highlight, highlight_note)
         mine = own_hand and seat == view_seat
         if mine:
