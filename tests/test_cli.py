@@ -88,3 +88,13 @@ def test_the_plain_report_writes_cards_as_the_reader_does_and_cites_rules_by_nam
     assert main(["check", "--json", str(ILLEGAL)]) == 1
     result = json.loads(capsys.readouterr().out)
     assert result["error"]["action"] == "9C" and result["error"]["rule"] == "R-FOLLOW"
+
+
+def test_a_file_that_is_not_utf8_is_named_without_the_codec_s_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "latin.yaml"
+    record.write_bytes(b"players: [\xe9]\n")
+    assert main(["check", str(record)]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "codec" not in said and "utf-8" not in said
+    assert "is not UTF-8 text: its byte 11 (0xe9)" in said

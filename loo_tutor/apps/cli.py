@@ -67,8 +67,7 @@ def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str 
     try:
         text = reading.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        problem = f"cannot read {path!r}: {_one_line(reason)}"
+        problem = f"cannot read {path!r}: {_one_line(reading.reason(exc))}"
         return EXIT_BAD, None, problem, f"error: {problem}"
     try:
         result = check(reading.loads(text))
