@@ -1,8 +1,7 @@
 """Marking: every exercise made again from its kind and seed, and each answer judged.
 
 The right answers come from the engine's exercises (``key_answer``); the wrong
-ones are made from them by :func:`spoiled`, one part at a time, from the
-exercise's own fields and options, never from numbers typed into the tests.
+ones are made from them one part at a time (``marking_support.spoiled``).
 """
 
 from __future__ import annotations
@@ -10,13 +9,11 @@ from __future__ import annotations
 import csv
 import io
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
 from loo_tutor.engine.rules import RuleId
-from loo_tutor.teaching.answers import parse_amount
-from loo_tutor.teaching.exercises import Exercise, Kind, make
+from loo_tutor.teaching.exercises import Kind, make
 from loo_tutor.teaching.marking import (
     CSV_COLUMNS,
     MAX_SEED,
@@ -31,56 +28,9 @@ from loo_tutor.teaching.marking import (
     write_csv,
 )
 
+from marking_support import spoiled
+
 SEEDS = (0, 7, 2024)
-
-
-def _other(options: Any, right: Any) -> Any:
-    return next(o for o in options if o != right)
-
-
-def _spoil(exercise: Exercise, key: str, right: Any) -> Any:
-    """A wrong answer to the field ``key``, made from its options and the right answer."""
-    form = exercise.field(key).form
-    options = exercise.field(key).options
-    if form == "cards":
-        illegal = [c for c in options if c not in right]
-        return [*right, illegal[0]] if illegal else right[1:]
-    if form in ("choice", "rule"):
-        return _other(options, str(right))
-    if form == "yesno":
-        return "no" if right == "yes" else "yes"
-    if form == "choices":
-        if right == ["none"]:
-            return ["stand"]
-        missing = [o for o in options if o not in right and o != "none"]
-        return [*right, missing[0]] if missing else right[1:]
-    if form == "names":
-        if right == "nobody":
-            return [options[0]]
-        names = right if isinstance(right, list) else [right]
-        return names[1:] or "nobody"
-    amount = parse_amount(str(right), signed=True)
-    assert amount is not None
-    return str(amount + 1)
-
-
-def spoiled(exercise: Exercise) -> list[tuple[str, Any]]:
-    """One answer per part of the exercise, with exactly that part wrong."""
-    found = []
-    answer = key_answer(exercise)
-    for f in exercise.fields:
-        head, _, name = f.key.partition(":")
-        if not isinstance(answer, dict):
-            found.append((f.key, _spoil(exercise, f.key, answer)))
-            continue
-        copy = {k: dict(v) if isinstance(v, dict) else v for k, v in answer.items()}
-        if name:
-            group = "payouts" if head == "payout" else head
-            copy[group][name] = _spoil(exercise, f.key, copy[group][name])
-        else:
-            copy[f.key] = _spoil(exercise, f.key, copy[f.key])
-        found.append((f.key, copy))
-    return found
 
 
 @pytest.mark.parametrize("kind", list(Kind))
@@ -171,7 +121,8 @@ def test_a_key_marks_right_and_the_csv_neutralises_formulas() -> None:
     ("student: Ann\nanswers: 3", "answers: missing or not a list"),
     ("student: Ann\nresults: []", "only the fields student and answers"),
     ("a: &a [" + ", ".join(["x"] * 10) + "]\nb: &b [" + ", ".join(["*a"] * 10) + "]\n"
-     "c: &c [" + ", ".join(["*b"] * 10) + "]\nanswers: [" + ", ".join(["*c"] * 10) + "]", "values once its aliases are written out"),
+     "c: &c [" + ", ".join(["*b"] * 10) + "]\nanswers: [" + ", ".join(["*c"] * 10) + "]",
+     "values once its aliases are written out"),
     ("answers: " + "[" * 100 + "]" * 100, "nested more than"),
     ("student: " + "x" * 60_000, "longer than"),
     ("student: Ann\nanswers: [\n", "invalid YAML"),

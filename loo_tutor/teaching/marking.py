@@ -167,7 +167,7 @@ def answer_text(value: object) -> str:
     elif isinstance(plain, dict):
         text = "{" + ", ".join(f"{k}: {answer_text(v)}" for k, v in plain.items()) + "}"
     else:
-        text = " ".join(str(plain).split())
+        text = _printable(str(plain))
     return text if len(text) <= _LONGEST_TEXT else text[:_LONGEST_TEXT - 1] + "…"
 
 
@@ -237,9 +237,14 @@ def _not_an_exercise(kind: str, seed: int, answer: object, message: str) -> Mark
     return Mark(kind, seed, answer_text(answer), NOT_AN_EXERCISE, "", _sentence(message))
 
 
+def _printable(text: str) -> str:
+    """``text`` on one line, without characters a terminal or a spreadsheet would act on."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
 def _sentence(text: str) -> str:
     """``text`` on one line, ending with a full stop."""
-    line = " ".join(text.split())
+    line = _printable(text)
     return line if line.endswith((".", "!", "?")) else line + "."
 
 
@@ -288,7 +293,7 @@ def judge(kind: object, seed: object, answer: object, *,
             continue
         right = solution[f.key]
         if result.status == "empty":
-            said = f"{f.label}: not answered; the answer is {right.text}"
+            said = f"{f.label}: not answered"
             rule = right.rule
         else:
             said = f"{f.label}: {(result.details[0] if result.details else result).message}"
@@ -436,7 +441,7 @@ def mark_text(text: str, path: str = "answers", folder: str | os.PathLike[str] =
         reading.problem("student", "the student's name is one line of text")
     if reading.problems:
         return Marked(path, "", problems=tuple(reading.problems), read=False)
-    name = " ".join(str(student).split()) if student is not None else ""
+    name = _printable(str(student))[:_LONGEST_TEXT] if student is not None else ""
     assert isinstance(answers, list)
     for index, item in enumerate(answers):
         _mark_item(reading, f"answers[{index}]", item)
