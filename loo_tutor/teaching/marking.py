@@ -282,7 +282,6 @@ def judge(kind: object, seed: object, answer: object, *,
     except AnswerError as exc:
         return _not_an_exercise(chosen.word, number, given, str(exc))
     text = answer_text(given)
-    solution = {a.field: a for a in exercise.solution()}
     for f in exercise.fields:
         result = results[f.key]
         if result.status == "unreadable":
@@ -291,7 +290,7 @@ def judge(kind: object, seed: object, answer: object, *,
         result = results[f.key]
         if result.is_right:
             continue
-        right = solution[f.key]
+        right = next(a for a in exercise.solution() if a.field == f.key)
         if result.status == "empty":
             said = f"{f.label}: not answered"
             rule = right.rule
