@@ -715,3 +715,20 @@ def test_classroom_on_the_network_requires_its_token() -> None:
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+
+def test_tornado_is_given_a_ping_timeout_no_longer_than_its_interval() -> None:
+    """Jupyter's own pings keep their 90 s timeout; Tornado no longer warns at each page."""
+    websocket = importlib.import_module("tornado.websocket")
+
+    class JupyterLike(websocket.WebSocketHandler):  # type: ignore[misc]
+        ping_interval = property(lambda self: 30_000)
+        ping_timeout = property(lambda self: 90_000)
+
+        def get_websocket_protocol(self) -> tuple[int, int]:
+            return self.ping_interval, self.ping_timeout
+
+    handler = classroom._classroom_socket((r"/api/kernels/(.*)/channels", JupyterLike))[1]
+    socket = object.__new__(handler)
+    assert socket.get_websocket_protocol() == (30_000, 30_000)
+    assert socket.ping_timeout == 90_000

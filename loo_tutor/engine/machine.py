@@ -21,6 +21,7 @@ from .errors import LooError, RuleError
 from .legality import Announcement, cards_shown, trick_winner_index
 from .money import Settlement, exact, settle
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .words import counted
 
 
 class Phase(str, enum.Enum):
@@ -404,7 +405,7 @@ class DealMachine:
         start = self.cards_drawn()
         drawn += self.stock[start:start + count - len(drawn)]
         if len(drawn) < count:
-            raise RuleError(f"the stock given lists {len(self.stock)} cards, too few for "
+            raise RuleError(f"the stock given lists {counted(len(self.stock), 'card')}, too few for "
                             "the cards drawn; give the stock in full", RuleId.DEAL_STOCK)
         self.exchanges.append((seat, tuple(cards), drawn))
         kept = tuple(card for card in self.held[seat] if card not in cards)

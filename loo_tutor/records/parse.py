@@ -388,7 +388,8 @@ def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
     stock = () if record.get("stock") is None else _cards(record["stock"], "stock")
     room = len(CARDS) - PAM_HAND * len(players) - 1
     if len(stock) > room:
-        raise MalformedRecord(f"stock: {len(stock)} cards, but only {room} are left after the deal")
+        raise MalformedRecord(f"stock: {counted(len(stock), 'card')}, but only {room} are left "
+                              "after the deal")
     _distinct([c for h in by_seat for c in h] + [indicator, *stock], "hands/trump/stock")
     return tuple(by_seat), indicator, stock
 
