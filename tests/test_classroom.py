@@ -514,6 +514,17 @@ def test_classroom_forced_ace_refuses_7h_and_plays_ah(server: Server) -> None:
             assert "R-LEAD-ACE" in refused.inner_text()
             rule = refused.locator("a.loo-rule", has_text="R-LEAD-ACE")
             rule_link.append(rule.evaluate("link => link.href"))
+            # A page of its own: titled by its heading, a way back, the book's reading width,
+            # and a rule that opens in a new tab, so the deal stays where it is.
+            assert page.title() == "The forced ace · Loo Tutor classroom", page.title()
+            back = page.locator("nav.loo-back a")
+            assert back.evaluate("a => new URL(a.href).pathname") == "/"
+            width = page.locator("#rendered_cells").evaluate("e => e.getBoundingClientRect().width")
+            assert width <= 50 * 16 + 1, width
+            with context.expect_page() as opened:
+                rule.click()
+            opened.value.close()
+            assert trainer.locator(".loo-refused").count() == 1  # the deal is still there
 
             trainer.locator("button", has_text="A♥").click()
             trainer.locator(".loo-ok").wait_for(timeout=30_000)
