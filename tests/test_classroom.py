@@ -25,6 +25,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -147,6 +148,10 @@ def test_a_package_installed_from_a_wheel_finds_the_page_script(tmp_path: Path) 
                  "--wheel-dir", str(tmp_path / "dist"), str(source), cwd=tmp_path)
     assert built.returncode == 0, built.stdout
     (wheel,) = (tmp_path / "dist").glob("loo_tutor-*.whl")
+    with zipfile.ZipFile(wheel) as contents:  # the drawings' style sheets are package data
+        sheets = sorted(n for n in contents.namelist() if n.startswith("loo_tutor/render/styles/"))
+    assert sheets == sorted(f"loo_tutor/render/styles/{p.name}"
+                            for p in (ROOT / "loo_tutor" / "render" / "styles").glob("*.css"))
     venv = tmp_path / "venv"
     made = _run(sys.executable, "-m", "venv", str(venv))
     assert made.returncode == 0, made.stdout
