@@ -674,7 +674,7 @@ def hostile_answers_files(draw: st.DrawFn) -> tuple[str, tuple[int, ...] | None]
             touched.add(index)
     data = _as_read(data)
     as_json = draw(st.integers(0, 4)) == 0
-    text = json.dumps(data) if as_json else yaml.safe_dump(
+    text = json.dumps(data, default=str) if as_json else yaml.safe_dump(
         data, sort_keys=False, allow_unicode=True, default_flow_style=None)
     kept = tuple(i for i in range(len(items)) if i not in touched)
     if draw(st.integers(0, 2)):
