@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..engine.errors import LooError, MalformedRecord
@@ -31,7 +31,22 @@ _SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", None
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit code 2."""
+    """An argument parser whose errors are one line and exit code 2.
+
+    Args:
+        epilog_from: makes the closing text of the help when the help is
+            shown, so that building the parser imports nothing it needs.
+    """
+
+    def __init__(self, *args: Any, epilog_from: Callable[[], str] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._epilog_from = epilog_from
+
+    def format_help(self) -> str:
+        if self._epilog_from is not None:
+            self.epilog = self._epilog_from()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         print(f"error: {_one_line(message)} (see 'loo-tutor --help')", file=sys.stderr)
@@ -397,7 +412,7 @@ def _add_mark_command(commands: Any) -> None:
         description="Mark answers files (one per student, typed from a worksheet or downloaded "
                     "from the book's exercises page): one line per student with the score by "
                     "kind of exercise.",
-        epilog=_mark_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog_from=_mark_help, formatter_class=argparse.RawDescriptionHelpFormatter)
     mark.add_argument("files", nargs="+", metavar="FILE", help="an answers file, or - for stdin")
     mark.add_argument("--detail", action="store_true",
                       help="also one line per item: the verdict, and for a wrong answer the "
