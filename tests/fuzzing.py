@@ -600,7 +600,7 @@ _ODD_ITEMS = st.sampled_from(["12", "[1, 2]", "~", "'text'", "{}", "{kind: 1}",
 _ODD_FIELDS = st.sampled_from([("time", "2026-12-04T10:15:00Z"), ("time", "yesterday"),
                                ("time", "'2026-13-45'"), ("time", "[1]"), ("time", "'" + "9" * 50 + "'"),
                                ("record", "missing.yaml"), ("record", "/dev/null"),
-                               ("record", "."), ("record", "[a]"), ("record", "'" + "x" * 600 + "'"),
+                               ("record", "."), ("record", "[a]"), ("record", "'" + "x" * 450 + "'"),
                                ("verdict", "right"), ("right", "true"), ("rule", "R-FOLLOW")])
 MARKED: collections.Counter[str] = collections.Counter()
 """The files given to ``loo-tutor mark`` by the ``answers_files`` target and those that got
