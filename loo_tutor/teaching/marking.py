@@ -269,13 +269,13 @@ def judge(kind: object, seed: object, answer: object, *,
     try:
         chosen = Kind.parse(kind)
     except LooError as exc:
-        return _not_an_exercise(_scalar_text(kind)[:40], _seed_or_none(seed), answer, str(exc))
+        return _not_an_exercise(_scalar_text(kind)[:40], _seed_or_minus_one(seed), answer, str(exc))
     try:
         number = _seed(seed)
         exercise = _made(chosen, number) if record is None else from_record(record, chosen,
                                                                            number)
     except LooError as exc:  # MalformedRecord among them
-        return _not_an_exercise(chosen.word, _seed_or_none(seed), answer, str(exc))
+        return _not_an_exercise(chosen.word, _seed_or_minus_one(seed), answer, str(exc))
     given = _plain(answer)
     try:
         results = exercise.grade(_fields(exercise, given))
@@ -302,7 +302,7 @@ def judge(kind: object, seed: object, answer: object, *,
     return Mark(chosen.word, number, text, RIGHT, "", "right")
 
 
-def _seed_or_none(seed: object) -> int:
+def _seed_or_minus_one(seed: object) -> int:
     try:
         return _seed(seed)
     except LooError:
@@ -475,7 +475,7 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
         message = f"{said}: an item has kind, seed, answer, and optionally time and record"
         reading.problem(place, message)
         reading.marks.append((place, _not_an_exercise(_scalar_text(kind)[:40],
-                                                      _seed_or_none(seed), item.get("answer"),
+                                                      _seed_or_minus_one(seed), item.get("answer"),
                                                       message), ""))
         return
     when = _time(item.get("time"))
@@ -487,7 +487,7 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
         try:
             record = _record(reading.folder, item["record"])
         except MalformedRecord as exc:
-            mark = _not_an_exercise(_scalar_text(kind)[:40], _seed_or_none(seed),
+            mark = _not_an_exercise(_scalar_text(kind)[:40], _seed_or_minus_one(seed),
                                     item.get("answer"), f"the record: {exc}")
             reading.problem(f"{place}.record", mark.message)
             reading.marks.append((place, mark, when or ""))
