@@ -347,6 +347,13 @@ def _add_classroom_command(commands: Any) -> None:
                            "draws the widgets of ipywidgets (default; Voila's page when "
                            "./dev has not built it), or 'voila', Voila's JupyterLab front "
                            "end, which also draws other widget libraries installed for it")
+    room.add_argument("--data", default=None, metavar="DIR",
+                      help="the folder that keeps the class: the students' names and every "
+                           "answer checked, in an SQLite database (default: a new folder "
+                           "loo-class-DATE-TIME in the current folder, named at start); give "
+                           "the same folder again to carry on with the same class")
+    room.add_argument("--class-code", default=None, metavar="CODE",
+                      help="a word students type when they join (default: none)")
     room.set_defaults(run=_run_classroom)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import random
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -352,12 +353,25 @@ class ExerciseWidget(LooWidget):
         right, total = score(results)
         answered = sum(r.status != "empty" for r in results.values())
         waiting = f" {total - answered} not answered yet." if answered < total else ""
-        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
-                              f"answers right.{waiting}</p>")
+        self.summary.value = (f'<p class="loo-summary" role="status"{self._report()}>'
+                              f"{right} of {answered} answers right.{waiting}</p>")
         self.scoreboard.record(self.exercise.name, right, answered,
                                right == total and not self._shown,
                                kind=self.exercise.kind, seed=self.exercise.seed)
         return results
+
+    def _report(self) -> str:
+        """The check as the classroom's page reports it to its server, as an attribute.
+
+        ``data-loo-checked`` holds the check's own id, the kind, the seed and
+        the answers (no verdict: the server has the engine judge them again).
+        Left out for an exercise made from a record, which a seed cannot make.
+        """
+        if self.exercise is None or self.exercise.seed is None:
+            return ""
+        report = {"id": uuid.uuid4().hex, "kind": int(self.exercise.kind),
+                  "seed": self.exercise.seed, "answer": self.answers()}
+        return f' data-loo-checked="{html.escape(json.dumps(report), quote=True)}"'
 
     def _note(self, outcome: FieldResult) -> str:
         lines = [d.message for d in outcome.details] or [outcome.message]
