@@ -287,3 +287,74 @@ def test_two_students_answer_and_the_teacher_sees_both_at_once(server: Server) -
     assert lines[0] == "student,kind,seed,answer,verdict,rule,time"
     assert any(line.startswith("Eve,legal-cards,2024,") and ",right," in line for line in lines)
     assert any(line.startswith("Fay,legal-cards,2024,") and ",wrong,R-" in line for line in lines)
+
+
+def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Path) -> None:
+    port = str(free_port())
+    first = start("--port", port, "--pool-size", "0", data=tmp_path)
+    servers = [first]
+    checks: list[str] = []
+    seen: dict[str, str] = {}
+
+    def lesson(browser: Any) -> None:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(first.url + "voila/render/exercises.ipynb")
+        page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+                               timeout=120_000)
+        page.locator(".loo-class-bar a.loo-join").click()
+        page.fill("#loo-name", "Gus")
+        page.locator("button", has_text="Join").click()
+        page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+                               timeout=120_000)
+        widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
+        boxes = widget.locator('.widget-checkbox input[type="checkbox"]')
+        for n in range(4):
+            boxes.nth(n % boxes.count()).click()
+            widget.locator("button", has_text="Check").first.click()
+            page.wait_for_function(
+                "(seen) => { const m = document.querySelector('.loo-exercise [data-loo-checked]');"
+                " return m && !seen.includes(JSON.parse(m.dataset.looChecked).id); }",
+                arg=checks, timeout=30_000)
+            checks.append(json.loads(widget.locator("[data-loo-checked]").get_attribute(
+                "data-loo-checked") or "{}")["id"])
+        first.process.kill()  # SIGKILL, the last check shown perhaps not yet sent
+        first.process.wait(timeout=30)
+        bar = page.locator(".loo-class-bar[data-loo-offline]")
+        bar.wait_for(timeout=30_000)
+        seen["down"] = bar.inner_text()
+        servers.append(start("--port", port, "--pool-size", "0", data=tmp_path))
+        page.wait_for_function("document.documentElement.dataset.looServer !== 'away'"
+                               " && document.documentElement.dataset.looClassroom === 'live'"
+                               " && document.querySelector('.loo-class-bar[data-loo-kept=all]')",
+                               timeout=120_000)
+        seen["back"] = page.locator(".loo-class-bar").inner_text()
+        context.close()
+
+    orphans: list[Any] = []
+    try:
+        import psutil
+
+        in_browser(lesson)
+    finally:
+        for running in servers:
+            try:
+                orphans += psutil.Process(running.process.pid).children(recursive=True)
+            except psutil.NoSuchProcess:
+                pass
+            stop(running)
+        for process in psutil.process_iter(["cmdline"]):
+            if str(tmp_path) in " ".join(process.info["cmdline"] or []):
+                orphans.append(process)
+        for orphan in orphans:
+            try:
+                orphan.kill()
+            except psutil.NoSuchProcess:
+                pass
+    assert "The classroom server is not answering" in seen["down"]
+    assert "Joined as Gus" in seen["back"]
+    db = sqlite3.connect(tmp_path / "class.sqlite3")
+    kept = [row[0] for row in db.execute(
+        "SELECT check_id FROM answers JOIN students ON students.id = answers.student "
+        "WHERE students.name = 'Gus' ORDER BY answers.id")]
+    assert sorted(kept) == sorted(checks) and len(checks) == 4

@@ -212,10 +212,14 @@ function watch() {
     attributeFilter: [MARK] });
 }
 
-// Starts keeping the class. The page sends the event loo-kernel-lost when
-// its kernel cannot be reached again.
+// Starts keeping the class. The page sends the event loo-connection-lost
+// when its kernel's connection drops, and loo-kernel-lost when it cannot be
+// made again.
 export function startClassbook() {
   watch();
+  document.addEventListener('loo-connection-lost', () => {
+    if (!retrying) retrying = setTimeout(comeBack, 0); // is the server there at all?
+  });
   document.addEventListener('loo-kernel-lost', () => {
     kernelLost = true;
     wentAway();

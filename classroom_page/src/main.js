@@ -71,6 +71,7 @@ function keepConnected(kernel) {
     if (leaving) return;
     kernel.onClose = null;
     notice('The connection to the server was lost. Connecting again...');
+    document.dispatchEvent(new Event('loo-connection-lost'));
     for (const seconds of [0.5, 1, 2, 4, 8, 15]) {
       await pause(seconds);
       try {
