@@ -12,6 +12,7 @@ showed as checked.
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import json
 import re
@@ -23,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from loo_tutor.apps.classbook import SCHEMA_VERSION, ClassBook, ClassBookError, Row
@@ -31,7 +33,7 @@ from loo_tutor.engine.cards import card_text
 from loo_tutor.teaching.exercises import Kind, LegalCards, make
 
 from browser_support import in_browser
-from classroom_server import Server, free_port, start, stop, teacher_url
+from classroom_server import Server, free_port, kernels, start, stop, teacher_url
 
 CODE = "owl"
 
@@ -291,6 +293,7 @@ def test_two_students_answer_and_the_teacher_sees_both_at_once(server: Server) -
 
 def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Path) -> None:
     port = str(free_port())
+    orphans: list[psutil.Process] = []
     first = start("--port", port, "--pool-size", "0", data=tmp_path)
     servers = [first]
     checks: list[str] = []
@@ -318,6 +321,7 @@ def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Pa
                 arg=checks, timeout=30_000)
             checks.append(json.loads(widget.locator("[data-loo-checked]").get_attribute(
                 "data-loo-checked") or "{}")["id"])
+        orphans.extend(kernels(first))  # a killed server cannot stop its kernels
         first.process.kill()  # SIGKILL, the last check shown perhaps not yet sent
         first.process.wait(timeout=30)
         bar = page.locator(".loo-class-bar[data-loo-offline]")
@@ -331,26 +335,14 @@ def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Pa
         seen["back"] = page.locator(".loo-class-bar").inner_text()
         context.close()
 
-    orphans: list[Any] = []
     try:
-        import psutil
-
         in_browser(lesson)
     finally:
         for running in servers:
-            try:
-                orphans += psutil.Process(running.process.pid).children(recursive=True)
-            except psutil.NoSuchProcess:
-                pass
             stop(running)
-        for process in psutil.process_iter(["cmdline"]):
-            if str(tmp_path) in " ".join(process.info["cmdline"] or []):
-                orphans.append(process)
         for orphan in orphans:
-            try:
+            with contextlib.suppress(psutil.NoSuchProcess):
                 orphan.kill()
-            except psutil.NoSuchProcess:
-                pass
     assert "The classroom server is not answering" in seen["down"]
     assert "Joined as Gus" in seen["back"]
     db = sqlite3.connect(tmp_path / "class.sqlite3")
