@@ -92,6 +92,7 @@ async def _student(browser: Any, base: str, name: str, rounds: int, arrive: floa
                    out: Answers) -> Any:
     await asyncio.sleep(arrive)
     context = await browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(300_000)  # a busy server opens a page in minutes, not seconds
     here = urlsplit(base).netloc
     context.on("request", lambda r: out.outside.append(r.url)
                if urlsplit(r.url).netloc not in (here, "") else None)

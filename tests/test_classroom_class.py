@@ -32,7 +32,7 @@ from loo_tutor.apps.classroom_students import judge
 from loo_tutor.engine.cards import card_text
 from loo_tutor.teaching.exercises import Kind, LegalCards, make
 
-from browser_support import in_browser
+from browser_support import axe_findings, in_browser
 from classroom_server import Server, free_port, kernels, start, stop, teacher_url
 
 CODE = "owl"
@@ -224,12 +224,14 @@ def test_the_teachers_routes_need_the_teachers_token(server: Server) -> None:
 EXERCISE = make(Kind.LEGAL_CARDS, 2024)  # the notebook's ExerciseWidget(1, seed=2024)
 
 
-def _join(context: Any, base: str, name: str) -> Any:
+def _join(context: Any, base: str, name: str, findings: list[str]) -> Any:
     page = context.new_page()
     page.goto(base + "voila/render/exercises.ipynb")
     page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
                            timeout=120_000)
     page.locator(".loo-class-bar a.loo-join").click()
+    page.locator("#loo-name").wait_for()
+    findings.extend(axe_findings(page))
     page.fill("#loo-name", name)
     page.fill("#loo-code", CODE)
     page.locator("button", has_text="Join").click()
@@ -249,8 +251,9 @@ def _check(page: Any, cards: list[str]) -> None:
     page.locator('.loo-class-bar[data-loo-kept="all"]').wait_for(timeout=30_000)
 
 
-def _shown(teacher: Any, name: str, within_ms: int) -> str:
-    row = teacher.locator(f'tr[data-loo-student="{name}"]')
+def _shown(teacher: Any, name: str, score: str, within_ms: int) -> str:
+    """The teacher's row for ``name`` once it shows ``score`` (right / tried), within the time."""
+    row = teacher.locator(f'tr[data-loo-student="{name}"]').filter(has_text=score)
     row.wait_for(timeout=within_ms)
     return str(row.inner_text())
 
@@ -262,26 +265,28 @@ def test_two_students_answer_and_the_teacher_sees_both_at_once(server: Server) -
     illegal = [c for c in hand if c not in legal]
     assert illegal, "the exercise of seed 2024 should have a card that may not be played"
     seen: dict[str, str] = {}
+    findings: list[str] = []
 
     def lesson(browser: Any) -> None:
         teacher = browser.new_context().new_page()
         teacher.goto(teacher_url(server))
         assert "token=" not in teacher.url
-        eve = _join(browser.new_context(), server.url, "Eve")
-        fay = _join(browser.new_context(), server.url, "Fay")
+        eve = _join(browser.new_context(), server.url, "Eve", findings)
+        fay = _join(browser.new_context(), server.url, "Fay", findings)
+        findings.extend(axe_findings(eve, ".loo-class-bar"))
         _check(eve, legal)
-        seen["Eve"] = _shown(teacher, "Eve", 2_000)
+        seen["Eve"] = _shown(teacher, "Eve", "1 / 1", 2_000)
         _check(fay, illegal)
-        teacher.wait_for_function(
-            "document.querySelector('tr[data-loo-student=\"Fay\"]') !== null", timeout=2_000)
-        seen["Fay"] = _shown(teacher, "Fay", 2_000)
+        seen["Fay"] = _shown(teacher, "Fay", "0 / 1", 2_000)
         seen["missed"] = teacher.locator("table.loo-missed").inner_text()
+        findings.extend(axe_findings(teacher))
         seen["Eve's own"] = eve.locator(".loo-class-bar").inner_text()
         with teacher.expect_download() as download:
             teacher.locator("a.loo-export").click()
         seen["csv"] = Path(download.value.path()).read_text(encoding="utf-8")
 
     in_browser(lesson)
+    assert not findings, "\n".join(findings)
     assert "1 / 1" in seen["Eve"] and "0 / 1" in seen["Fay"]
     assert re.search(r"R-[A-Z-]+", seen["Fay"]) and "R-" in seen["missed"]
     assert "legal-cards 1 / 1" in seen["Eve's own"] and "Fay" not in seen["Eve's own"]
