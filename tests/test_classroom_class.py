@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
+import io
 import json
 import re
 import sqlite3
@@ -27,19 +28,24 @@ from typing import Any
 import psutil
 import pytest
 
-from loo_tutor.apps.classbook import SCHEMA_VERSION, ClassBook, ClassBookError, Row
-from loo_tutor.apps.classroom_students import judge
+from loo_tutor.apps.classbook import SCHEMA_VERSION, ClassBook, ClassBookError
+from loo_tutor.apps.cli import main
 from loo_tutor.engine.cards import card_text
 from loo_tutor.teaching.exercises import Kind, LegalCards, make
+from loo_tutor.teaching.marking import Mark, judge, key_answer, write_csv
 
 from browser_support import axe_findings, in_browser
 from classroom_server import Server, free_port, kernels, start, stop, teacher_url
 
 CODE = "owl"
+EXERCISE = make(Kind.LEGAL_CARDS, 2024)  # the notebook's ExerciseWidget(1, seed=2024)
 
 
-def _row(verdict: str, rule: str = "", seed: int = 1) -> Row:
-    return Row("", "legal-cards", seed, "{}", verdict, rule, verdict, "2026-12-04T10:00:00Z")
+def _mark(verdict: str, rule: str = "", seed: int = 1) -> Mark:
+    return Mark("legal-cards", seed, "[3S]", verdict, rule, verdict)
+
+
+WHEN = "2026-12-04T10:00:00Z"
 
 
 # -- the class book --------------------------------------------------------------------
@@ -62,12 +68,13 @@ def test_a_check_sent_twice_is_one_row_and_rows_survive_reopening(tmp_path: Path
     secret, _ = book.join("Ann")
     student = book.student_of(secret)
     assert student is not None
-    assert book.record(student[0], "c1", _row("wrong", "R-FOLLOW"))
-    assert not book.record(student[0], "c1", _row("right"))
-    assert book.record(student[0], "c2", _row("right"))
+    assert book.record(student[0], "c1", _mark("wrong", "R-FOLLOW"), WHEN)
+    assert not book.record(student[0], "c1", _mark("right"), WHEN)
+    assert book.record(student[0], "c2", _mark("right"), WHEN)
     book.close()
     again = ClassBook(tmp_path)
-    assert [(r.student, r.verdict) for r in again.rows()] == [("Ann", "wrong"), ("Ann", "right")]
+    assert list(again.rows()) == [("Ann", _mark("wrong", "R-FOLLOW"), WHEN),
+                                  ("Ann", _mark("right"), WHEN)]
     db = sqlite3.connect(tmp_path / "class.sqlite3")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -94,11 +101,11 @@ def test_the_summary_counts_variants_stuck_students_and_missed_rules(tmp_path: P
     ann = book.student_of(book.join("Ann")[0])
     bob = book.student_of(book.join("Bob")[0])
     assert ann and bob
-    for n, row in enumerate([_row("wrong", "R-FOLLOW", 1), _row("right", seed=1),
-                             _row("right", seed=2)]):
-        book.record(ann[0], f"a{n}", row)
-    for n, row in enumerate([_row("wrong", "R-FOLLOW", 3), _row("wrong", "R-HEAD", 3)]):
-        book.record(bob[0], f"b{n}", row)
+    for n, mark in enumerate([_mark("wrong", "R-FOLLOW", 1), _mark("right", seed=1),
+                              _mark("right", seed=2), _mark("not an exercise", seed=7)]):
+        book.record(ann[0], f"a{n}", mark, WHEN)
+    for n, mark in enumerate([_mark("wrong", "R-FOLLOW", 3), _mark("wrong", "R-HEAD", 3)]):
+        book.record(bob[0], f"b{n}", mark, WHEN)
     summary = book.summary()
     assert [s.name for s in summary.students] == ["Ann", "Bob"]
     assert (summary.students[0].kinds["legal-cards"].tried,
@@ -109,15 +116,28 @@ def test_the_summary_counts_variants_stuck_students_and_missed_rules(tmp_path: P
     assert [s.name for s in own.students] == ["Bob"] and own.answers == 2
 
 
-def test_the_server_judges_with_the_engine_and_reads_no_verdict() -> None:
-    exercise = make(Kind.LEGAL_CARDS, 2024)
-    assert isinstance(exercise, LegalCards)
-    right = judge(1, 2024, exercise.answers())
-    assert (right.kind, right.verdict, right.rule) == ("legal-cards", "right", "")
-    wrong = judge(1, 2024, {"cards": [], "verdict": "right"})
-    assert wrong.verdict == "wrong"
-    for kind, seed, answer in ((9, 1, {}), (1, -1, {}), (1, True, {}), (1, 5, ["AS"])):
-        assert judge(kind, seed, answer).verdict == "not an exercise"
+def test_mark_class_prints_the_class_and_its_grade_book_after_the_lesson(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book = ClassBook(tmp_path)
+    ann = book.student_of(book.join("Ann")[0])
+    bob = book.student_of(book.join("=Bob")[0])
+    assert ann and bob
+    book.record(ann[0], "a1", judge("legal-cards", 2024, key_answer(EXERCISE)), WHEN)
+    book.record(ann[0], "a2", judge("legal-cards", 2024, ["AS", "2C"]), WHEN)
+    book.record(bob[0], "b1", judge("legal-cards", 2024, "not a card"), WHEN)
+    expected = io.StringIO()
+    write_csv(book.rows(), expected)
+    book.close()
+    assert main(["mark", "--class", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"Ann ({tmp_path}): 1 of 2 right: legal-cards 1/2"
+    assert lines[1].startswith("=Bob") and "1 not an exercise" in lines[1]
+    assert main(["mark", "--class", str(tmp_path), "--csv", "-"]) == 0
+    printed = capsys.readouterr().out
+    assert printed == expected.getvalue() and "\n'=Bob," in printed
+    assert main(["mark", "--class", str(tmp_path / "none")]) == 2
+    assert "no class is kept in" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
 
 
 # -- a running server --------------------------------------------------------------------
@@ -186,14 +206,22 @@ def test_students_join_once_with_the_code_and_a_name_of_their_own(server: Server
 def test_answers_are_judged_by_the_server_under_the_cookies_name(server: Server) -> None:
     ann = Browser(server.url)
     assert ann.join("Ann")[0] == 200
-    report = {"id": "ann-1", "kind": 1, "seed": 2024, "answer": {"cards": []},
-              "verdict": "right", "student": "Bob"}
+    assert isinstance(EXERCISE, LegalCards)
+    illegal = next(str(c) for c in EXERCISE.hand if c not in EXERCISE.legal())
+    report = {"id": "ann-1", "kind": "legal-cards", "seed": 2024, "answer": [illegal],
+              "verdict": "right", "rule": "", "student": "Bob"}
     status, reply = ann.answer(report)
     assert status == 200 and json.loads(reply)["verdict"] == "wrong"
     assert json.loads(ann.answer(report)[1])["new"] is False  # sent again: one row
+    right = {"id": "ann-2", "kind": "legal-cards", "seed": 2024,
+             "answer": key_answer(EXERCISE), "verdict": "wrong"}
+    assert json.loads(ann.answer(right)[1])["verdict"] == "right"
+    odd = {"id": "ann-3", "kind": "legal-cards", "seed": "many", "answer": "AS"}
+    assert json.loads(ann.answer(odd)[1])["verdict"] == "not an exercise"
+    assert ann.answer({"kind": 1, "seed": 1, "answer": []})[0] == 400  # no check id
     status, me = ann.get("loo/me")
     mine = json.loads(me)
-    assert mine["name"] == "Ann" and mine["kinds"] == {"legal-cards": {"tried": 1, "right": 0}}
+    assert mine["name"] == "Ann" and mine["kinds"] == {"legal-cards": {"tried": 1, "right": 1}}
     assert "Bob" not in me and "Cleo" not in me
 
 
@@ -220,8 +248,6 @@ def test_the_teachers_routes_need_the_teachers_token(server: Server) -> None:
 
 
 # -- in the browser ------------------------------------------------------------------------
-
-EXERCISE = make(Kind.LEGAL_CARDS, 2024)  # the notebook's ExerciseWidget(1, seed=2024)
 
 
 def _join(context: Any, base: str, name: str, findings: list[str]) -> Any:

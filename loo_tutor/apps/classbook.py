@@ -13,9 +13,10 @@ What is kept:
   spacing, and when it joined;
 * ``sessions``: the secret of each browser that joined (the value of its
   cookie), tied to one student;
-* ``answers``: one row per exercise checked: the student, the kind, the
-  seed, the answer as text, the engine's verdict, the rule behind the right
-  answer, the message, and the time; a page's own id for the check makes a
+* ``answers``: one row per exercise checked: the student, the engine's
+  :class:`~loo_tutor.teaching.marking.Mark` (kind, seed, the answer as text,
+  verdict, the rule behind the right answer, message, the rule's name and
+  the right answer) and the time; a page's own id for the check makes a
   check sent twice (after a lost reply) one row;
 * ``settings``: the teacher's token, so that the teacher's page keeps
   working across a restart with the same folder.
@@ -33,6 +34,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+
+from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
 
 SCHEMA_VERSION = 1
 """The version of the schema below; a database of another version is not opened."""
@@ -65,6 +68,8 @@ CREATE TABLE answers (
     verdict TEXT NOT NULL,
     rule TEXT NOT NULL,
     message TEXT NOT NULL,
+    rule_name TEXT NOT NULL,
+    expected TEXT NOT NULL,
     time TEXT NOT NULL,
     UNIQUE (student, check_id)
 );
@@ -101,18 +106,8 @@ def _folded(name: str) -> str:
     return tidy_name(name).casefold()
 
 
-@dataclass(frozen=True)
-class Row:
-    """One answer checked, as it is exported: the columns of the grade book."""
-
-    student: str
-    kind: str
-    seed: int
-    answer: str
-    verdict: str
-    rule: str
-    message: str
-    time: str
+Entry = tuple[str, Mark, str]
+"""One answer kept: the student, the engine's mark, the time; a row of the grade book."""
 
 
 @dataclass
@@ -146,11 +141,17 @@ class ClassSummary:
 
 
 class ClassBook:
-    """The class kept in ``folder`` (made if need be): open it, then join, record and read."""
+    """The class kept in ``folder``: open it, then join, record and read.
 
-    def __init__(self, folder: Path) -> None:
+    The folder and its database are made if need be, unless ``create`` is
+    False (reading a class after the lesson).
+    """
+
+    def __init__(self, folder: Path, create: bool = True) -> None:
         self.folder = folder
         self.path = folder / DATABASE
+        if not create and not self.path.is_file():
+            raise ClassBookError(f"no class is kept in {folder} (it has no {DATABASE})")
         try:
             folder.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None)
@@ -237,30 +238,30 @@ class ClassBook:
 
     # -- answers -----------------------------------------------------------------------
 
-    def record(self, student: int, check_id: str, row: Row) -> bool:
-        """Keep ``row`` as ``student``'s check ``check_id``; False when it was kept already.
+    def record(self, student: int, check_id: str, mark: Mark, time: str) -> bool:
+        """Keep ``mark`` as ``student``'s check ``check_id``; False when it was kept already.
 
-        ``row.student`` is not read: the row belongs to ``student``. The row
-        is committed (to disk) before this returns.
+        The row is committed (to disk) before this returns.
         """
         cursor = self._db.execute(
             "INSERT OR IGNORE INTO answers (student, check_id, kind, seed, answer, verdict, "
-            "rule, message, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (student, check_id, row.kind, row.seed, row.answer, row.verdict, row.rule,
-             row.message, row.time))
+            "rule, message, rule_name, expected, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
+             mark.message, mark.rule_name, mark.expected, time))
         return cursor.rowcount == 1
 
-    def rows(self, student: int | None = None) -> Iterator[Row]:
+    def rows(self, student: int | None = None) -> Iterator[Entry]:
         """Every answer kept, in the order checked (only ``student``'s when given)."""
-        query = ("SELECT students.name, kind, seed, answer, verdict, rule, message, time "
-                 "FROM answers JOIN students ON students.id = answers.student")
+        query = ("SELECT students.name, kind, seed, answer, verdict, rule, message, rule_name, "
+                 "expected, time FROM answers JOIN students ON students.id = answers.student")
         if student is None:
             found = self._db.execute(query + " ORDER BY answers.id")
         else:
             found = self._db.execute(query + " WHERE answers.student = ? ORDER BY answers.id",
                                      (student,))
-        for name, kind, seed, answer, verdict, rule, message, time in found:
-            yield Row(name, kind, int(seed), answer, verdict, rule, message, time)
+        for name, kind, seed, answer, verdict, rule, message, rule_name, expected, time in found:
+            yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
+                             expected), time
 
     def count(self) -> int:
         """How many answers are kept."""
@@ -278,26 +279,27 @@ class ClassBook:
         rule_students: dict[str, set[str]] = {}
         rule_count: dict[str, int] = {}
         total = 0
-        for row in self.rows(student):
+        for name, mark, time in self.rows(student):
             total += 1
-            one = by_name[row.student]
+            one = by_name[name]
             one.checks += 1
-            one.last = max(one.last, row.time)
-            key = (row.student, row.kind)
-            tried.setdefault(key, set()).add(row.seed)
-            if row.verdict == "right":
-                solved.setdefault(key, set()).add(row.seed)
-            if row.verdict != "not an exercise":
-                recent.setdefault(key, []).append(row.verdict)
-            if row.verdict == "wrong" and row.rule:
-                one.missed[row.rule] = one.missed.get(row.rule, 0) + 1
-                rule_count[row.rule] = rule_count.get(row.rule, 0) + 1
-                rule_students.setdefault(row.rule, set()).add(row.student)
+            one.last = max(one.last, time)
+            if mark.verdict == NOT_AN_EXERCISE:
+                continue
+            key = (name, mark.kind)
+            tried.setdefault(key, set()).add(mark.seed)
+            if mark.is_right:
+                solved.setdefault(key, set()).add(mark.seed)
+            recent.setdefault(key, []).append(mark.verdict)
+            if mark.verdict == WRONG and mark.rule:
+                one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
+                rule_count[mark.rule] = rule_count.get(mark.rule, 0) + 1
+                rule_students.setdefault(mark.rule, set()).add(name)
         stuck: dict[str, list[str]] = {}
         for (name, kind), seeds in sorted(tried.items()):
             by_name[name].kinds[kind] = KindTally(len(seeds), len(solved.get((name, kind), ())))
             last = recent.get((name, kind), [])[-STUCK_AFTER:]
-            if len(last) == STUCK_AFTER and all(verdict == "wrong" for verdict in last):
+            if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
                 stuck.setdefault(kind, []).append(name)
         missed = sorted(((rule, count, len(rule_students[rule]))
                          for rule, count in rule_count.items()),

@@ -566,8 +566,8 @@ def run(args: argparse.Namespace) -> int:
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
         found: list[Any] = [
             *classroom_students.routes(book_of_class, code),
-            *classroom_teacher.routes(book_of_class, code, "/voila/book/" if serve_book else "",
-                                      None),
+            *classroom_teacher.routes(book_of_class, code,
+                                      "/voila/book/" if serve_book else ""),
             *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
               for route in voila_app.Voila.init_handlers(self))]
         if serve_book:

@@ -10,9 +10,11 @@ Routes of the classroom server (:mod:`loo_tutor.apps.classroom`), all under
 * ``/loo/me``: the student's name and their own progress, for their page;
   nobody else's.
 * ``/loo/answer``: the page reports an exercise checked: its own id for the
-  check, the kind, the seed and the answer. The server makes the exercise
-  again and has the engine judge the answer, keeps the row, and replies
-  once it is on disk. Nothing the page says about being right is read.
+  check, and the kind, the seed and the answer as an answers file gives them
+  (:mod:`loo_tutor.teaching.marking`). The server has the engine make the
+  exercise again and judge the answer (:func:`~loo_tutor.teaching.marking.judge`),
+  keeps the mark, and replies once it is on disk. Nothing the page says
+  about being right is read.
 
 Each form and request is checked with the server's XSRF token, as every
 POST to it is.
@@ -29,10 +31,8 @@ from urllib.parse import quote, urlsplit
 
 from tornado import web
 
-from ..engine.errors import LooError
-from ..teaching.answers import FieldResult
-from ..teaching.exercises import Kind, make
-from .classbook import ClassBook, ClassSummary, Row, now
+from ..teaching.marking import judge
+from .classbook import ClassBook, ClassSummary, now
 
 COOKIE = "loo-student"
 """The cookie holding a joined browser's secret."""
@@ -40,36 +40,6 @@ COOKIE_DAYS = 30
 LARGEST_ANSWER = 20_000
 """The most bytes an answer report may have."""
 LARGEST_CHECK_ID = 64
-
-
-def kind_name(kind: Kind) -> str:
-    """The kind as the grade book names it: ``legal-cards``."""
-    return kind.name.lower().replace("_", "-")
-
-
-def judge(kind_number: object, seed: object, answer: object) -> Row:
-    """The engine's verdict on ``answer`` to exercise ``kind_number`` made from ``seed``.
-
-    ``answer`` is what the exercise widget reads from its controls (each
-    field's key to its value). The row's student is left empty.
-    """
-    shown = json.dumps(answer, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    try:
-        kind = Kind.parse(kind_number)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 10**9:
-            raise LooError(f"seed {seed!r} is not a whole number from 0 to 1000000000")
-        if not isinstance(answer, Mapping):
-            raise LooError("the answer is not a set of fields")
-        exercise = make(kind, seed)
-        results = exercise.grade(dict(answer))
-    except LooError as exc:
-        return Row("", str(kind_number), seed if isinstance(seed, int) else -1, shown,
-                   "not an exercise", "", str(exc), now())
-    wrong: FieldResult | None = next((r for r in results.values() if not r.is_right), None)
-    if wrong is None:
-        return Row("", kind_name(kind), seed, shown, "right", "", "right", now())
-    rule = wrong.rule.value if wrong.rule is not None else ""
-    return Row("", kind_name(kind), seed, shown, "wrong", rule, wrong.message, now())
 
 
 def own_progress(summary: ClassSummary) -> dict[str, Any]:
@@ -222,9 +192,9 @@ class AnswerHandler(ClassroomHandler):
         if not isinstance(check_id, str) or not 0 < len(check_id) <= LARGEST_CHECK_ID:
             self.reply(400, {"error": "the report names no check"})
             return
-        row = judge(sent.get("kind"), sent.get("seed"), sent.get("answer"))
-        new = self.book.record(who[0], check_id, row)
-        self.reply(200, {"kept": True, "new": new, "verdict": row.verdict})
+        mark = judge(sent.get("kind"), sent.get("seed"), sent.get("answer"))
+        new = self.book.record(who[0], check_id, mark, now())
+        self.reply(200, {"kept": True, "new": new, "verdict": mark.verdict})
 
 
 def routes(book: ClassBook, code: str) -> list[tuple[str, type, dict[str, Any]]]:

@@ -12,7 +12,8 @@ the same across restarts; never written into a student's page):
 * ``/loo/teacher/class``: the class as HTML: per student, the exercises tried
   and right by kind, the last activity and the rules missed; per kind, who
   is stuck; the rules the class missed most, each linked to the book;
-* ``/loo/teacher/class.csv``: every answer kept, as the grade book's CSV.
+* ``/loo/teacher/class.csv``: every answer kept, as the grade book of
+  ``loo-tutor mark --csv`` (:func:`~loo_tutor.teaching.marking.write_csv`).
 
 Anything else, a student's cookie included, gets 403.
 """
@@ -21,14 +22,15 @@ from __future__ import annotations
 
 import hmac
 import html
-from collections.abc import Callable, Iterable
+import io
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from tornado import web
 
 from ..render.markup import link_rules
-from .classbook import STUCK_AFTER, ClassBook, ClassSummary, Row
+from ..teaching.marking import write_csv
+from .classbook import STUCK_AFTER, ClassBook, ClassSummary
 from .classroom_students import ClassroomHandler
 
 COOKIE = "loo-teacher"
@@ -36,8 +38,6 @@ COOKIE = "loo-teacher"
 SCRIPT = Path(__file__).resolve().parent / "classroom_templates" / "teacher" / "teacher.js"
 REFUSED = ("This page is the teacher's. Open the teacher's address the classroom server "
            "printed when it started.")
-
-CsvWriter = Callable[[Iterable[Row], TextIO], None]
 
 
 def class_html(summary: ClassSummary, rules_base: str) -> str:
@@ -93,11 +93,9 @@ def class_html(summary: ClassSummary, rules_base: str) -> str:
 class TeacherHandler(ClassroomHandler):
     """What the teacher's routes share: the token, checked before anything is said."""
 
-    def initialize(self, book: ClassBook, code: str = "", rules_base: str = "",
-                   write_csv: CsvWriter | None = None) -> None:
+    def initialize(self, book: ClassBook, code: str = "", rules_base: str = "") -> None:
         super().initialize(book, code)
         self.rules_base = rules_base
-        self.write_csv = write_csv
 
     def prepare(self) -> None:
         token = self.book.teacher_token().encode()
@@ -137,24 +135,11 @@ class CsvHandler(TeacherHandler):
     """``/loo/teacher/class.csv``: every answer kept, as the grade book."""
 
     def get(self) -> None:
-        if self.write_csv is None:
-            raise web.HTTPError(404)
-        out = _Collect()
-        self.write_csv(self.book.rows(), out)  # type: ignore[arg-type]
+        out = io.StringIO()
+        write_csv(self.book.rows(), out)
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", 'attachment; filename="class.csv"')
-        self.finish("".join(out.parts))
-
-
-class _Collect:
-    """A text file that keeps what is written to it."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> int:
-        self.parts.append(text)
-        return len(text)
+        self.finish(out.getvalue())
 
 
 class ScriptHandler(web.RequestHandler):
@@ -200,10 +185,10 @@ answers as CSV</a></p>
 """
 
 
-def routes(book: ClassBook, code: str, rules_base: str,
-           write_csv: CsvWriter | None) -> list[tuple[str, type, dict[str, Any]]]:
+def routes(book: ClassBook, code: str,
+           rules_base: str) -> list[tuple[str, type, dict[str, Any]]]:
     """The teacher's routes, for the classroom server."""
-    given = {"book": book, "code": code, "rules_base": rules_base, "write_csv": write_csv}
+    given = {"book": book, "code": code, "rules_base": rules_base}
     return [(r"/loo/teacher", TeacherPageHandler, given),
             (r"/loo/teacher/class", ClassHandler, given),
             (r"/loo/teacher/class\.csv", CsvHandler, given),

@@ -318,8 +318,18 @@ def _rule_id(rule: RuleKey | None) -> str:
 
 def key_answer(exercise: Exercise) -> Any:
     """The engine's answer to ``exercise`` in the answers-file shape (:data:`SHAPES`)."""
+    return answer_of(exercise, exercise.answers())
+
+
+def answer_of(exercise: Exercise, fields: Mapping[str, Any]) -> Any:
+    """Answers to ``exercise`` given field by field, in the answers-file shape (:data:`SHAPES`).
+
+    ``fields`` maps each field's key to its answer, as
+    :meth:`~loo_tutor.teaching.exercises.Exercise.answers` gives them and as
+    the exercise widget reads its controls.
+    """
     values: dict[str, Any] = {}
-    for key, value in exercise.answers().items():
+    for key, value in fields.items():
         shown = int(value) if isinstance(value, str) and value.isdigit() else value
         if exercise.field(key).form == "names" and isinstance(value, str) and "," in value:
             shown = [name.strip() for name in value.split(",")]

@@ -23,6 +23,7 @@ from ..render.markup import RULES_BASE, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
 from ..teaching.exercises import Exercise, Field, Kind, from_record, make, score
+from ..teaching.marking import answer_of
 from ._base import LooWidget, Source, read_record
 from .stepper import DealStepper
 
@@ -363,14 +364,16 @@ class ExerciseWidget(LooWidget):
     def _report(self) -> str:
         """The check as the classroom's page reports it to its server, as an attribute.
 
-        ``data-loo-checked`` holds the check's own id, the kind, the seed and
-        the answers (no verdict: the server has the engine judge them again).
-        Left out for an exercise made from a record, which a seed cannot make.
+        ``data-loo-checked`` holds the check's own id and the item of an
+        answers file: the kind, the seed and the answer (no verdict: the
+        server has the engine judge it again). Left out for an exercise made
+        from a record, which a seed cannot make.
         """
         if self.exercise is None or self.exercise.seed is None:
             return ""
-        report = {"id": uuid.uuid4().hex, "kind": int(self.exercise.kind),
-                  "seed": self.exercise.seed, "answer": self.answers()}
+        report = {"id": uuid.uuid4().hex, "kind": self.exercise.kind.word,
+                  "seed": self.exercise.seed,
+                  "answer": answer_of(self.exercise, self.answers())}
         return f' data-loo-checked="{html.escape(json.dumps(report), quote=True)}"'
 
     def _note(self, outcome: FieldResult) -> str:
