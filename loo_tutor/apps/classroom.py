@@ -89,8 +89,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .classbook import ClassBook, ClassBookError
-
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
@@ -516,6 +514,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         voila_app = importlib.import_module("voila.app")
         from . import classroom_students, classroom_teacher
+        from .classbook import ClassBook, ClassBookError
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
