@@ -39,12 +39,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from leaks import leaks
-
 from loo_tutor.engine.cards import CARDS, card_text, parse_card
 from loo_tutor.engine.errors import MalformedRecord
 from loo_tutor.engine.observe import observation
 from loo_tutor.records.record import check, replay
+
+from leaks import leaks
 
 LIVE_TIMEOUT_MS = 180_000
 _LABELS = frozenset(card.label for card in CARDS)

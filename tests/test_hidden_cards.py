@@ -16,7 +16,6 @@ from typing import Any
 
 import ipywidgets
 import pytest
-from leaks import leaks, model_strings, widget_leaks
 
 from loo_tutor.engine.cards import parse_card
 from loo_tutor.engine.observe import hidden_cards
@@ -29,6 +28,8 @@ from loo_tutor.widgets import (
     PlayTrainer,
     PracticeSession,
 )
+
+from leaks import leaks, model_strings, widget_leaks
 
 MADE: dict[str, Callable[[], Any]] = {
     "practice, seed 3": lambda: PracticeSession(seed=3),

@@ -20,7 +20,6 @@ import ipywidgets
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from leaks import model_strings
 from traitlets import TraitError
 
 from loo_tutor.records.data import example
@@ -33,6 +32,8 @@ from loo_tutor.widgets import (
     PracticeSession,
     SessionLedger,
 )
+
+from leaks import model_strings
 
 MEGABYTE = 1_000_000
 HOSTILE = [
