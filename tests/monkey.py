@@ -286,6 +286,10 @@ def watch(context: Any, page: Any, site: str, tally: Tally, offline: bool) -> No
 def inspect(frame: Any, tally: Tally, where: str) -> None:
     """Check every deal on show and every widget's drawing for hidden cards, and look
     for Python errors printed into the page."""
+    if frame.evaluate("document.documentElement.dataset.looLive") != "ready":
+        tally.problems.append(f"{where}: Python stopped: " + frame.locator(".loo-live-status")
+                              .inner_text())
+        return
     python = json.loads(frame.workers[0].evaluate(_ASK_WORKER,
                                                   [DEALS_ON_SHOW, frame.evaluate(_ROOTS)]))
     frame.evaluate(_SETTLE, [150, 8_000])  # the tags reach the page

@@ -151,7 +151,7 @@ class AnnouncementTrainer(SeatWidget):
             self.reset_button.focus()
         self.feedback.value = verdict_html(self.verdict, self._base) + "".join(
             narration_html(n, self._base) for n in self.told)
-        self.table.value = (table_html(state, self.seat, self._four, base=self._base))
+        self.table.value = table_html(state, self.seat, self._four, base=self._base)
 
     def _render(self) -> str:
         return f"{self.header.value}{self.feedback.value}{self.table.value}"

@@ -264,8 +264,8 @@ class PlayTrainer(SeatWidget):
                              f'{where}</p>')
         lit = self._lit()
         hand = observation(state, self.seat).hand or ()
-        self.table.value = (table_html(state, self.seat, self._four, lit, base=self._base,
-                                       ledger=False, own_hand=bool(hand)))
+        self.table.value = table_html(state, self.seat, self._four, lit, base=self._base,
+                                      ledger=False, own_hand=bool(hand))
         update_card_buttons(self, self.hand, self.buttons, hand, lit, self._my_turn(),
                             self.play, self._four)
         self.feedback.value = verdict_html(self.verdict, self._base)

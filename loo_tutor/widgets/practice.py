@@ -335,8 +335,8 @@ class PracticeSession(SeatWidget):
                      if self.hint_text else "")
         self.feedback.value = verdict_html(self.verdict, self._base) + hint_line
         self.story.value = "".join(narration_html(n, self._base) for n in self.told)
-        self.table.value = (table_html(state, self.seat, self._four, base=self._base,
-                                       ledger=False, own_hand=playing or bool(hand)))
+        self.table.value = table_html(state, self.seat, self._four, base=self._base,
+                                      ledger=False, own_hand=playing or bool(hand))
         self.ledger.value = ledger_html(state, self._base) if state.is_terminal() else ""
         self.review_box.value = self._review_html()
         self.chart.value = self._chart_html()
