@@ -19,7 +19,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..engine.errors import LooError, MalformedRecord
+from ..engine.cards import parse_card
+from ..engine.errors import LooError, MalformedRecord, NotationError
+from ..engine.rules import rule_by_id
 from ..records import reading
 from ..records.record import check
 
@@ -81,8 +83,7 @@ def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str 
     try:
         text = reading.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        problem = f"cannot read {path!r}: {_one_line(reason)}"
+        problem = f"cannot read {path!r}: {_one_line(reading.reason(exc))}"
         return EXIT_BAD, None, problem, f"error: {problem}"
     try:
         result = check(reading.loads(text))
@@ -104,7 +105,7 @@ def summary(result: dict[str, Any]) -> str:
     if result["revealed_after_trick"]:
         lines.append(f"trumps revealed after trick {result['revealed_after_trick']}")
     for player, cards in (result.get("exchanges") or {}).items():
-        lines.append(f"{player} exchanges {' '.join(cards) or 'nothing'}")
+        lines.append(f"{player} exchanges {' '.join(map(_shown, cards)) or 'nothing'}")
     if result.get("flush"):
         lines.append(f"{result['flush']}'s flush takes the pool without play")
     elif result["collected_by"]:
@@ -113,7 +114,7 @@ def summary(result: dict[str, Any]) -> str:
         defender = f" ({result['defender']} defends the pool)" if result["defender"] else ""
         lines.append(f"playing: {', '.join(result['active'])}{defender}")
     for number, trick in enumerate(result["tricks"], 1):
-        cards = ", ".join(f"{player} {card}" for player, card in trick["cards"])
+        cards = ", ".join(f"{player} {_shown(card)}" for player, card in trick["cards"])
         outcome = f" -> {trick['winner']} wins" if trick["winner"] else " (unfinished)"
         lines.append(f"trick {number}, {trick['leader']} leads: {cards}{outcome}")
     if result["status"] == "complete":
@@ -125,12 +126,26 @@ def summary(result: dict[str, Any]) -> str:
     if result["next"]:
         step = result["next"]
         lines.append(f"next: {step['player']} to {step['phase']}; legal: "
-                     + ", ".join(step["options"]))
+                     + ", ".join(map(_shown, step["options"])))
     if result["error"]:
         err = result["error"]
-        lines.append(f"illegal {err['phase']} by {err['player']}: {err['action']} "
-                     f"breaks {err['rule']}: {err['message']}")
+        lines.append(f"illegal {err['phase']} by {err['player']}: {_shown(err['action'])} "
+                     f"breaks {_cited(err['rule'])}: {err['message']}")
     return "\n".join(lines)
+
+
+def _shown(text: str) -> str:
+    """A card of the result (``7H``) as the reader writes it (``7♥``); other words as they are."""
+    try:
+        return parse_card(text).shown
+    except NotationError:
+        return text
+
+
+def _cited(rule_id: str) -> str:
+    """A rule ID of the result cited by name: ``the forced ace (R-LEAD-ACE)``."""
+    rule = rule_by_id(rule_id)
+    return rule_id if rule is None else rule.cited
 
 
 def _signed(amount: str) -> str:

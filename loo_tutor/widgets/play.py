@@ -131,7 +131,7 @@ def verdict_html(verdict: Verdict | None, base: str = RULES_BASE) -> str:
     if verdict:
         return '<p class="loo-verdict loo-ok" role="status">✓ Legal.</p>'
     rule = verdict.rule
-    link = "" if rule is None else f" {rule_link(rule, base)} ({html.escape(rule.heading)})"
+    link = "" if rule is None else f" — {rule_link(rule, base)}"
     return (f'<p class="loo-verdict loo-refused" role="alert">'
             f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
 
