@@ -57,9 +57,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from classroom_answers import class_answers  # noqa: E402
-
 from browser_support import CHROMIUM, FLAGS  # noqa: E402
+from classroom_answers import class_answers  # noqa: E402
 from classroom_server import (  # noqa: E402
     class_at_work,
     free_port,
