@@ -78,6 +78,9 @@ class Answers:
     missing: int = 0
     extra: int = 0
     teacher_lag_s: list[float] = field(default_factory=list)
+    teacher_lag_at: list[float] = field(default_factory=list)
+    """When (``time.monotonic``) the class book held each answer counted in ``teacher_lag_s``."""
+    last_joined: float = 0.0
     teacher_final: int = -1
     errors: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
@@ -106,6 +109,7 @@ async def _student(browser: Any, base: str, name: str, rounds: int, arrive: floa
     await page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
                                  timeout=300_000)
     out.joined += 1
+    out.last_joined = max(out.last_joined, time.monotonic())
     widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
     boxes = widget.locator('.widget-checkbox input[type="checkbox"]')
     check = await widget.locator("button", has_text="Check").first.element_handle()
@@ -141,7 +145,9 @@ async def _watch_teacher(teacher: Any, database: Path, done: asyncio.Event,
         for n in range(1, shown + 1):
             shown_at.setdefault(n, now)
         await asyncio.sleep(0.25)
-    out.teacher_lag_s = [shown_at[n] - kept_at[n] for n in sorted(kept_at) if n in shown_at]
+    counted = [n for n in sorted(kept_at) if n in shown_at]
+    out.teacher_lag_s = [shown_at[n] - kept_at[n] for n in counted]
+    out.teacher_lag_at = [kept_at[n] for n in counted]
 
 
 async def _run(server: Server, database: Path, students: int, rounds: int, stagger: float,
