@@ -47,13 +47,14 @@ _CHECK = """(button) => new Promise((resolve) => {
   button.click();
 })"""
 
-# Resolve with the ms until the page's bar says every check is kept.
-_KEPT = """() => new Promise((resolve) => {
+# Resolve with the ms until the page's bar says every check is kept, or -1
+# after ``limit`` ms.
+_KEPT = """(limit) => new Promise((resolve) => {
   const started = performance.now();
   const look = () => {
     if (document.querySelector('.loo-class-bar[data-loo-kept="all"]')) {
       resolve(performance.now() - started);
-    } else if (performance.now() - started > 20000) {
+    } else if (performance.now() - started > limit) {
       resolve(-1);
     } else {
       setTimeout(look, 20);
@@ -114,18 +115,26 @@ async def _student(browser: Any, base: str, name: str, rounds: int, arrive: floa
     boxes = widget.locator('.widget-checkbox input[type="checkbox"]')
     check = await widget.locator("button", has_text="Check").first.element_handle()
     count = await boxes.count()
-    for n in range(rounds):
-        await boxes.nth(n % count).click()
-        waited, check_id = await check.evaluate(_CHECK)
-        if waited < 0:
-            out.unanswered += 1
-            continue
-        out.check_ms.append(waited)
-        out.shown.append(check_id)
-        kept = await page.evaluate(_KEPT)
-        if kept >= 0:
-            out.kept_ms.append(waited + kept)
-        await page.wait_for_timeout(400)  # a student reads the verdict
+    mine = 0
+    try:
+        for n in range(rounds):
+            await boxes.nth(n % count).click()
+            waited, check_id = await check.evaluate(_CHECK)
+            if waited < 0:
+                out.unanswered += 1
+                continue
+            out.check_ms.append(waited)
+            out.shown.append(check_id)
+            mine += 1
+            kept = await page.evaluate(_KEPT, 20_000)
+            if kept >= 0:
+                out.kept_ms.append(waited + kept)
+            await page.wait_for_timeout(400)  # a student reads the verdict
+    finally:
+        # The class ends once each page has sent what it showed (the browser
+        # closing would take a page's unsent checks with it).
+        if mine and await page.evaluate(_KEPT, 180_000) < 0:
+            out.errors.append(f"{name}'s page still had checks to send after 3 minutes")
     return context
 
 
