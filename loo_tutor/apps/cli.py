@@ -371,10 +371,14 @@ def _run_mark(args: argparse.Namespace) -> int:
     every: list[Any] = [read_answers(path) for path in args.files]
     if args.class_folder:
         try:
-            every += _class_marked(args.class_folder)
+            students = _class_marked(args.class_folder)
         except ValueError as exc:
             print(f"error: {_one_line(str(exc))}", file=sys.stderr)
             worst = EXIT_BAD
+        else:
+            if not students and not quiet:
+                print(f"no answer is kept in {args.class_folder} yet")
+            every += students
     for marked in every:
         path = marked.path
         for problem in marked.problems:
