@@ -45,7 +45,7 @@ class RuleKey(str, enum.Enum):
 
     @property
     def cited(self) -> str:
-        """The rule as a message cites it: its name, then its ID.
+        """How a message cites the rule, by its name and then its ID.
 
         >>> RuleId.LEAD_ACE.cited
         'the forced ace (R-LEAD-ACE)'

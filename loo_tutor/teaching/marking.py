@@ -317,7 +317,7 @@ def _rule_id(rule: RuleKey | None) -> str:
 
 
 def answer_value(exercise: Exercise, answers: Mapping[str, Any]) -> Any:
-    """Answers by field key, as :meth:`Exercise.grade` takes them, in the answers-file shape
+    """Answers by field key, as an exercise's ``grade`` takes them, in the answers-file shape
     (:data:`SHAPES`); parts left empty are left out.
 
     >>> from loo_tutor.teaching.exercises import make
