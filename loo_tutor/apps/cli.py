@@ -464,8 +464,8 @@ def _add_mark_command(commands: Any) -> None:
     mark = commands.add_parser(
         "mark", help="mark students' answers files: every exercise made again and judged",
         description="Mark answers files (one per student, typed from a worksheet or downloaded "
-                    "from the book's exercises page): one line per student with the score by "
-                    "kind of exercise.",
+                    "from the book's exercises page), or with --class the answers a classroom "
+                    "kept: one line per student with the score by kind of exercise.",
         epilog_from=_mark_help, formatter_class=argparse.RawDescriptionHelpFormatter)
     mark.add_argument("files", nargs="*", metavar="FILE", help="an answers file, or - for stdin")
     mark.add_argument("--class", dest="class_folder", metavar="DIR",
