@@ -336,6 +336,34 @@ class DealMachine:
                     and action.announcement in self.legal_announcements())
         return self._refusal(action) is None
 
+    def announce_if_legal(self, seat: Seat, call: Announcement) -> bool:
+        """Take ``seat``'s announcement if it is legal now; whether it was taken.
+
+        :meth:`is_legal` and :meth:`push` of an :class:`Announce` in one step,
+        for replaying a record in place; a refused announcement changes nothing.
+        """
+        if self.phase is not _ANNOUNCE or seat != self._turn:
+            return False
+        if call not in self.legal_announcements():
+            return False
+        self._announce(seat, call)
+        return True
+
+    def play_if_legal(self, card: Card) -> bool:
+        """Play ``card`` for the player to act if it is legal now; whether it was played.
+
+        :meth:`is_legal` and :meth:`push` of a :class:`Play` in one step, for
+        replaying a record in place; a refused card changes nothing.
+        """
+        seat = self._turn
+        if self.phase is not _PLAY or seat is None:
+            return False
+        hand = self.held[seat]
+        if card not in (hand if len(hand) == 1 else self._open_cards(hand)):
+            return False
+        self._play(seat, card)
+        return True
+
     def apply(self: _Machine, action: Any) -> _Machine:
         """The state after a legal action; this state is left unchanged.
 
