@@ -501,7 +501,8 @@ class DealMachine:
                     self.revealed_after = len(self.tricks) + 1
                     break
         winner = seats[trick_winner_index(cards, self.trump, self.pam)]
-        self.tricks.append(Trick(self.leader, tuple(zip(seats, cards, strict=True)), winner))  # type: ignore[arg-type]
+        plays = tuple([(seats[i], cards[i]) for i in range(len(cards))])
+        self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == self.HAND_SIZE:
             self.phase = _OVER

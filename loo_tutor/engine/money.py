@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .actions import Seat
 from .rules import Profile
 
-_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+_FRACTIONS: dict[int, Fraction] = {}
+_DENOMINATORS: Final = 1 << 20  # a key numerator * _DENOMINATORS + denominator names one pair
 
 
 def exact(numerator: int, denominator: int) -> Fraction:
@@ -22,7 +23,9 @@ def exact(numerator: int, denominator: int) -> Fraction:
     Ledger amounts repeat a great deal (thirds of small pools), and building a
     Fraction costs far more than looking one up.
     """
-    key = (numerator, denominator)
+    if not 0 < denominator < _DENOMINATORS:
+        return Fraction(numerator, denominator)
+    key = numerator * _DENOMINATORS + denominator
     value = _FRACTIONS.get(key)
     if value is None:
         value = Fraction(numerator, denominator)

@@ -45,7 +45,7 @@ PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump",
 """The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
 
 
-_FIELD_SETS = {fields: frozenset(fields) for fields in (FIELDS, IRISH_FIELDS, PAM_FIELDS)}
+_SET, _IRISH_SET, _PAM_SET = frozenset(FIELDS), frozenset(IRISH_FIELDS), frozenset(PAM_FIELDS)
 _SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
 _WORDS = {a.value: a for a in Announcement}
 _CARD_OF_TEXT: dict[str, Card] = {card.text: card for card in CARDS}
@@ -155,7 +155,7 @@ class ParsedRecord:
             profile = LIMITED if rules is None else profile_from_rules(rules)
         pam = profile.game == "pam"
         allowed = PAM_FIELDS if pam else IRISH_FIELDS if profile.irish else FIELDS
-        if not _FIELD_SETS[allowed].issuperset(record):
+        if not (_PAM_SET if pam else _IRISH_SET if profile.irish else _SET).issuperset(record):
             key = next(k for k in record if k not in allowed)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
         players = self._players(record.get("players"), profile)
