@@ -16,9 +16,11 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..engine.errors import LooError, MalformedRecord
+from ..engine.state import signed_text
 from ..records import reading
 from ..records.record import check
 
@@ -105,7 +107,7 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"payouts: {paid}")
         lines.append(f"looed: {', '.join(result['looed']) or 'nobody'}")
         lines.append(f"carried to the next deal: {result['carried_next']}")
-    lines.append("net: " + ", ".join(f"{p} {_signed(v)}" for p, v in result["net"].items()))
+    lines.append("net: " + ", ".join(f"{p} {signed_text(Fraction(v))}" for p, v in result["net"].items()))
     if result["next"]:
         step = result["next"]
         lines.append(f"next: {step['player']} to {step['phase']}; legal: "
@@ -115,10 +117,6 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"illegal {err['phase']} by {err['player']}: {err['action']} "
                      f"breaks {err['rule']}: {err['message']}")
     return "\n".join(lines)
-
-
-def _signed(amount: str) -> str:
-    return amount if amount.startswith("-") or amount == "0" else "+" + amount
 
 
 def _print_line(line: dict[str, Any]) -> None:

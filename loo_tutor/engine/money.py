@@ -50,6 +50,20 @@ def amount_text(value: Fraction) -> str:
     return str(value) if text is None else text
 
 
+def signed_text(amount: Fraction) -> str:
+    """A change of balance as the reader sees it: ``+8``, ``0``, ``−3``, ``+10/3``.
+
+    A gain carries a plus sign and a loss the minus sign (U+2212); nothing
+    gained or lost is plain ``0``.
+
+    >>> signed_text(exact(10, 3)), signed_text(exact(0, 1)), signed_text(exact(-3, 1))
+    ('+10/3', '0', '−3')
+    """
+    if amount > 0:
+        return f"+{amount}"
+    return f"\u2212{-amount}" if amount < 0 else "0"
+
+
 class Settlement(NamedTuple):
     """Who receives and who pays when a deal ends (R-PAY-THIRD, R-LOO, R-CARRY)."""
 
