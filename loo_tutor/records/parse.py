@@ -251,7 +251,7 @@ class ParsedRecord:
                 except (KeyError, TypeError):
                     pass
             by_seat.append(_cards(given, "hands", name, 3))
-        if profile is LIMITED or (not profile.irish and not profile.single_pot_miss):
+        if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
             if kind is _DOUBLE and miss_text is None:
                 raise MalformedRecord(
                     "miss: a double deal (carried above 0) needs the 3 cards of the miss"

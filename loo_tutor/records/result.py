@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from ..engine.pam import PamState
 from ..engine.profiles import describe
-from ..engine.rules import LIMITED, RuleKey
+from ..engine.rules import RuleKey
 from ..engine.state import DealKind, DealMachine, DealState, Phase, amount_text
 from .parse import ParsedRecord
 from .replay import action_text, phase_of, walk
@@ -107,7 +107,7 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
                            "rule": rule.value, "message": message}
     if three is None:
         _pam_result(cast(PamState, state), result)
-    elif three.profile is not LIMITED and not three.profile.is_limited:
+    elif not three.profile.is_limited:
         result["rules"] = describe(three.profile)
         result["flush"] = None if three.flush is None else names[three.flush]
         if three.profile.irish:
