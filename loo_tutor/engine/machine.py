@@ -338,7 +338,8 @@ class DealMachine:
     def announce_if_legal(self, seat: Seat, call: Announcement) -> bool:
         """Take ``seat``'s announcement if it is legal now; whether it was taken.
 
-        :meth:`is_legal` and :meth:`push` of an :class:`Announce` in one step,
+        :meth:`is_legal` and :meth:`push` of an
+        :class:`~loo_tutor.engine.state.Announce` in one step,
         for replaying a record in place; a refused announcement changes nothing.
         """
         if self.phase is not _ANNOUNCE or seat != self._turn:
@@ -351,7 +352,8 @@ class DealMachine:
     def play_if_legal(self, card: Card) -> bool:
         """Play ``card`` for the player to act if it is legal now; whether it was played.
 
-        :meth:`is_legal` and :meth:`push` of a :class:`Play` in one step, for
+        :meth:`is_legal` and :meth:`push` of a
+        :class:`~loo_tutor.engine.state.Play` in one step, for
         replaying a record in place; a refused card changes nothing.
         """
         seat = self._turn
@@ -369,7 +371,7 @@ class DealMachine:
         This is :meth:`check`, :meth:`copy`, then :meth:`push` on the copy.
 
         Raises:
-            IllegalActionError: the action breaks a rule; its ``verdict`` names it.
+            loo_tutor.engine.state.IllegalActionError: the action breaks a rule; its ``verdict`` names it.
         """
         refusal = self._refusal(action)
         if refusal is not None:
