@@ -17,11 +17,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..engine.cards import parse_card
 from ..engine.errors import LooError, MalformedRecord, NotationError
 from ..engine.rules import rule_by_id
+from ..engine.state import signed_text
 from ..records import reading
 from ..records.record import check
 
@@ -122,7 +124,7 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"payouts: {paid}")
         lines.append(f"looed: {', '.join(result['looed']) or 'nobody'}")
         lines.append(f"carried to the next deal: {result['carried_next']}")
-    lines.append("net: " + ", ".join(f"{p} {_signed(v)}" for p, v in result["net"].items()))
+    lines.append("net: " + ", ".join(f"{p} {signed_text(Fraction(v))}" for p, v in result["net"].items()))
     if result["next"]:
         step = result["next"]
         lines.append(f"next: {step['player']} to {step['phase']}; legal: "
@@ -146,10 +148,6 @@ def _cited(rule_id: str) -> str:
     """A rule ID of the result cited by name: ``the forced ace (R-LEAD-ACE)``."""
     rule = rule_by_id(rule_id)
     return rule_id if rule is None else rule.cited
-
-
-def _signed(amount: str) -> str:
-    return amount if amount.startswith("-") or amount == "0" else "+" + amount
 
 
 def _print_line(line: dict[str, Any]) -> None:
