@@ -122,10 +122,12 @@ def test_a_key_marks_right_and_the_csv_neutralises_formulas() -> None:
     ("student: Ann\nresults: []", "only the fields student and answers"),
     ('{"\x85student": "Ann", "answers": []}', "'\\x85student': an answers file has only"),
     ("a: &a [" + ", ".join(["x"] * 10) + "]\nb: &b [" + ", ".join(["*a"] * 10) + "]\n"
-     "c: &c [" + ", ".join(["*b"] * 10) + "]\nanswers: [" + ", ".join(["*c"] * 10) + "]",
+     "c: &c [" + ", ".join(["*b"] * 10) + "]\nd: &d [" + ", ".join(["*c"] * 10) + "]\n"
+     "answers: [" + ", ".join(["*d"] * 10) + "]",
      "values once its aliases are written out"),
     ("answers: " + "[" * 100 + "]" * 100, "nested more than"),
-    ("student: " + "x" * 60_000, "longer than"),
+    ("# " + "x" * 400_000, "longer than 300,000 characters, far more than an answers file"),
+    ("student: " + "x" * 600, "a value of 600 characters"),
     ("student: Ann\nanswers: [\n", "invalid YAML"),
 ])
 def test_a_file_that_cannot_be_read_is_one_line_naming_it(text: str, said: str) -> None:

@@ -50,7 +50,7 @@ import yaml
 
 from ..engine.errors import LooError, MalformedRecord
 from ..engine.rules import RuleKey
-from ..records.reading import loads, read_text, reason
+from ..records.reading import Limits, loads, read_text, reason
 from ..records.record import load_record
 from .answers import AnswerError, is_empty
 from .exercises import Exercise, Kind, from_record, make
@@ -86,6 +86,10 @@ _GROUPS = {"payout": "payouts", "net": "net"}  # fields "payout:Anna" are read u
 _BARE = (Kind.LEGAL_CARDS, Kind.TRICK, Kind.DEALER)  # kinds whose answer may be one value
 _ITEM_KEYS = ("kind", "seed", "answer", "time", "record")
 _LONGEST_TEXT = 300
+
+LIMITS = Limits(characters=300_000, values=30_000, what="an answers file")
+"""How large an answers file may be: room for the key of the largest worksheet (1,200
+exercises), read with the records' safe reader all the same."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,7 @@ def answer_text(value: object) -> str:
     elif isinstance(plain, list):
         text = "[" + ", ".join(answer_text(v) for v in plain) + "]"
     elif isinstance(plain, dict):
-        text = "{" + ", ".join(f"{k}: {answer_text(v)}" for k, v in plain.items()) + "}"
+        text = "{" + ", ".join(f"{_printable(k)}: {answer_text(v)}" for k, v in plain.items()) + "}"
     else:
         text = _printable(str(plain))
     return text if len(text) <= _LONGEST_TEXT else text[:_LONGEST_TEXT - 1] + "…"
@@ -426,7 +430,7 @@ def read_answers(path: str) -> Marked:
     shown = "standard input" if path == "-" else path
     folder = Path.cwd() if path == "-" else Path(path).parent
     try:
-        text = read_text(path)
+        text = read_text(path, LIMITS)
     except (OSError, UnicodeDecodeError) as exc:
         return Marked(path, "", problems=(f"{shown}: cannot read the file: {reason(exc)}",),
                       read=False)
@@ -436,9 +440,9 @@ def read_answers(path: str) -> Marked:
 def mark_text(text: str, path: str = "answers", folder: str | os.PathLike[str] = ".") -> Marked:
     """Read and mark the text of an answers file; ``path`` names it in the problem lines."""
     try:
-        data = loads(text)
+        data = loads(text, LIMITS)
     except MalformedRecord as exc:
-        message = str(exc).removeprefix("record: ").replace("a deal record", "an answers file")
+        message = str(exc).removeprefix("record: ")
         return Marked(path, "", problems=(f"{path}: {_sentence(message)}",), read=False)
     reading = _Reading(path, Path(folder))
     unknown = [k for k in data if k not in ("student", "answers")]
