@@ -321,8 +321,8 @@ def _rule_id(rule: RuleKey | None) -> str:
 
 
 def answer_value(exercise: Exercise, answers: Mapping[str, Any]) -> Any:
-    """Answers by field key, as :meth:`~loo_tutor.teaching.exercises.Exercise.grade` takes
-    them, in the answers-file shape (:data:`SHAPES`); parts left empty are left out.
+    """Answers by field key, as an exercise's ``grade`` takes them, in the answers-file shape
+    (:data:`SHAPES`); parts left empty are left out.
 
     >>> from loo_tutor.teaching.exercises import make
     >>> answer_value(make(6, 1), {"left": "12", "net:Anna": "-3", "net:Ben": ""})

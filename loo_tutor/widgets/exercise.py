@@ -12,6 +12,7 @@ import datetime
 import html
 import json
 import random
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -376,8 +377,8 @@ class ExerciseWidget(LooWidget):
         right, total = score(results)
         answered = sum(r.status != "empty" for r in results.values())
         waiting = f" {total - answered} not answered yet." if answered < total else ""
-        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
-                              f"answers right.{waiting}</p>")
+        self.summary.value = (f'<p class="loo-summary" role="status"{self._report()}>'
+                              f"{right} of {answered} answers right.{waiting}</p>")
         self.scoreboard.record(self.exercise.name, right, answered,
                                right == total and not self._shown,
                                kind=self.exercise.kind, seed=self.exercise.seed,
@@ -385,6 +386,21 @@ class ExerciseWidget(LooWidget):
                                time=datetime.datetime.now(datetime.timezone.utc).isoformat(
                                    timespec="seconds"))
         return results
+
+    def _report(self) -> str:
+        """The check as the classroom's page reports it to its server, as an attribute.
+
+        ``data-loo-checked`` holds the check's own id and the item of an
+        answers file: the kind, the seed and the answer (no verdict: the
+        server has the engine judge it again). Left out for an exercise made
+        from a record, which a seed cannot make.
+        """
+        if self.exercise is None or self.exercise.seed is None:
+            return ""
+        report = {"id": uuid.uuid4().hex, "kind": self.exercise.kind.word,
+                  "seed": self.exercise.seed,
+                  "answer": answer_value(self.exercise, self.answers())}
+        return f' data-loo-checked="{html.escape(json.dumps(report), quote=True)}"'
 
     def _note(self, outcome: FieldResult) -> str:
         lines = [d.message for d in outcome.details] or [outcome.message]
