@@ -87,9 +87,10 @@ _BARE = (Kind.LEGAL_CARDS, Kind.TRICK, Kind.DEALER)  # kinds whose answer may be
 _ITEM_KEYS = ("kind", "seed", "answer", "time", "record")
 _LONGEST_TEXT = 300
 
-LIMITS = Limits(characters=300_000, values=30_000, what="an answers file")
-"""How large an answers file may be: room for the key of the largest worksheet (1,200
-exercises), read with the records' safe reader all the same."""
+LIMITS = Limits(characters=100_000, values=8_000, what="an answers file")
+"""How large an answers file may be: room for a key of about 600 exercises (a worksheet of
+100 of each kind), read with the records' safe reader all the same, which takes seconds
+at most."""
 
 
 @dataclass(frozen=True)
