@@ -88,9 +88,9 @@ _ITEM_KEYS = ("kind", "seed", "answer", "time", "record")
 _LONGEST_TEXT = 300
 
 LIMITS = Limits(characters=100_000, values=8_000, what="an answers file")
-"""How large an answers file may be: room for a key of about 600 exercises (a worksheet of
-100 of each kind), read with the records' safe reader all the same, which takes seconds
-at most."""
+"""How large an answers file may be. There is room for a key of about 600 exercises (a
+worksheet of 100 of each kind), read with the records' safe reader all the same, which
+takes seconds at most."""
 
 
 @dataclass(frozen=True)
