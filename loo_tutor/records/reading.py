@@ -128,12 +128,12 @@ def kind_of(value: object) -> str:
     """What a value of a record is, in the reader's words (no Python type names).
 
     >>> [kind_of(v) for v in (None, True, 3, 1.5, "resign")]
-    ['nothing', 'true or false', 'a whole number', 'the number 1.5', "the word 'resign'"]
+    ['nothing', 'true', 'a whole number', 'the number 1.5', "the word 'resign'"]
     """
     if value is None:
         return "nothing"
     if isinstance(value, bool):
-        return "true or false"
+        return str(value).lower()
     if isinstance(value, int):
         return "a whole number"
     if isinstance(value, float):
