@@ -127,7 +127,9 @@ def test_tutor_view_shows_every_hand_face_up_and_marks_the_dealer() -> None:
     assert len(drawn.faces) == 5 * 3 + 1  # every hand and the turned indicator
     assert drawn.backs.count("a card of the miss, face down") == 3
     assert page.count('class="loo-dealer"') == 1
-    assert page.count('class="loo-seat"') == 5
+    assert len(re.findall(r'class="loo-seat[ "]', page)) == 5
+    # the dealer's seat, nearest the reader, stands on the table's edge
+    assert re.findall(r'class="loo-seat loo-near"[^>]*aria-label="([^"]*)"', page) == ["E, dealer"]
 
 
 def test_player_view_shows_only_the_players_own_cards() -> None:
@@ -230,7 +232,7 @@ def test_every_state_draws_with_labelled_cards_in_every_view(name: str) -> None:
 # -- one style sheet per drawing ------------------------------------------------------
 
 STYLE_BLOCK = re.compile(r"<style>(.*?)</style>", re.DOTALL)
-SEAT_PLACE = re.compile(r"left:\d+(?:\.\d)?%;top:\d+(?:\.\d)?%")
+SEAT_PLACE = re.compile(r"left:\d+(?:\.\d)?%;(?:top:\d+(?:\.\d)?%|bottom:0)")
 
 
 def drawings() -> dict[str, str]:
@@ -284,7 +286,7 @@ def test_the_style_sheet_holds_only_the_rules_a_drawing_needs() -> None:
 
 def test_the_player_to_act_and_the_dealer_are_marked_by_class() -> None:
     page = table_html(states("forced-ace")[5])
-    acting = re.findall(r'<div class="loo-seat" role="group" aria-label="([^"]*)" data-to-act',
+    acting = re.findall(r'<div class="loo-seat[^"]*" role="group" aria-label="([^"]*)" data-to-act',
                         page)
     assert acting == ["A, to act"]
     assert ".loo-seat[data-to-act]{" in page

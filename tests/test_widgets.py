@@ -226,7 +226,7 @@ def test_a_refusal_lights_the_legal_cards_at_once() -> None:
 def test_the_readers_cards_are_buttons_at_the_readers_seat_of_the_table() -> None:
     trainer = PlayTrainer(example("forced-ace"), seat="A", from_trick=1)
     table = trainer.table.value
-    mine = re.search(r'<div class="loo-seat loo-mine"[^>]*aria-label="A[,"][^>]*>(.*?)'
+    mine = re.search(r'<div class="loo-seat loo-near loo-mine"[^>]*aria-label="A[,"][^>]*>(.*?)'
                      r'<div class="loo-status">', table)
     assert mine is not None and 'class="loo-hand loo-own-hand"></div>' in mine.group(1)
     assert "loo-card " not in mine.group(1)  # the cards there are the buttons

@@ -475,11 +475,15 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
         if state.tricks and (seat in state.active or wins[seat]):
             won = f'<div class="loo-won">tricks won: {wins[seat]}</div>'
         label = f"{name}{', dealer' if seat == state.dealer else ''}{', to act' if acting else ''}"
-        place = f"left:{x:.1f}%;bottom:0" if mine else f"left:{x:.1f}%;top:{y:.1f}%"
+        # The seat nearest the reader stands on the table's edge, so that a
+        # tall seat grows upwards instead of out of the drawing.
+        near = seat == bottom
+        place = f"left:{x:.1f}%;bottom:0" if near else f"left:{x:.1f}%;top:{y:.1f}%"
         hand = ('<div class="loo-hand loo-own-hand"></div>' if mine
                 else f'<div class="loo-hand">{cards}</div>')
         seats.append(
-            f'<div class="loo-seat{" loo-mine" if mine else ""}" role="group" '
+            f'<div class="loo-seat{" loo-near" if near else ""}{" loo-mine" if mine else ""}" '
+            f'role="group" '
             f'aria-label="{html.escape(label)}" '
             f'{"data-to-act " if acting else ""}style="{place}">'
             f'<div><strong>{html.escape(name)}</strong>{badges}</div>'
