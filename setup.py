@@ -14,9 +14,15 @@ from setuptools import setup
 COMPILED = [
     "loo_tutor/engine/cards.py",
     "loo_tutor/engine/legality.py",
-    "loo_tutor/engine/state.py",
+    "loo_tutor/engine/actions.py",
+    "loo_tutor/engine/money.py",
+    "loo_tutor/engine/machine.py",
+    "loo_tutor/engine/three_card.py",
     "loo_tutor/engine/pam.py",
-    "loo_tutor/records/record.py",
+    "loo_tutor/records/parse.py",
+    "loo_tutor/records/replay.py",
+    "loo_tutor/records/result.py",
+    "loo_tutor/records/write.py",
     "loo_tutor/engine/sim.py",
     "loo_tutor/analysis/solver.py",
 ]

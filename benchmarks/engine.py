@@ -54,13 +54,13 @@ def best_times(operations: dict[str, Callable[[], object]], number: int,
 
 def measure(engine: str, number: int, rounds: int) -> None:
     """Measure the engine this process imports, which must be ``engine``, and print its rows."""
-    import loo_tutor.engine.state
+    import loo_tutor.engine.machine
     from loo_tutor import check
     from loo_tutor.engine.sim import random_deal
     from loo_tutor.records.data import example
 
-    if loo_tutor.engine.state.__file__.endswith(".so") != (engine == "compiled"):
-        raise SystemExit(f"engine.py: expected the {engine} engine, got {loo_tutor.engine.state.__file__}")
+    if loo_tutor.engine.machine.__file__.endswith(".so") != (engine == "compiled"):
+        raise SystemExit(f"engine.py: expected the {engine} engine, got {loo_tutor.engine.machine.__file__}")
 
     rng = random.Random(2026)
     pack = list(range(52))

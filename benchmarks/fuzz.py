@@ -1,12 +1,13 @@
 """The long fuzz run: every input reader, with a large hypothesis budget.
 
 Runs the properties of ``tests/fuzzing.py`` (records, card text, the command
-line, exercise answers, hostile YAML text) far longer than the test suite
-does, each example under a time limit that turns a hang into a failure.
-Prints, per target, the examples run, the examples per second, the slowest
+line, exercise answers, hostile YAML text, answers files for ``loo-tutor mark``)
+far longer than the test suite does, each example under a time limit that
+turns a hang into a failure. Prints, per target, the examples run, the examples per second, the slowest
 example, what the examples came to (e.g. how many records were complete, in
 progress, illegal or malformed), then the tracebacks (errors other than a
-failed property), the hangs and the ``--jsonl`` lines lost in all, and the
+failed property), the hangs and the lines lost in all (a file given to
+``loo-tutor check --jsonl`` or ``loo-tutor mark`` that got no line), and the
 failures with the smallest failing input hypothesis found.
 
     python benchmarks/fuzz.py                      # 20,000 examples per target
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from fuzzing import JSONL, TARGETS  # noqa: E402
+from fuzzing import JSONL, MARKED, TARGETS  # noqa: E402
 
 HANG_SECONDS = 10
 
@@ -127,13 +128,14 @@ def main() -> int:
                     f"{'FAILED' if tally.failure else 'no failure'} ({seen})")
         if tally.failure:
             failed.append((name, tally.failure))
-    lost = JSONL["files"] - JSONL["lines"]
+    lost = JSONL["files"] - JSONL["lines"] + MARKED["files"] - MARKED["lines"]
     print()
     print("\n".join(rows))
     print(f"\nin all: {total} examples in {spent:.0f} s ({total / max(spent, 1e-9):.0f}/s), "
           f"{len(failed)} of {len(args.targets)} targets failed; {tracebacks} tracebacks, "
           f"{hangs} hangs (over {HANG_SECONDS} s), {lost} lost lines "
-          f"({JSONL['lines']} --jsonl lines for {JSONL['files']} files)")
+          f"({JSONL['lines']} --jsonl lines for {JSONL['files']} files; "
+          f"{MARKED['lines']} files of {MARKED['files']} given to loo-tutor mark got their line)")
     for name, failure in failed:
         print(f"\n--- {name} ---\n{failure}")
     return 1 if failed else 0

@@ -62,7 +62,7 @@ def compiled_sources() -> list[Path]:
 
 
 def compiled_modules() -> list[str]:
-    """The dotted names of the modules setup.py compiles, e.g. ``loo_tutor.engine.state``."""
+    """The dotted names of the modules setup.py compiles, e.g. ``loo_tutor.engine.machine``."""
     return [".".join(path.relative_to(ROOT).with_suffix("").parts) for path in compiled_sources()]
 
 

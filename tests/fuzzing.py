@@ -36,12 +36,25 @@ Each target is a hypothesis strategy and a property over what it draws:
     gives one answer for it, alone and among other files in ``--jsonl``,
     where every file gets its line (:data:`JSONL`), and ``loo-tutor
     exercise`` makes an exercise of it or refuses it in one line.
+``answers_files``
+    answers files for ``loo-tutor mark``: a real key of seeded exercises of
+    every kind, then spoiled item by item (odd kinds, seeds, answers, times,
+    records, fields, and claims of being right) and made hostile as text
+    (alias bombs, deep nesting, long lines, odd characters, cut short,
+    several documents): :func:`~loo_tutor.teaching.marking.mark_text` never
+    raises and gives every item a mark, an untouched item stays right, every
+    problem is one line naming the file, and ``loo-tutor mark`` among other
+    files gives each file its score line or its problem lines
+    (:data:`MARKED`), a grade-book row per item and exit status 2 exactly
+    when some problem was reported.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import csv
+import functools
 import io
 import json
 import random
@@ -53,6 +66,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import yaml
 from hypothesis import strategies as st
 
 from loo_tutor.apps import classroom
@@ -62,7 +76,14 @@ from loo_tutor.engine.errors import LooError, MalformedRecord, NotationError
 from loo_tutor.engine.state import DealState, Phase, new_deal
 from loo_tutor.records.reading import loads as read_text_record
 from loo_tutor.records.record import FIELDS, check, dumps, loads, record_from_state, replay
-from loo_tutor.teaching.exercises import Kind, make
+from loo_tutor.teaching.exercises import NAMES, Exercise, Kind, make
+from loo_tutor.teaching.marking import (
+    NOT_AN_EXERCISE,
+    RIGHT,
+    WRONG,
+    key_text,
+    read_answers,
+)
 
 CARD_TEXTS = [c.text for c in CARDS]
 ODD_CARDS = ["10h", "T♥", "A♠️", " qs ", "1H", "ZZ", "", "AH AH", "11S", "♥A", "A\n H", "aS\t"]
@@ -565,6 +586,163 @@ def hostile_text_is_read_or_refused(text: str) -> str:
 FORCED_ACE_FILE = str(Path(__file__).parent / "data" / "examples" / "01_seed000_forced_ace.yaml")
 
 
+# -- answers files for loo-tutor mark ---------------------------------------------------------
+
+_ODD_KINDS = st.one_of(st.sampled_from(["legal-cards", "LEGAL_CARDS", " settle ", "7", "0", "-1",
+                                        "chess", "", "1.0", "99999999999999999999"]),
+                       st.integers(-3, 9), st.none(), st.booleans(), st.lists(st.integers(1, 6)))
+_ODD_SEEDS = st.one_of(st.sampled_from([-1, 1_000_000_000, 1_000_000_001, 2**70, "12", " 3 ",
+                                        "x", "", "1e3", "0x10", "9" * 480, 1.5]),
+                       st.none(), st.booleans(), st.integers(0, 60), st.lists(st.integers(0, 3)))
+_ODD_ITEMS = st.sampled_from(["12", "[1, 2]", "~", "'text'", "{}", "{kind: 1}",
+                              "{seed: 1, answer: x}", "{kind: 1, seed: 1, verdict: right}",
+                              "{kind: 1, seed: 1, answer: x, score: 100}"])
+_ODD_FIELDS = st.sampled_from([("time", "2026-12-04T10:15:00Z"), ("time", "yesterday"),
+                               ("time", "'2026-13-45'"), ("time", "[1]"), ("time", "'" + "9" * 50 + "'"),
+                               ("record", "missing.yaml"), ("record", "/dev/null"),
+                               ("record", "."), ("record", "[a]"), ("record", "'" + "x" * 450 + "'"),
+                               ("verdict", "right"), ("right", "true"), ("rule", "R-FOLLOW")])
+MARKED: collections.Counter[str] = collections.Counter()
+"""The files given to ``loo-tutor mark`` by the ``answers_files`` target and those that got
+their line (``files`` and ``lines``): a score line when read, a problem line naming it when
+not."""
+
+
+@functools.lru_cache(maxsize=512)
+def _exercise(kind: Kind, seed: int) -> Exercise:
+    return make(kind, seed)
+
+
+def _as_read(value: Any) -> Any:
+    """A drawn value as YAML or JSON can write it: fractions as text, sets as lists."""
+    if isinstance(value, dict):
+        return {k: _as_read(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_as_read(v) for v in value]
+    return str(value) if isinstance(value, Fraction) else value
+
+
+@functools.cache
+def _key_of_two() -> str:
+    """The key of the two exercises marked beside every hostile file."""
+    return key_text([_exercise(Kind.SETTLE, 1), _exercise(Kind.TRICK, 2)])
+
+
+@st.composite
+def hostile_answers_files(draw: st.DrawFn) -> tuple[str, tuple[int, ...] | None]:
+    """The text of an answers file, and the items left as the key wrote them (``None`` once
+    the text itself was spoiled)."""
+    exercises = [_exercise(draw(st.sampled_from(list(Kind))), draw(st.integers(0, 60)))
+                 for _ in range(draw(st.integers(1, 4)))]
+    data = yaml.safe_load(key_text(exercises, draw(st.sampled_from(["Ann", "=1+1", "Bo\x1b[2J"]))))
+    items: list[Any] = data["answers"]
+    touched: set[int] = set()
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(items) - 1))
+        edit = draw(st.sampled_from(["answer", "kind", "seed", "item", "field", "drop", "student",
+                                     "top"]))
+        touched.add(at)
+        item = items[at]
+        if edit in ("student", "top"):
+            touched.update(range(len(items)))
+        elif not isinstance(item, dict):
+            continue
+        if edit == "answer":
+            item["answer"] = draw(_ANSWER | st.dictionaries(st.sampled_from(
+                ["winner", "revealed", "payouts", "looed", "carried", "next_pool", "action",
+                 "rule", "left", "net", "x"]), _ANSWER | st.dictionaries(
+                    st.sampled_from([*NAMES, "Zed", "anna", ""]), _ANSWER, max_size=3),
+                max_size=4))
+        elif edit == "kind":
+            item["kind"] = draw(_ODD_KINDS)
+        elif edit == "seed":
+            item["seed"] = draw(_ODD_SEEDS)
+        elif edit == "item":
+            items[at] = yaml.safe_load(draw(_ODD_ITEMS))
+        elif edit == "field":
+            key, value = draw(_ODD_FIELDS)
+            item[key] = yaml.safe_load(value)
+        elif edit == "drop":
+            item.pop(draw(st.sampled_from(["kind", "seed", "answer"])), None)
+        elif edit == "student":
+            data["student"] = draw(st.one_of(st.text(max_size=20), st.lists(st.text(max_size=3)),
+                                             st.integers(), st.none()))
+        else:
+            data[draw(st.sampled_from(["answers", "student", "results", "score"]))] = draw(_ANSWER)
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and (item.get("kind"), item.get("seed")) == (None, None):
+            touched.add(index)
+    data = _as_read(data)
+    as_json = draw(st.integers(0, 4)) == 0
+    text = json.dumps(data, default=str) if as_json else yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    kept = tuple(i for i in range(len(items)) if i not in touched)
+    if draw(st.integers(0, 2)):
+        return text, kept
+    lines = text.splitlines()
+    edit = draw(st.sampled_from(["laughs", "deep", "long", "char", "cut", "documents", "bom"]))
+    where = draw(st.integers(0, len(lines)))
+    size = draw(_SIZES)
+    if edit == "laughs":
+        lines.insert(where, _laughs(draw(st.integers(2, 12)), draw(st.integers(1, 12)), "x"))
+    elif edit == "deep":
+        depth = draw(st.sampled_from([30, 31, 32, 33, 64, 1000, 20_000]))
+        lines.append(f"answers: {'[' * depth}1{']' * depth}")
+    elif edit == "long":
+        lines.insert(where, draw(st.sampled_from([f"# {'x' * size}", f"student: {'x' * size}",
+                                                  "x" * size, f"answers: [{'1, ' * size}1]"])))
+    elif edit == "char":
+        at = draw(st.integers(0, len(text)))
+        lines = (text[:at] + draw(st.sampled_from(_ODD_CHARACTERS)) + text[at:]).split("\n")
+    elif edit == "cut":
+        lines = text[:draw(st.integers(0, len(text)))].split("\n")
+    elif edit == "documents":
+        lines = [*lines, "---", *lines]
+    else:
+        lines.insert(0, "\ufeff")
+    return "\n".join(lines), None
+
+
+def answers_file_is_marked_or_refused(drawn: tuple[str, tuple[int, ...] | None]) -> str:
+    """Marking never raises; untouched items stay right; every file gets its line."""
+    text, kept = drawn
+    with tempfile.TemporaryDirectory(prefix="loo-fuzz-") as tmp:
+        key = Path(tmp, "key.yaml")
+        key.write_text(_key_of_two(), encoding="utf-8")
+        hostile = Path(tmp, "hostile.yaml")
+        hostile.write_text(text, encoding="utf-8", errors="surrogatepass")
+        files = [str(key), str(hostile), str(Path(tmp, "missing.yaml"))]
+        marked = read_answers(str(hostile))
+        code, out, err = _run(["mark", "--csv", str(Path(tmp, "book.csv")), *files], "")
+        with open(Path(tmp, "book.csv"), encoding="utf-8", newline="") as book:
+            rows = list(csv.reader(book))
+    for problem in marked.problems:
+        assert one_line(problem) and problem.startswith(f"{hostile}: "), problem
+    if not marked.read:
+        assert len(marked.problems) == 1 and not marked.marks, marked.problems
+    for place, mark, _ in marked.marks:
+        assert mark.verdict in (RIGHT, WRONG, NOT_AN_EXERCISE), mark
+        assert one_line(mark.message) and "\n" not in mark.answer, mark
+        assert (mark.rule != "") == (mark.verdict == WRONG), mark
+        if mark.verdict == NOT_AN_EXERCISE:
+            assert any(p.startswith(f"{hostile}: {place}") for p in marked.problems), place
+    if kept and "\ud800" not in text:
+        assert marked.read, marked.problems
+        for index in kept:
+            assert marked.marks[index][1].verdict == RIGHT, (index, marked.marks[index])
+    problems = err.splitlines()
+    scores = out.splitlines()[:-1]  # the last line says where the grade book went
+    MARKED["files"] += len(files)
+    MARKED["lines"] += sum(any(line.startswith(f"{name}: ") for line in problems)
+                           or any(f" ({name}): " in line for line in scores) for name in files)
+    missing = f"{files[2]}: cannot read the file: no such file or directory"
+    assert problems == [*marked.problems, missing], err
+    assert code == 2 and len(scores) == 1 + marked.read, (code, out)
+    assert scores[0].endswith(f"({files[0]}): 2 of 2 right: trick 1/1, settle 1/1"), scores[0]
+    assert len(rows) == 1 + 2 + len(marked.marks), (len(rows), len(marked.marks))
+    return "read" if marked.read else "refused"
+
+
 # -- the targets ---------------------------------------------------------------------------
 
 TARGETS: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], object]]] = {
@@ -573,5 +751,6 @@ TARGETS: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], object]]] = {
     "cli": (cli_calls(), cli_answers_in_one_line),
     "answers": (graded_answers(), answers_are_graded),
     "yaml": (hostile_texts(), hostile_text_is_read_or_refused),
+    "answers_files": (hostile_answers_files(), answers_file_is_marked_or_refused),
 }
 """Name -> (strategy, property), for ``benchmarks/fuzz.py`` and ``tests/test_fuzz_inputs.py``."""

@@ -1,4 +1,5 @@
-"""Card text, the command line and exercise answers, fuzzed (a short run; see tests/fuzzing.py).
+"""Card text, the command line, exercise answers and answers files, fuzzed (a short run; see
+tests/fuzzing.py).
 
 ``benchmarks/fuzz.py`` runs the same properties with a large example budget.
 """
@@ -10,14 +11,18 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from loo_tutor.teaching.exercises import make
+
 from fuzzing import (
     Call,
     answers_are_graded,
+    answers_file_is_marked_or_refused,
     card_text_reads_or_refuses,
     card_texts,
     cli_answers_in_one_line,
     cli_calls,
     graded_answers,
+    hostile_answers_files,
     hostile_text_is_read_or_refused,
     hostile_texts,
 )
@@ -80,3 +85,26 @@ def test_the_property_notices_an_unforeseen_error(monkeypatch: pytest.MonkeyPatc
 def test_hostile_yaml_is_read_or_refused_in_one_line_and_every_file_gets_its_line(
         text: str) -> None:
     hostile_text_is_read_or_refused(text)
+
+
+@short(150)
+@given(hostile_answers_files())
+def test_any_answers_file_is_marked_or_refused_in_lines_naming_it(
+        drawn: tuple[str, tuple[int, ...] | None]) -> None:
+    answers_file_is_marked_or_refused(drawn)
+
+
+def test_the_answers_file_property_notices_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    import loo_tutor.teaching.marking as marking
+
+    right = marking.judge
+
+    def harsh(kind: object, seed: object, answer: object, **given: Any) -> marking.Mark:
+        mark = right(kind, seed, answer, **given)
+        return marking.Mark(mark.kind, mark.seed, mark.answer, marking.WRONG, "R-FOLLOW", "no")
+
+    text = marking.key_text([make(1, 1)])
+    answers_file_is_marked_or_refused((text, (0,)))
+    monkeypatch.setattr(marking, "judge", harsh)
+    with pytest.raises(AssertionError):
+        answers_file_is_marked_or_refused((text, (0,)))

@@ -109,12 +109,18 @@ async function startPython() {
 }
 
 async function start() {
-  let saved;
+  step('loading Python', 0, 3);
+  let started;
   try {
-    step('loading Python', 0, 3);
-    const started = await startPython();
-    const { pyodide } = started;
-    saved = started.saved;
+    started = await startPython();
+  } catch (error) {
+    console.warn('Python could not start:', error);
+    self.postMessage({ failed: "Python's files could not be loaded from this site; "
+      + 'reload the page to try again.' });
+    return;
+  }
+  const { pyodide, saved } = started;
+  try {
     pyodide.setStdout({ batched: (line) => console.log(line) });
     pyodide.setStderr({ batched: (line) => console.warn(line) });
     step("making the page's widgets", 1, 3);

@@ -13,10 +13,12 @@
 // place of its saved copy: the reader can use them at once, and what they
 // press waits in the worker until Python is ready.
 // document.documentElement.dataset.looLive says how far it got: "starting",
-// then "ready" once every widget on the page is live, or "failed";
-// dataset.looLiveStart says how Python started ("saved": from the saved
-// memory, or "fresh"), and dataset.looLiveSettled is set once the worker has
-// nothing more to fetch. If Python
+// then "ready" once every widget on the page is live, or "failed"; "stopped"
+// if Python stops after that (its worker crashed), the widgets then left as
+// they were, readable but inert. dataset.looLiveStart says how Python
+// started ("saved": from the saved memory, or "fresh"), and
+// dataset.looLiveSettled is set once the worker has nothing more to fetch.
+// If Python
 // cannot start (a page opened from a file, a browser without WebAssembly),
 // the saved copies stay, drawn again by the widget manager of the saved page
 // (the addresses in data-saved-widgets of this script's tag) so that their
@@ -84,6 +86,7 @@ function statusLine(article) {
       text.textContent = main;
       note.textContent = detail || '';
       if (kind) {
+        status.classList.remove('loo-live-ready', 'loo-live-off');
         status.classList.add(kind);
         bar.remove();
       }
@@ -126,6 +129,19 @@ function start() {
   const connection = new WorkerConnection(live.worker);
   const manager = new WidgetManager(connection);
   let failed = false;
+  let running = false;
+
+  // Python stopped after the widgets went live (its worker crashed or ran
+  // out of memory): the widgets stay drawn as they were, readable, but
+  // nothing answers their controls any more, so they are made inert.
+  const stopped = (reason) => {
+    if (failed) return;
+    failed = true;
+    hosts.forEach((host) => { host.inert = true; });
+    status.say('Python stopped in this browser: the widgets below show where they were but no '
+      + 'longer respond. Reload the page to start again.', reason, 'loo-live-off');
+    signal('stopped');
+  };
 
   // Each widget output's widget, drawn hidden after its saved copy, then
   // shown in the copy's place while Python starts: what the reader presses
@@ -185,6 +201,7 @@ function start() {
       const copy = copyOf(host);
       if (copy) copy.remove();
     });
+    running = true;
     mark('live');
     const seconds = (performance.now() / 1000).toFixed(1);
     status.say('Live: Python is running in your browser.',
@@ -199,7 +216,7 @@ function start() {
       status.say(`Starting Python in your browser… (${msg.step})`, waiting);
       status.progress(msg.done, msg.total);
     } else if (msg.failed !== undefined) {
-      giveUp(msg.failed);
+      (running ? stopped : giveUp)(msg.failed);
     } else if (msg.settled) {
       document.documentElement.dataset.looLiveSettled = '';
     } else if (msg.ready) {

@@ -3,7 +3,8 @@
 ``loo-tutor check FILE`` replays a deal record and prints its settlement or
 its first illegal action (CONTRACT.md §3); ``loo-tutor demo`` plays a seeded
 deal and prints it move by move; ``worksheet`` and ``exercise`` write
-exercise sheets (:mod:`loo_tutor.render.worksheet`); ``classroom`` serves the
+exercise sheets (:mod:`loo_tutor.render.worksheet`); ``mark`` marks students' answers
+files (:mod:`loo_tutor.teaching.marking`); ``classroom`` serves the
 notebooks as apps (:mod:`loo_tutor.apps.classroom`).
 
 Each subcommand imports what it runs only when it runs: ``loo-tutor check``
@@ -15,10 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..engine.errors import LooError, MalformedRecord
+from ..engine.cards import parse_card
+from ..engine.errors import LooError, MalformedRecord, NotationError
+from ..engine.rules import rule_by_id
 from ..records import reading
 from ..records.record import check
 
@@ -30,7 +33,22 @@ _SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", None
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit code 2."""
+    """An argument parser whose errors are one line and exit code 2.
+
+    Args:
+        epilog_from: makes the closing text of the help when the help is
+            shown, so that building the parser imports nothing it needs.
+    """
+
+    def __init__(self, *args: Any, epilog_from: Callable[[], str] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._epilog_from = epilog_from
+
+    def format_help(self) -> str:
+        if self._epilog_from is not None:
+            self.epilog = self._epilog_from()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         print(f"error: {_one_line(message)} (see 'loo-tutor --help')", file=sys.stderr)
@@ -65,8 +83,7 @@ def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str 
     try:
         text = reading.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        problem = f"cannot read {path!r}: {_one_line(reason)}"
+        problem = f"cannot read {path!r}: {_one_line(reading.reason(exc))}"
         return EXIT_BAD, None, problem, f"error: {problem}"
     try:
         result = check(reading.loads(text))
@@ -88,7 +105,7 @@ def summary(result: dict[str, Any]) -> str:
     if result["revealed_after_trick"]:
         lines.append(f"trumps revealed after trick {result['revealed_after_trick']}")
     for player, cards in (result.get("exchanges") or {}).items():
-        lines.append(f"{player} exchanges {' '.join(cards) or 'nothing'}")
+        lines.append(f"{player} exchanges {' '.join(map(_shown, cards)) or 'nothing'}")
     if result.get("flush"):
         lines.append(f"{result['flush']}'s flush takes the pool without play")
     elif result["collected_by"]:
@@ -97,7 +114,7 @@ def summary(result: dict[str, Any]) -> str:
         defender = f" ({result['defender']} defends the pool)" if result["defender"] else ""
         lines.append(f"playing: {', '.join(result['active'])}{defender}")
     for number, trick in enumerate(result["tricks"], 1):
-        cards = ", ".join(f"{player} {card}" for player, card in trick["cards"])
+        cards = ", ".join(f"{player} {_shown(card)}" for player, card in trick["cards"])
         outcome = f" -> {trick['winner']} wins" if trick["winner"] else " (unfinished)"
         lines.append(f"trick {number}, {trick['leader']} leads: {cards}{outcome}")
     if result["status"] == "complete":
@@ -109,12 +126,26 @@ def summary(result: dict[str, Any]) -> str:
     if result["next"]:
         step = result["next"]
         lines.append(f"next: {step['player']} to {step['phase']}; legal: "
-                     + ", ".join(step["options"]))
+                     + ", ".join(map(_shown, step["options"])))
     if result["error"]:
         err = result["error"]
-        lines.append(f"illegal {err['phase']} by {err['player']}: {err['action']} "
-                     f"breaks {err['rule']}: {err['message']}")
+        lines.append(f"illegal {err['phase']} by {err['player']}: {_shown(err['action'])} "
+                     f"breaks {_cited(err['rule'])}: {err['message']}")
     return "\n".join(lines)
+
+
+def _shown(text: str) -> str:
+    """A card of the result (``7H``) as the reader writes it (``7♥``); other words as they are."""
+    try:
+        return parse_card(text).shown
+    except NotationError:
+        return text
+
+
+def _cited(rule_id: str) -> str:
+    """A rule ID of the result cited by name: ``the forced ace (R-LEAD-ACE)``."""
+    rule = rule_by_id(rule_id)
+    return rule_id if rule is None else rule.cited
 
 
 def _signed(amount: str) -> str:
@@ -228,12 +259,12 @@ def _run_worksheet(args: argparse.Namespace) -> int:
     from ..render.worksheet import write_worksheet
 
     try:
-        sheet, key = write_worksheet(args.kinds, args.count, args.seed, args.out,
-                                     _Progress(args.progress or sys.stderr.isatty()))
+        written = write_worksheet(args.kinds, args.count, args.seed, args.out,
+                                  _Progress(args.progress or sys.stderr.isatty()))
     except LooError as exc:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD
-    print(f"wrote {sheet} and {key}")
+    _wrote(written)
     return EXIT_LEGAL
 
 
@@ -246,24 +277,32 @@ def _run_exercise(args: argparse.Namespace) -> int:
         print(f"error: cannot read {args.record!r}: no such file", file=sys.stderr)
         return EXIT_BAD
     try:
-        sheet, key = write_record_sheet(args.record, args.kinds, args.out, args.seed)
+        written = write_record_sheet(args.record, args.kinds, args.out, args.seed)
     except MalformedRecord as exc:
         print(f"malformed record: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD
     except LooError as exc:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD
-    print(f"wrote {sheet} and {key}")
+    _wrote(written)
     return EXIT_LEGAL
+
+
+def _wrote(paths: Sequence[Any]) -> None:
+    sheet, page, key = (str(p) for p in paths)
+    print(f"wrote {sheet}, its answer key {page} and the key to mark with, {key}")
 
 
 def _add_exercise_commands(commands: Any) -> None:
     sheet = commands.add_parser(
         "worksheet", help="write a printable worksheet of seeded exercises and its answer key",
-        description="Write DIR/worksheet.html and DIR/answers.html: COUNT exercises of each "
-                    "chosen type, generated from SEED (the same seed writes the same files).")
+        description="Write DIR/worksheet.html, DIR/answers.html and DIR/key.yaml: COUNT "
+                    "exercises of each chosen type, generated from SEED (the same seed writes "
+                    "the same files). key.yaml holds every right answer as an answers file: "
+                    "'loo-tutor mark DIR/key.yaml' marks it all right.")
     sheet.add_argument("--kinds", type=_kinds, default="1,2,3,4,5,6", metavar="K,K",
-                       help="exercise types from 1 to 6, e.g. 1,4 (default: all)")
+                       help="exercise types from 1 to 6 or their names, e.g. 1,4 or "
+                            "legal-cards,settle (default: all)")
     sheet.add_argument("--count", type=_exercise_count, default=5, metavar="N",
                        help="exercises of each type (default 5)")
     sheet.add_argument("--seed", type=_seed, default=0, metavar="S",
@@ -274,15 +313,167 @@ def _add_exercise_commands(commands: Any) -> None:
     sheet.set_defaults(run=_run_worksheet)
     one = commands.add_parser(
         "exercise", help="turn a deal record into an exercise sheet and its answer key",
-        description="Write DIR/worksheet.html and DIR/answers.html with exercises of the chosen "
-                    "types made from the deal record RECORD.")
+        description="Write DIR/worksheet.html, DIR/answers.html and DIR/key.yaml with exercises "
+                    "of the chosen types made from the deal record RECORD, and a copy of it as "
+                    "DIR/record.yaml, which the key's items name.")
     one.add_argument("record", metavar="RECORD", help="a deal record file, or - for stdin")
     one.add_argument("--kind", "--kinds", dest="kinds", type=_kinds, required=True, metavar="K",
-                     help="exercise types from 1 to 6, e.g. 4 or 1,4")
+                     help="exercise types from 1 to 6 or their names, e.g. 4, 1,4 or settle")
     one.add_argument("--seed", type=_seed, default=0, metavar="S",
                      help="for type 5 on a legal record: which card is made illegal (default 0)")
     one.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
     one.set_defaults(run=_run_exercise)
+
+
+# -- mark ----------------------------------------------------------------------------------
+
+
+def _mark_help() -> str:
+    """The answers file and each kind's answer, as ``loo-tutor mark --help`` ends."""
+    import textwrap
+
+    from ..teaching.marking import AMOUNTS, MAX_SEED, SHAPES
+
+    shapes = "\n".join(textwrap.fill(f"{int(kind)} {kind.word:<13} {shape}", 88,
+                                      initial_indent="  ", subsequent_indent=" " * 18)
+                       for kind, shape in SHAPES.items())
+    text = (
+        "An answers file (YAML, or JSON with the same keys), one per student:\n\n"
+        "  student: Ann Smith\n"
+        "  answers:\n"
+        "    - kind: legal-cards      # the kind's name or number\n"
+        f"      seed: 2024             # the exercise's seed, 0 to {MAX_SEED:,}\n"
+        "      answer: [10D, 3S]\n"
+        "      time: 2026-12-04T10:15:00Z   # optional, copied to the grade book\n\n"
+        "What answer holds, by kind (cards as records write them, 10D or QH; players "
+        f"by name; {AMOUNTS}):\n{shapes}\n\n"
+        "An item made from a deal record (the key of 'loo-tutor exercise') also has record: "
+        "FILE, read from the answers file's folder.\n\n"
+        "Each exercise is made again from its kind and seed and the answer judged: right, "
+        "wrong (with the rule behind the right answer) or not an exercise (an unknown kind, a "
+        "bad seed, an answer that cannot be read). A part left empty is wrong.\n\n"
+        "Exit status: 0 when every file and every item was read; 2 when some file or item "
+        "could not be read (one line each on standard error, naming the file and the place; "
+        "the other files are still marked).")
+    return "\n".join(line if line.startswith(" ") else textwrap.fill(line, 88)
+                     for line in text.split("\n"))
+
+
+def _run_mark(args: argparse.Namespace) -> int:
+    from ..teaching.marking import NOT_AN_EXERCISE, read_answers, write_csv
+
+    if not args.files and not args.class_folder:
+        print("error: give answers files to mark, or --class DIR", file=sys.stderr)
+        return EXIT_BAD
+    worst = EXIT_LEGAL
+    rows = []
+    quiet = args.csv == "-"
+    every: list[Any] = [read_answers(path) for path in args.files]
+    if args.class_folder:
+        try:
+            every += _class_marked(args.class_folder)
+        except ValueError as exc:
+            print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+            worst = EXIT_BAD
+    for marked in every:
+        path = marked.path
+        for problem in marked.problems:
+            print(_one_line(problem), file=sys.stderr)
+        if marked.problems:
+            worst = EXIT_BAD
+        if not marked.read:
+            continue
+        rows += [(marked.student, mark, when) for _, mark, when in marked.marks]
+        if quiet:
+            continue
+        score = marked.score()
+        right = sum(r for r, _ in score.values())
+        total = sum(t for _, t in score.values())
+        kinds = ", ".join(f"{kind} {r}/{t}" for kind, (r, t) in score.items())
+        odd = sum(m.verdict == NOT_AN_EXERCISE for _, m, _ in marked.marks)
+        line = f"{marked.student} ({path}): {right} of {total} right"
+        line += f": {kinds}" if kinds else ""
+        line += f"; {odd} not an exercise" if odd else ""
+        print(_one_line(line))
+        if args.detail:
+            for place, mark, _ in marked.marks:
+                print(_one_line(_detail(place, mark)))
+    if args.csv is not None:
+        worst = max(worst, _write_csv(args.csv, rows, write_csv))
+    return worst
+
+
+def _class_marked(folder: str) -> list[Any]:
+    """Each student of the class kept in ``folder`` (``loo-tutor classroom --data``), marked.
+
+    Raises:
+        ValueError: no class is kept there, or it cannot be read.
+    """
+    from pathlib import Path
+
+    from ..teaching.marking import Marked
+    from .classbook import ClassBook, ClassBookError
+
+    try:
+        book = ClassBook(Path(folder), create=False)
+    except ClassBookError as exc:
+        raise ValueError(str(exc)) from exc
+    try:
+        marks: dict[str, list[tuple[str, Any, str]]] = {}
+        for student, mark, when in book.rows():
+            kept = marks.setdefault(student, [])
+            kept.append((f"check {len(kept) + 1}", mark, when))
+    finally:
+        book.close()
+    return [Marked(folder, student, tuple(kept)) for student, kept in marks.items()]
+
+
+def _detail(place: str, mark: Any) -> str:
+    """One item of ``loo-tutor mark --detail``."""
+    seed = f"seed {mark.seed}" if mark.seed >= 0 else "no seed"
+    line = f"  {place} {mark.kind or '?'} {seed}: {mark.verdict}; answered {mark.answer or '—'}"
+    if mark.verdict == "wrong":
+        line += (f"; {mark.rule} ({mark.rule_name}): {mark.message} "
+                 f"The right answer: {mark.expected}.")
+    elif mark.verdict != "right":
+        line += f"; {mark.message}"
+    return line
+
+
+def _write_csv(target: str, rows: list[Any], write: Any) -> int:
+    if target == "-":
+        write(rows, sys.stdout)
+        return EXIT_LEGAL
+    try:
+        with open(target, "w", encoding="utf-8", newline="") as out:
+            write(rows, out)
+    except OSError as exc:
+        reason = exc.strerror.lower() if exc.strerror else str(exc)
+        print(f"error: cannot write the grade book {target!r}: {_one_line(reason)}",
+              file=sys.stderr)
+        return EXIT_BAD
+    print(f"wrote the grade book {target}")
+    return EXIT_LEGAL
+
+
+def _add_mark_command(commands: Any) -> None:
+    mark = commands.add_parser(
+        "mark", help="mark students' answers files: every exercise made again and judged",
+        description="Mark answers files (one per student, typed from a worksheet or downloaded "
+                    "from the book's exercises page): one line per student with the score by "
+                    "kind of exercise.",
+        epilog_from=_mark_help, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mark.add_argument("files", nargs="*", metavar="FILE", help="an answers file, or - for stdin")
+    mark.add_argument("--class", dest="class_folder", metavar="DIR",
+                      help="also mark every answer a classroom kept in DIR (the folder of "
+                           "'loo-tutor classroom --data DIR'), one line per student")
+    mark.add_argument("--detail", action="store_true",
+                      help="also one line per item: the verdict, and for a wrong answer the "
+                           "rule and the right answer")
+    mark.add_argument("--csv", metavar="CSV",
+                      help="write a grade book, one row per student and item ("
+                           "- for standard output, instead of the score lines)")
+    mark.set_defaults(run=_run_mark)
 
 
 # -- classroom -----------------------------------------------------------------------------
@@ -347,6 +538,13 @@ def _add_classroom_command(commands: Any) -> None:
                            "draws the widgets of ipywidgets (default; Voila's page when "
                            "./dev has not built it), or 'voila', Voila's JupyterLab front "
                            "end, which also draws other widget libraries installed for it")
+    room.add_argument("--data", default=None, metavar="DIR",
+                      help="the folder that keeps the class: the students' names and every "
+                           "answer checked, in an SQLite database (default: a new folder "
+                           "loo-class-DATE-TIME in the current folder, named at start); give "
+                           "the same folder again to carry on with the same class")
+    room.add_argument("--class-code", default=None, metavar="CODE",
+                      help="a word students type when they join (default: none)")
     room.set_defaults(run=_run_classroom)
 
 
@@ -372,6 +570,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_run_demo)
     _add_classroom_command(commands)
     _add_exercise_commands(commands)
+    _add_mark_command(commands)
     return parser
 
 

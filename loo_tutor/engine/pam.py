@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .actions import Announce, CivilLead, Exchange, Play, Seat
 from .cards import CARDS, Card, Suit, sort_hand
 from .errors import LooError, RuleError
 from .legality import (
@@ -51,21 +52,16 @@ from .legality import (
     legal_leads,
     trumps_held,
 )
-from .profiles import PAM
-from .rules import Profile, RuleId, RuleKey, VariantRuleId
-from .state import (
-    Announce,
-    CivilLead,
+from .machine import (
     DealMachine,
-    Exchange,
     Phase,
-    Play,
-    Seat,
     check_pack,
     check_seats,
     seats_from_left,
     shuffle_and_cut,
 )
+from .profiles import PAM
+from .rules import Profile, RuleId, RuleKey, VariantRuleId
 
 HAND_SIZE = 5
 """Cards in every hand (R-DEAL-ORDER as Pam Loo changes it)."""

@@ -3,7 +3,8 @@
 :func:`position_html` draws what an exercise shows (the deal so far, the
 trick, the record, the session), :func:`solution_html` the engine's answers
 with their reasons, and :func:`write_worksheet` a printable worksheet of
-seeded exercises with a separate answer key. Everything here only draws what
+seeded exercises with a separate answer key, as a page and as an answers file
+that ``loo-tutor mark`` scores all right (:mod:`loo_tutor.teaching.marking`). Everything here only draws what
 :mod:`loo_tutor.teaching.exercises` and the engine report. The output depends on
 nothing but its arguments, so the same seed always writes the same bytes.
 
@@ -30,7 +31,7 @@ from ..engine.errors import LooError, MalformedRecord
 from ..engine.legality import Announcement
 from ..engine.state import DealKind, DealState, Trick
 from ..records.reading import loads, read_text, reason
-from ..records.record import load_record
+from ..records.record import dumps, load_record
 from ..teaching.exercises import (
     DealerChoice,
     Exercise,
@@ -44,6 +45,7 @@ from ..teaching.exercises import (
     from_record,
     make,
 )
+from ..teaching.marking import key_text
 from .markup import HtmlStr, card_text_html, link_rules, stylesheet
 
 __all__ = [
@@ -54,6 +56,9 @@ __all__ = [
 
 MAX_COUNT = 200
 """The most exercises of one type a worksheet may hold."""
+
+RECORD_NAME = "record.yaml"
+"""The copy of the deal record ``loo-tutor exercise`` writes beside its key."""
 
 _CALLED = {Announcement.STAND: "stood", Announcement.PASS: "passed",
            Announcement.MISS: "took the miss", Announcement.DEFEND: "defended"}
@@ -360,19 +365,20 @@ def worksheet_seeds(seed: int, count: int) -> list[int]:
 
 
 def write_worksheet(kinds: Sequence[int | Kind], count: int, seed: int, out: str | os.PathLike[str],
-                    progress: Callable[[int, int], None] | None = None) -> tuple[Path, Path]:
+                    progress: Callable[[int, int], None] | None = None
+                    ) -> tuple[Path, Path, Path]:
     """Write ``count`` seeded exercises of each kind as a worksheet and its answer key.
 
     Args:
         kinds: exercise types, 1 to 6.
         count: exercises of each type (1 to :data:`MAX_COUNT`).
         seed: the worksheet's seed; the same seed writes the same files.
-        out: the folder to write ``worksheet.html`` and ``answers.html`` into
-            (made if missing).
+        out: the folder to write ``worksheet.html``, ``answers.html`` and
+            ``key.yaml`` into (made if missing).
         progress: called with (done, total) after each exercise.
 
     Returns:
-        the paths of the worksheet and the answer key.
+        the paths of the worksheet, the answer key and the key as an answers file.
 
     Raises:
         LooError: a bad type, count or seed, or the folder cannot be written.
@@ -393,25 +399,31 @@ def write_worksheet(kinds: Sequence[int | Kind], count: int, seed: int, out: str
             if progress is not None:
                 progress(len(exercises), total)
     title = f"Loo exercises, seed {seed}"
-    return _write(out, worksheet_html(exercises, title), answer_key_html(exercises, title))
+    return _write(out, {"worksheet.html": worksheet_html(exercises, title),
+                        "answers.html": answer_key_html(exercises, title),
+                        "key.yaml": key_text(exercises, f"answer key, {title}")})
 
 
-def _write(out: str | os.PathLike[str], sheet: str, key: str) -> tuple[Path, Path]:
+def _write(out: str | os.PathLike[str], files: dict[str, str]) -> tuple[Path, Path, Path]:
+    """Write ``files`` (name to text) into ``out``; the paths of the first three."""
     folder = Path(out)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        paths = folder / "worksheet.html", folder / "answers.html"
-        for path, text in zip(paths, (sheet, key), strict=True):
+        paths = [folder / name for name in files]
+        for path, text in zip(paths, files.values(), strict=True):
             path.write_text(text, encoding="utf-8", newline="\n")
     except OSError as exc:
         reason = exc.strerror.lower() if exc.strerror else str(exc)
         raise LooError(f"cannot write into {str(folder)!r}: {reason}") from None
-    return paths
+    return paths[0], paths[1], paths[2]
 
 
 def write_record_sheet(record_path: str, kinds: Sequence[int | Kind], out: str | os.PathLike[str],
-                       seed: int = 0) -> tuple[Path, Path]:
+                       seed: int = 0) -> tuple[Path, Path, Path]:
     """Turn a teacher's deal record into an exercise sheet and its answer key.
+
+    Writes ``worksheet.html``, ``answers.html``, ``key.yaml`` and, for the
+    key's items to name, the record itself as ``record.yaml``.
 
     Raises:
         MalformedRecord: the record cannot be read or is not a deal.
@@ -425,7 +437,10 @@ def write_record_sheet(record_path: str, kinds: Sequence[int | Kind], out: str |
             "a deal record"
         exercises.append(exercise)
     title = "Loo exercises from a deal record"
-    return _write(out, worksheet_html(exercises, title), answer_key_html(exercises, title))
+    return _write(out, {"worksheet.html": worksheet_html(exercises, title),
+                        "answers.html": answer_key_html(exercises, title),
+                        "key.yaml": key_text(exercises, f"answer key, {title}", RECORD_NAME, seed),
+                        RECORD_NAME: dumps(record)})
 
 
 def _stdin_record() -> dict[str, Any]:

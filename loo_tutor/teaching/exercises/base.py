@@ -62,12 +62,20 @@ class Kind(enum.IntEnum):
         """A few words naming the kind, e.g. ``"Which cards may be played?"``."""
         return _TITLES[self]
 
+    @property
+    def word(self) -> str:
+        """The kind's name on the command line and in answers files, e.g. ``"legal-cards"``."""
+        return self.name.lower().replace("_", "-")
+
     @classmethod
     def parse(cls, value: object) -> Kind:
-        """The kind numbered ``value`` (an int or its text).
+        """The kind numbered or named ``value``: ``4``, ``"4"`` or ``"settle"``.
 
         Raises:
-            LooError: not a number from 1 to 6.
+            LooError: neither a number from 1 to 6 nor a kind's name.
+
+        >>> Kind.parse("legal-cards") is Kind.parse(" 1 ") is Kind.LEGAL_CARDS
+        True
         """
         if isinstance(value, Kind):
             return value
@@ -76,7 +84,11 @@ class Kind(enum.IntEnum):
             text = str(value).strip()
         if text.isdigit() and 1 <= int(text) <= len(cls):
             return cls(int(text))
-        raise LooError(f"exercise type {value!r} is not one of 1 to {len(cls)}")
+        for kind in cls:
+            if kind.word == text.lower().replace("_", "-"):
+                return kind
+        raise LooError(f"exercise type {value!r} is neither a number from 1 to {len(cls)} nor "
+                       f"one of {', '.join(k.word for k in cls)}")
 
 
 _TITLES = {
@@ -100,7 +112,8 @@ def parse_kinds(text: str) -> tuple[Kind, ...]:
     """
     items = [t for t in text.replace(",", " ").split() if t]
     if not items:
-        raise LooError("no exercise type given: write types from 1 to 6, e.g. 1,4")
+        raise LooError("no exercise type given: write types from 1 to 6 or their names, "
+                       "e.g. 1,4 or legal-cards,settle")
     kinds: list[Kind] = []
     for item in items:
         kind = Kind.parse(item)

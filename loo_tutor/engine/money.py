@@ -1,0 +1,122 @@
+"""The money of a deal: exact amounts and the settlement of a finished deal.
+
+Every amount is a :class:`~fractions.Fraction`; :func:`settle` pays the tricks,
+the loos and the carried balance of any game (R-PAY-THIRD, R-LOO, R-CARRY).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import NamedTuple
+
+from .actions import Seat
+from .rules import Profile
+
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+
+
+def exact(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)``, reusing objects for common values.
+
+    Ledger amounts repeat a great deal (thirds of small pools), and building a
+    Fraction costs far more than looking one up.
+    """
+    key = (numerator, denominator)
+    value = _FRACTIONS.get(key)
+    if value is None:
+        value = Fraction(numerator, denominator)
+        if len(_FRACTIONS) < 4096:
+            _FRACTIONS[key] = value
+            _TEXTS[id(value)] = str(value)
+    return value
+
+
+# Texts of the Fractions kept in _FRACTIONS, by id. Those objects live for
+# good, so no other object can ever share one of these ids.
+_TEXTS: dict[int, str] = {}
+
+
+def amount_text(value: Fraction) -> str:
+    """``str(value)``, looked up for the amounts :func:`exact` keeps.
+
+    >>> amount_text(exact(10, 3)), amount_text(Fraction(7, 9))
+    ('10/3', '7/9')
+    """
+    text = _TEXTS.get(id(value))
+    return str(value) if text is None else text
+
+
+class Settlement(NamedTuple):
+    """Who receives and who pays when a deal ends (R-PAY-THIRD, R-LOO, R-CARRY)."""
+
+    payouts: dict[Seat, Fraction]
+    """Pool money received, only for seats that received some."""
+    looed: tuple[Seat, ...]
+    """Looed seats in announcement order."""
+    carried_next: Fraction
+    """The carried balance of the next deal, before its ante."""
+    net: dict[Seat, Fraction]
+    """Every seat's change, which is its payout less its stake and any loo it pays."""
+    loo: Fraction
+    """What each looed seat pays (3 in the limited profile)."""
+
+
+def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_deal: int,
+           active: Sequence[Seat], winners: Sequence[Seat], collected_by: Seat | None,
+           not_paid: Sequence[Seat] = (), flush_spared: Sequence[Seat] | None = None
+           ) -> Settlement:
+    """Settle a finished deal of any game (R-PAY-THIRD, R-LOO, R-CARRY, R-LEDGER).
+
+    Args:
+        profile: the rules played (the loo and ``undivided``).
+        pool: the pool at start of play.
+        stakes: what each seat paid in before the deal.
+        tricks_per_deal: 3, or 5 in Pam Loo; each trick earns that share of the pool.
+        active: the players in the deal, in order.
+        winners: the winner of each trick played.
+        collected_by: who took the whole pool without play (R-COLLECT or a flush).
+        not_paid: players in the deal who play for the pool (the defender).
+        flush_spared: when a flush took the pool, the players in it who are not
+            looed (the flush's holder, the defender, those a rule exempts).
+    """
+    # Count in parts of 1/(T*q) of a unit for a pool p/q and T tricks: a trick then
+    # earns exactly p parts and every amount stays a whole number.
+    p, q = pool.numerator, pool.denominator
+    per_unit = tricks_per_deal * q
+    whole = tricks_per_deal * p
+    if profile.loo_rule == "fixed":
+        loo = profile.loo * per_unit
+    else:  # unlimited: the pool at start of play; mixed: at most the limit
+        loo = whole if profile.loo_rule == "unlimited" else min(whole, profile.loo * per_unit)
+    received: dict[Seat, int] = {}
+    looed: tuple[Seat, ...] = ()
+    if collected_by is not None:
+        received[collected_by] = whole
+        if flush_spared is not None:  # every other player in is looed (V-FLUSH)
+            looed = tuple(s for s in active if s not in flush_spared)
+    else:
+        wins = dict.fromkeys(active, 0)
+        for winner in winners:
+            wins[winner] += 1
+        for seat in active:
+            if seat in not_paid:
+                continue
+            won = wins[seat]
+            if not won:
+                looed += (seat,)
+            elif won == tricks_per_deal or not profile.undivided:  # V-UNDIVIDED: a clean sweep
+                received[seat] = won * p
+    payouts = {}
+    for seat, amount in received.items():
+        payouts[seat] = exact(amount, per_unit)
+    parts = {}
+    for seat, stake in enumerate(stakes):
+        parts[seat] = received.get(seat, 0) - stake * per_unit
+    for seat in looed:
+        parts[seat] -= loo
+    net = {}
+    for seat, amount in parts.items():
+        net[seat] = exact(amount, per_unit)
+    left = whole - sum(received.values()) + loo * len(looed)
+    return Settlement(payouts, looed, exact(left, per_unit), net, exact(loo, per_unit))

@@ -1,0 +1,525 @@
+"""One deal of three-card Loo and its variants: :class:`DealState` and the ways to deal one.
+
+The machine itself is :class:`~loo_tutor.engine.state.DealMachine`'s; this
+module adds three-card Loo's announcements (the miss, the dealer's decision
+table, defending), its duties in play and its flush, and deals a pack into
+hands, a miss and the trump indicator.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+from .actions import Action, Seat
+from .cards import Card, Suit
+from .errors import LooError, RuleError
+from .legality import (
+    Announcement,
+    explain_card,
+    follow_suit,
+    highest_trump,
+    legal_follows,
+    legal_leads,
+)
+from .machine import DealMachine, Phase, check_pack, check_seats, shuffle_and_cut
+from .rules import LIMITED, Profile, RuleId, RuleKey, VariantRuleId
+
+
+class DealKind(str, enum.Enum):
+    """Simple or double deal, fixed by the carried balance (R-DEAL-KIND)."""
+
+    SIMPLE = "simple"
+    """Nothing carried, so no miss, no announcements and trumps hidden."""
+    DOUBLE = "double"
+    """Something carried, so a miss, announcements and trumps turned at once."""
+
+
+class DealerCase(str, enum.Enum):
+    """Which row of the dealer's decision table applies when the dealer announces (SPEC §4)."""
+
+    SOLE_STAND = "sole-stand"
+    """Exactly one other player stood, so the dealer may not pass."""
+    SOLE_MISS = "sole-miss"
+    """Exactly one other player is in, playing the miss, so the dealer stands or passes."""
+    SEVERAL = "several"
+    """Two or more others are in, so the dealer stands, passes or takes the miss."""
+
+    @property
+    def rule(self) -> RuleId:
+        """The rule that governs the dealer's announcement in this case."""
+        return _DEALER_RULES[self]
+
+
+_DEALER_RULES = {
+    DealerCase.SOLE_STAND: RuleId.ANN_DEALER_SOLE_STAND,
+    DealerCase.SOLE_MISS: RuleId.ANN_DEALER_SOLE_MISS,
+    DealerCase.SEVERAL: RuleId.ANN_DEALER_OTHER,
+}
+_SOLE_STAND, _SOLE_MISS, _SEVERAL = DealerCase.SOLE_STAND, DealerCase.SOLE_MISS, DealerCase.SEVERAL
+
+
+_ANNOUNCE, _PLAY = Phase.ANNOUNCE, Phase.PLAY
+_SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE
+_STAND, _PASS, _MISS, _DEFEND = (Announcement.STAND, Announcement.PASS, Announcement.MISS,
+                                 Announcement.DEFEND)
+
+
+class DealState(DealMachine):
+    """The state of one deal of three-card Loo, from the first announcement to settlement.
+
+    Build one with :func:`new_deal`, :func:`deal_from_deck` or
+    :func:`deal_from_hands`. Treat it as a value: :meth:`apply` returns a new
+    state and never changes this one. Its fields are those of
+    :class:`DealMachine` and:
+
+    Attributes:
+        kind: simple or double deal.
+        miss: the miss (double deal) or ``None``.
+        ace_duty: whether R-LEAD-ACE binds leaders once trumps are known.
+        miss_taker: who took the miss, if anybody.
+        defender: the dealer defending the pool with the miss, if so.
+        flush: the seat whose flush took the pool (``three_card_flush``), if any.
+    """
+
+    _OWN_FIELDS = ("kind", "miss", "ace_duty", "miss_taker", "defender", "flush",
+                   "_variant_play")
+    __slots__ = _OWN_FIELDS
+
+    kind: DealKind
+    miss: tuple[Card, ...] | None
+    ace_duty: bool
+    miss_taker: Seat | None
+    defender: Seat | None
+    flush: Seat | None
+    _variant_play: bool
+
+    # -- starting ----------------------------------------------------------
+
+    def __init__(self, players: Sequence[str], dealer: Seat, carried: Fraction,
+                 dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
+                 indicator: Card, profile: Profile = LIMITED,
+                 stock: tuple[Card, ...] = ()) -> None:
+        """A deal at its start; see :func:`start_deal`, which callers use."""
+        count = len(players)
+        kind = deal_kind(carried, profile)
+        self._seat(profile, players, dealer, carried, dealt, indicator, stock,
+                   3 * count + (3 if spare is not None else 0) + 1)
+        self.kind = kind
+        self.miss = spare
+        # R-LEAD-ACE binds whenever trumps are turned at the start: a double deal, or a
+        # single pot with a miss (SPEC §11.1); V-SIMPLE-ACE extends it past a reveal.
+        self.ace_duty = kind is _DOUBLE or profile.simple_ace_duty or spare is not None
+        self.miss_taker = self.defender = self.flush = None
+        self._variant_play = (not profile.heading or profile.trump_leads is not None
+                              or profile.two_player_top_trump)
+        if kind is _SIMPLE and spare is None:
+            self.trump = None
+            self.active = self.order
+            self._start_play()
+        else:  # a double deal, or a single pot with a miss (V-SINGLE-POT)
+            self.trump = indicator.suit
+            if kind is not _SIMPLE:
+                self.held = [()] * count
+
+    def _fresh(self) -> DealState:
+        return DealState(self.players, self.dealer, self.carried, self.hands, self.miss,
+                         self.indicator, self.profile, self.stock)
+
+    # -- queries ---------------------------------------------------------
+
+    def trumps_known(self) -> bool:
+        """Whether the trump suit is known to the table (R-DEAL-TRUMP, R-REVEAL)."""
+        return self.trump is not None
+
+    def legal_announcements(self) -> list[Announcement]:
+        """The announcements open to the player to act (empty outside announcing)."""
+        if self.phase is not _ANNOUNCE:
+            return []
+        if self.profile is not LIMITED:
+            return self._variant_announcements()
+        miss_free = self.miss_taker is None
+        if self._turn != self.dealer:
+            calls = [_STAND, _PASS]
+            if miss_free:
+                calls.append(_MISS)
+            return calls
+        case = self.dealer_case()
+        if case is _SOLE_STAND:
+            return [_STAND, _MISS, _DEFEND]
+        if case is _SOLE_MISS:
+            return [_STAND, _PASS]
+        calls = [_STAND, _PASS]
+        if miss_free:
+            calls.append(_MISS)
+        return calls
+
+    def _variant_announcements(self) -> list[Announcement]:
+        """:meth:`legal_announcements` under a profile's options (SPEC §11.1)."""
+        profile = self.profile
+        if self.kind is _SIMPLE:  # a single pot with a miss: only the dealer's left speaks
+            return [_STAND, _MISS]
+        no_pass = profile.club_law and self.indicator.suit is Suit.CLUBS
+        miss_free = self.miss is not None and self.miss_taker is None
+        calls = [_STAND] if no_pass else [_STAND, _PASS]
+        if miss_free:
+            calls.append(_MISS)
+        if self._turn != self.dealer:
+            return calls
+        case = self.dealer_case()
+        if case is _SOLE_STAND:
+            if self.miss is None:  # Irish Loo: no miss to defend with, so the dealer stands
+                return [_STAND]
+            return [_DEFEND] if profile.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
+        if case is _SOLE_MISS:
+            return [_STAND] if no_pass else [_STAND, _PASS]
+        return calls
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, in a stable order."""
+        return super().legal_actions()
+
+    def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
+        if self._variant_play:
+            return self._variant_cards(hand)
+        if self.trick:
+            return legal_follows(hand, self.trick, self.trump)
+        return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
+
+    def _variant_cards(self, hand: tuple[Card, ...]) -> list[Card]:
+        """:meth:`legal_cards` under the heading and lead options (SPEC §11.1)."""
+        profile = self.profile
+        if self.trick:
+            if profile.heading:
+                return legal_follows(hand, self.trick, self.trump)
+            return follow_suit(hand, self.trick)
+        if profile.trump_leads is not None and len(self.tricks) >= profile.trump_leads:
+            return list(hand)
+        if profile.two_player_top_trump and self.trump is not None and len(self.active) == 2:
+            top = highest_trump(hand, self.trump)
+            if top is not None:
+                return [top]
+        return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
+
+    def _not_paid(self) -> tuple[Seat, ...]:
+        return () if self.defender is None else (self.defender,)
+
+    def _flush_spared(self) -> tuple[Seat, ...] | None:
+        if self.flush is None:
+            return None
+        return (self.flush,) if self.defender is None else (self.flush, self.defender)
+
+    def dealer_case(self) -> DealerCase | None:
+        """Which row of the dealer's decision table applies (SPEC §4).
+
+        ``None`` unless it is the dealer's turn to announce.
+        """
+        if self.phase is not _ANNOUNCE or self._turn != self.dealer:
+            return None
+        players_in = self.active  # the non-dealers who stood or took the miss
+        if len(players_in) == 1:
+            return _SOLE_MISS if players_in[0] == self.miss_taker else _SOLE_STAND
+        return _SEVERAL
+
+    # -- acting ----------------------------------------------------------
+
+    def _announce(self, seat: Seat, call: Announcement) -> None:
+        if self.kind is _SIMPLE:
+            self._single_pot(seat, call)
+            return
+        self.announcements.append((seat, call))
+        if call is _STAND:
+            self.held[seat] = self.hands[seat]
+        elif call is _MISS or call is _DEFEND:
+            self.held[seat] = self.miss  # type: ignore[assignment]
+            if call is _MISS:
+                self.miss_taker = seat
+            else:
+                self.defender = seat
+        if call is not _PASS:
+            self.active += (seat,)  # announcements follow seating order, dealer last
+        if seat == self.dealer:
+            if call is _PASS and len(self.active) == 1:
+                self._collect(self.active[0])
+            elif self.profile is LIMITED:
+                self._start_play()
+            else:
+                self._close_announcements()
+            return
+        position = len(self.announcements)
+        if position == len(self.order) - 1 and not self.active:
+            self._collect(self.dealer)
+        else:
+            self._turn = self.order[position]
+
+    def _single_pot(self, seat: Seat, call: Announcement) -> None:
+        """The one announcement of a single pot with a miss; everyone else plays (V-SINGLE-POT)."""
+        self.announcements.append((seat, call))
+        self.held = list(self.hands)
+        if call is _MISS:
+            self.held[seat] = self.miss  # type: ignore[assignment]
+            self.miss_taker = seat
+        self.active = self.order
+        self._close_announcements()
+
+    def _take_flush(self) -> bool:
+        """Whether a hand of three trumps takes the pool without play (V-FLUSH).
+
+        Of two such hands the one with the higher top trump wins. The defender
+        plays for the pool and cannot take it.
+        """
+        if not self.profile.three_card_flush:
+            return False
+        trump = self.trump
+        best: Seat | None = None
+        best_top = -1
+        for seat in self.active:
+            hand = self.held[seat]
+            if seat != self.defender and all(card.suit is trump for card in hand):
+                top = max(card.rank for card in hand)
+                if top > best_top:
+                    best, best_top = seat, top
+        if best is None:
+            return False
+        self.flush = best
+        self._end(best)
+        return True
+
+    # -- explanations ------------------------------------------------------
+
+    def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
+        if self.kind is _SIMPLE:
+            if self.profile.single_pot_miss:
+                return self._single_pot_refusal(name, seat)
+            return RuleId.ANN_SIMPLE, (
+                f"{name} cannot announce: a simple deal has no announcements and everyone plays."
+            )
+        return super()._announce_turn_refusal(name, seat)
+
+    def _call_refusal(self, name: str, seat: Seat, call: Announcement
+                      ) -> tuple[RuleKey, str] | None:
+        if self.profile is not LIMITED:
+            refusal = self._variant_announce_refusal(name, seat, call)
+            if refusal is not None:
+                return refusal
+        if call is _MISS:
+            taker = self._name(self.miss_taker)  # type: ignore[arg-type]
+            return RuleId.ANN_MISS_ONCE, (
+                f"{name} cannot take the miss: {taker} has already taken it, and it "
+                "goes only to the first player who asks."
+            )
+        if seat != self.dealer:
+            return RuleId.DEFEND, (
+                f"{name} may not defend: only the dealer may, and only against a single "
+                "player who stood."
+            )
+        case = self.dealer_case()
+        if case is _SOLE_STAND:
+            return RuleId.ANN_DEALER_SOLE_STAND, (
+                f"{name}, dealing against a single player who stood, may not pass: the "
+                "dealer must stand, take the miss or defend the pool."
+            )
+        if case is _SOLE_MISS:
+            return RuleId.ANN_DEALER_SOLE_MISS, (
+                f"{name}, dealing against a single player who took the miss, may not "
+                "defend: the dealer may only stand or pass."
+            )
+        return RuleId.DEFEND, (
+            f"{name} may not defend: two or more players are in, and the dealer may "
+            "defend only against a single player who stood."
+        )
+
+    def _single_pot_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str]:
+        left = self._name(self.order[0])
+        if self.phase is _ANNOUNCE and seat == self._turn:
+            return VariantRuleId.SINGLE_POT, (
+                f"{name} may only stand or take the miss: in a single pot nobody passes."
+            )
+        return VariantRuleId.SINGLE_POT, (
+            f"{name} cannot announce: in a single pot everyone plays, and only {left}, on the "
+            "dealer's left, may first swap for the miss."
+        )
+
+    def _variant_announce_refusal(self, name: str, seat: Seat, call: Announcement
+                                  ) -> tuple[RuleKey, str] | None:
+        """The refusals that only a profile's options cause, for a player whose turn it is."""
+        profile = self.profile
+        if self.miss is None and (call is _MISS or call is _DEFEND):
+            return RuleId.ANN_CHOICES, (
+                f"{name} may only stand or pass: this deal has no miss."
+            )
+        if call is _PASS and profile.club_law and self.indicator.suit is Suit.CLUBS:
+            return VariantRuleId.CLUB_LAW, (
+                f"{name} may not pass: a club was turned for trumps, and under club law "
+                "everyone plays."
+            )
+        if seat == self.dealer and self.dealer_case() is _SOLE_STAND:
+            if self.miss is None:
+                return RuleId.ANN_DEALER_SOLE_STAND, (
+                    f"{name}, dealing against a single player who stood, may not pass: "
+                    "there is no miss to defend with, so the dealer stands and plays."
+                )
+            if profile.dealer_defends_sole:
+                return RuleId.ANN_DEALER_SOLE_STAND, (
+                    f"{name}, dealing against a single player who stood, must defend the "
+                    "pool with the miss."
+                )
+        return None
+
+    def _exchange_barred(self, name: str, take_turned: bool) -> tuple[RuleKey, str] | None:
+        if take_turned:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} cannot take the turned card: in three-card Loo it stays on the table."
+            )
+        if not self.profile.irish:
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange: this game has no exchanges."
+        return None
+
+    def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
+        hand, trick, trump = self.held[seat], self.trick, self.trump
+        if (self._variant_play and not trick and card in hand and trump is not None
+                and card in legal_leads(hand, trump, self.ace_duty, self.indicator)):
+            top = highest_trump(hand, trump)
+            assert top is not None
+            return VariantRuleId.TWO_TOP_TRUMP, (
+                f"{name} may not lead {card.shown}: only two players are in, so {name} must "
+                f"lead the highest trump, {top.shown}."
+            )
+        return explain_card(name, card, hand, trick, trump, self.ace_duty, self.indicator)
+
+
+def deal_kind(carried: Fraction, profile: Profile = LIMITED) -> DealKind:
+    """Simple when nothing is carried, double otherwise (R-DEAL-KIND).
+
+    Irish Loo knows no simple deal: every deal is played like a double deal,
+    without a miss; neither does ``blenheim`` (``simple_pool`` off), whose every
+    deal has a miss.
+    """
+    return (_SIMPLE if carried.numerator == 0 and profile.simple_pool and not profile.irish
+            else _DOUBLE)
+
+
+def deals_miss(kind: DealKind, profile: Profile = LIMITED) -> bool:
+    """Whether a deal of this kind gets a miss (R-DEAL-MISS, V-SINGLE-POT, Irish Loo)."""
+    return not profile.irish and (kind is _DOUBLE or profile.single_pot_miss)
+
+
+def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind,
+               profile: Profile = LIMITED
+               ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card]:
+    """Deal a shuffled and cut pack: the hands by seat, the miss and the indicator.
+
+    Three circuits, one card at a time from the dealer's left; a miss takes the
+    second-to-last card of every circuit, or the first with the option
+    ``miss_position: first`` (R-DEAL-ORDER, R-DEAL-MISS, R-DEAL-TRUMP).
+    """
+    with_miss = deals_miss(kind, profile)
+    width = players + with_miss
+    end = 3 * width
+    # The k-th receiver of a circuit gets deck[k], deck[k + width], deck[k + 2*width].
+    piles = [tuple(deck[k:end:width]) for k in range(width)]
+    miss = None
+    if with_miss:
+        miss = piles.pop(0 if profile.miss_first else players - 1)
+    hands: list[tuple[Card, ...]] = [()] * players
+    for k in range(players):
+        hands[(dealer + 1 + k) % players] = piles[k]
+    return hands, miss, deck[end]
+
+
+def undealt(deck: Sequence[Card], players: int, kind: DealKind, profile: Profile = LIMITED
+            ) -> tuple[Card, ...]:
+    """The stock: the cards of a dealt pack after the indicator (R-DEAL-STOCK)."""
+    return tuple(deck[3 * (players + deals_miss(kind, profile)) + 1:])
+
+
+def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                    hands: Sequence[Iterable[Card]], miss: Iterable[Card] | None,
+                    indicator: Card, profile: Profile = LIMITED,
+                    stock: Iterable[Card] = ()) -> DealState:
+    """A deal at its start from known hands.
+
+    Args:
+        players: names in clockwise order.
+        dealer: the dealer's seat.
+        carried: the carried balance before the ante; 0 makes a simple deal.
+        hands: three cards for every seat.
+        miss: three cards in a double deal, ``None`` in a simple deal.
+        indicator: the trump indicator.
+        profile: the rules played.
+        stock: the undealt cards in the order they are drawn (Irish Loo).
+
+    Raises:
+        LooError: the seats, hands or cards do not make a deal, or ``profile``
+            is Pam Loo (see :func:`loo_tutor.engine.pam.pam_from_hands`).
+    """
+    _three_card(profile)
+    carried = check_seats(players, dealer, carried, profile)
+    kind = deal_kind(carried, profile)
+    dealt = tuple(tuple(h) for h in hands)
+    spare = None if miss is None else tuple(miss)
+    drawn = tuple(stock)
+    if len(dealt) != len(players) or any(len(h) != 3 for h in dealt):
+        raise LooError("every seat needs a hand of exactly 3 cards")
+    if (spare is not None) != deals_miss(kind, profile) or (spare is not None and len(spare) != 3):
+        raise LooError("a double deal needs a miss of 3 cards and a simple deal has none")
+    every = [c for h in dealt for c in h] + list(spare or ()) + [indicator, *drawn]
+    if len(set(every)) != len(every):
+        raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
+    return start_deal(players, dealer, carried, dealt, spare, indicator, profile, drawn)
+
+
+def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
+               dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
+               indicator: Card, profile: Profile = LIMITED,
+               stock: tuple[Card, ...] = ()) -> DealState:
+    """A deal at its start from seats and cards the caller has already validated.
+
+    :func:`deal_from_hands` is the checked way in; deal records validate with
+    field names of their own and then come here.
+    """
+    return DealState(players, dealer, carried, dealt, spare, indicator, profile, stock)
+
+
+def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+                   deck: Sequence[Card], profile: Profile = LIMITED) -> DealState:
+    """A deal at its start from the pack as shuffled and cut, top card first.
+
+    Raises:
+        LooError: the deck is not the 52 distinct cards, or the seats are wrong,
+            or ``profile`` is Pam Loo (see :func:`loo_tutor.engine.pam.pam_from_deck`).
+    """
+    _three_card(profile)
+    check_pack(deck)
+    carried = check_seats(players, dealer, carried, profile)
+    return _start_from_deck(players, dealer, carried, deck, profile)
+
+
+def _three_card(profile: Profile) -> None:
+    if profile.game != "three-card":
+        raise RuleError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.engine.pam "
+                        "deals", RuleId.DEAL_ORDER)
+
+
+def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
+                     deck: Sequence[Card], profile: Profile) -> DealState:
+    kind = deal_kind(carried, profile)
+    hands, miss, indicator = split_deck(deck, len(players), dealer, kind, profile)
+    stock = undealt(deck, len(players), kind, profile) if profile.irish else ()
+    return start_deal(players, dealer, carried, tuple(hands), miss, indicator, profile, stock)
+
+
+def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
+             rng: random.Random, profile: Profile = LIMITED) -> DealState:
+    """Shuffle, cut and deal a new deal of three-card Loo with the given random generator.
+
+    Raises:
+        LooError: the seats or the carried balance are wrong, or ``profile`` is
+            five-card Pam Loo, which :func:`loo_tutor.engine.pam.new_pam_deal` deals.
+    """
+    _three_card(profile)
+    carried = check_seats(players, dealer, carried, profile)
+    deck, _ = shuffle_and_cut(rng)
+    return _start_from_deck(players, dealer, carried, deck, profile)

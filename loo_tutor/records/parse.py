@@ -1,0 +1,420 @@
+"""Reading a deal record's fields: the shape CONTRACT.md §2.1 asks of a record.
+
+:class:`ParsedRecord` validates a record's fields and builds the deal at its
+start; every refusal is a :class:`~loo_tutor.engine.errors.MalformedRecord`
+naming the field. The replay (``replay``) takes its actions.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..engine.cards import CARDS, Card, parse_card
+from ..engine.errors import MalformedRecord, NotationError
+from ..engine.legality import Announcement
+from ..engine.pam import HAND_SIZE as PAM_HAND
+from ..engine.pam import TRICKS as PAM_TRICKS
+from ..engine.pam import PamState, split_pam_deck
+from ..engine.profiles import profile_from_rules
+from ..engine.rules import LIMITED, Profile
+from ..engine.state import (
+    DealKind,
+    DealMachine,
+    deal_kind,
+    deals_miss,
+    exact,
+    split_deck,
+    start_deal,
+    undealt,
+)
+from .reading import load
+
+FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
+          "announce", "tricks")
+"""The top-level keys a record may have, in the order records are written."""
+
+IRISH_FIELDS = (*FIELDS[:-1], "stock", "exchange", "tricks")
+"""The keys of an Irish Loo record: the stock drawn from, and the exchanges."""
+
+PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
+              "announce", "exchange", "civil", "tricks")
+"""The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
+
+
+_FIELD_SETS = {fields: frozenset(fields) for fields in (FIELDS, IRISH_FIELDS, PAM_FIELDS)}
+_SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
+_WORDS = {a.value: a for a in Announcement}
+_CARD_OF_TEXT = {card.text: card for card in CARDS}.__getitem__
+_CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
+
+
+def load_record(source: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a record from a file path or from the record's text.
+
+    A :class:`~pathlib.Path` is always read as a file. A string is read as a
+    file when it is a single line naming an existing file, else as text.
+    Whatever the text holds, the answer is a mapping or a one-line refusal
+    (:mod:`loo_tutor.records.reading`, whose :func:`~loo_tutor.records.reading.loads` reads a
+    record's text).
+
+    Raises:
+        MalformedRecord: the file cannot be read, or its text is not a record.
+    """
+    return load(source)
+
+
+def _card(value: Any, where: str) -> Card:
+    try:
+        return parse_card(value)
+    except NotationError:
+        raise MalformedRecord(f"{where}: unknown card text {value!r}") from None
+
+
+def _cards(value: Any, field: str, key: object = None, count: int | None = None
+           ) -> tuple[Card, ...]:
+    """Read a list of cards for ``field`` (``field.key`` or ``field[key]`` in messages)."""
+    if type(value) is not list and not isinstance(value, tuple):
+        raise MalformedRecord(f"{_where(field, key)}: expected a list of cards, got {_kind(value)}")
+    if count is not None and len(value) != count:
+        raise MalformedRecord(
+            f"{_where(field, key)}: expected exactly {count} cards, got {len(value)}"
+        )
+    try:
+        return tuple(map(_CARD_OF_TEXT, value))
+    except (KeyError, TypeError):  # not canonical text: take the slow, forgiving route
+        where = _where(field, key)
+        return tuple(_card(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def _where(field: str, key: object) -> str:
+    if key is None:
+        return field
+    return f"{field}[{key}]" if isinstance(key, int) else f"{field}.{key}"
+
+
+def _is_mapping(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else f"{type(value).__name__} {value!r}"
+
+
+def parse_carried(value: Any) -> Fraction:
+    """Read a carried balance: a whole number ≥ 0, or text ``"N"`` or ``"N/D"``.
+
+    Raises:
+        MalformedRecord: floats, booleans, negatives, a zero denominator, other text.
+
+    >>> parse_carried(9), parse_carried("13/3")
+    (Fraction(9, 1), Fraction(13, 3))
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise MalformedRecord(
+            f"carried: expected a whole number or text like \"13/3\", got {_kind(value)}"
+        )
+    if isinstance(value, int):
+        if value < 0:
+            raise MalformedRecord(f"carried: {value} is negative")
+        return exact(value, 1)
+    match = _CARRIED_TEXT.fullmatch(value)
+    if match is None:
+        raise MalformedRecord(
+            f"carried: {value!r} is not a whole number ≥ 0 or an exact fraction \"N/D\""
+        )
+    numerator, denominator = match.groups()
+    if denominator is not None and int(denominator) == 0:
+        raise MalformedRecord(f"carried: {value!r} has a zero denominator")
+    return Fraction(int(numerator), int(denominator or 1))
+
+
+class ParsedRecord:
+    """A record whose static shape has been validated (CONTRACT §2.1, first part)."""
+
+    __slots__ = (
+        "announce",
+        "carried",
+        "civil",
+        "dealer",
+        "exchange",
+        "players",
+        "start",
+        "tricks",
+    )
+
+    def __init__(self, record: Any, profile: Profile | None = None) -> None:
+        """Validate ``record``; ``profile`` is its ``rules`` already read, if it was."""
+        if not _is_mapping(record):
+            raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
+        if profile is None:
+            rules = record.get("rules")
+            profile = LIMITED if rules is None else profile_from_rules(rules)
+        pam = profile.game == "pam"
+        allowed = PAM_FIELDS if pam else IRISH_FIELDS if profile.irish else FIELDS
+        if not _FIELD_SETS[allowed].issuperset(record):
+            key = next(k for k in record if k not in allowed)
+            raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
+        players = self._players(record.get("players"), profile)
+        dealer = record.get("dealer")
+        if not isinstance(dealer, str) or dealer not in players:
+            raise MalformedRecord(f"dealer: {_kind(dealer)} is not one of the players")
+        if "carried" not in record:
+            raise MalformedRecord("carried: missing (use 0 when nothing was carried)")
+        carried = parse_carried(record["carried"])
+        seat = {name: index for index, name in enumerate(players)}
+        dealer_seat = seat[dealer]
+        self.players = players
+        self.dealer = dealer_seat
+        self.carried = carried
+        self.exchange = self._exchange(record.get("exchange"), seat)
+        if pam:
+            dealt, indicator, stock = _pam_cards(record, players, dealer_seat)
+            self.start: DealMachine = PamState(players, dealer_seat, carried, dealt, indicator,
+                                               stock, profile)
+            self.announce = self._announce(record.get("announce"), seat, False)
+            self.tricks = self._tricks(record.get("tricks"), PAM_TRICKS)
+            self.civil = _civil(record.get("civil"), len(self.tricks))
+            _check_pam_stock(self.start, self.exchange)
+            return
+        kind = deal_kind(carried, profile)
+        hands, miss, indicator, stock = self._cards(record, players, seat, dealer_seat, kind,
+                                                    profile)
+        self.start = start_deal(players, dealer_seat, carried, hands, miss, indicator, profile,
+                                stock)
+        self.announce = self._announce(record.get("announce"), seat,
+                                       kind is _SIMPLE and miss is None)
+        self.tricks = self._tricks(record.get("tricks"), 3)
+        self.civil = _NO_CIVIL
+
+    @staticmethod
+    def _players(players: Any, profile: Profile) -> list[str]:
+        if not isinstance(players, list):
+            raise MalformedRecord(f"players: expected a list of names, got {_kind(players)}")
+        try:
+            named = all(map(str.strip, players))
+        except TypeError:  # not text
+            named = False
+        if not named:
+            i, name = next((i, n) for i, n in enumerate(players)
+                           if not isinstance(n, str) or not n.strip())
+            raise MalformedRecord(
+                f"players[{i}]: {_kind(name)} is not a name (quote names such as \"No\")"
+            )
+        if len(set(players)) != len(players):
+            twice = next(n for n in players if players.count(n) > 1)
+            raise MalformedRecord(f"players: {twice!r} is listed twice")
+        if not profile.min_players <= len(players) <= profile.max_players:
+            raise MalformedRecord(
+                f"players: {len(players)} players; {profile.name} Loo needs "
+                f"{profile.min_players} to {profile.max_players} (R-SEAT-COUNT)"
+            )
+        return players
+
+    @staticmethod
+    def _cards(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+               dealer: int, kind: DealKind, profile: Profile
+               ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
+                          tuple[Card, ...]]:
+        deck, hands = record.get("deck"), record.get("hands")
+        if (deck is None) == (hands is None):
+            raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+        miss_text, trump_text = record.get("miss"), record.get("trump")
+        if deck is not None:
+            for key in ("miss", "trump", "stock"):
+                if record.get(key) is not None:
+                    raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+            cards = _cards(deck, "deck", count=52)
+            if len(set(cards)) != 52:
+                twice = next(c for c in cards if cards.count(c) > 1)
+                raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
+            stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
+            return (*split_deck(cards, len(players), dealer, kind, profile), stock)
+        if hands is None or not _is_mapping(hands):
+            raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
+        for name in hands:
+            if name not in seat:
+                raise MalformedRecord(f"hands: {name!r} is not one of the players")
+        by_seat: list[tuple[Card, ...]] = []
+        for name in players:
+            if name not in hands:
+                raise MalformedRecord(f"hands: no hand for {name!r}")
+            given = hands[name]
+            if type(given) is list and len(given) == 3:
+                try:  # canonical card text: one lookup per card
+                    by_seat.append(tuple(map(_CARD_OF_TEXT, given)))
+                    continue
+                except (KeyError, TypeError):
+                    pass
+            by_seat.append(_cards(given, "hands", name, 3))
+        if profile is LIMITED or (not profile.irish and not profile.single_pot_miss):
+            if kind is _DOUBLE and miss_text is None:
+                raise MalformedRecord(
+                    "miss: a double deal (carried above 0) needs the 3 cards of the miss"
+                )
+            if kind is _SIMPLE and miss_text is not None:
+                raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
+        elif deals_miss(kind, profile) != (miss_text is not None):
+            raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
+                                  if miss_text is None else "miss: this deal has no miss")
+        miss = None if miss_text is None else _cards(miss_text, "miss", count=3)
+        if trump_text is None:
+            raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
+        indicator = _card(trump_text, "trump")
+        stock_text = record.get("stock")
+        stock = () if stock_text is None else _cards(stock_text, "stock")
+        distinct = set().union(*by_seat, miss or (), (indicator,), stock)
+        if len(distinct) != 3 * len(by_seat) + (3 if miss else 0) + 1 + len(stock):
+            every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
+            twice = next(c for c in every if every.count(c) > 1)
+            raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
+        return by_seat, miss, indicator, stock
+
+    @staticmethod
+    def _announce(announce: Any, seat: dict[str, int], silent: bool
+                  ) -> list[tuple[int, Announcement]]:
+        if announce is None:
+            return []
+        if not _is_mapping(announce):
+            raise MalformedRecord(
+                f"announce: expected a mapping player -> word, got {_kind(announce)}")
+        if announce and silent:
+            raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
+        calls = []
+        for name, word in announce.items():
+            if name not in seat:
+                raise MalformedRecord(f"announce: {name!r} is not one of the players")
+            call = _WORDS.get(word) if type(word) is str else None  # written canonically
+            if call is None and isinstance(word, str):
+                call = _WORDS.get(word.strip().lower())
+            if call is None:
+                raise MalformedRecord(
+                    f"announce.{name}: {_kind(word)} is not stand, pass, miss or defend"
+                )
+            calls.append((seat[name], call))
+        return calls
+
+    @staticmethod
+    def _exchange(exchange: Any, seat: dict[str, int]
+                  ) -> list[tuple[int, tuple[Card, ...], bool]]:
+        """Each exchange: a list of the cards discarded, or (Pam Loo) a mapping
+        ``{discard: [...], take_turned: true}`` for a dealer who takes the turned card."""
+        if exchange is None:
+            return []
+        if not _is_mapping(exchange):
+            raise MalformedRecord(
+                f"exchange: expected a mapping player -> cards discarded, got {_kind(exchange)}"
+            )
+        swaps = []
+        for name, given in exchange.items():
+            if name not in seat:
+                raise MalformedRecord(f"exchange: {name!r} is not one of the players")
+            take = False
+            if _is_mapping(given):
+                unknown = sorted(str(key) for key in given if key not in ("discard", "take_turned"))
+                if unknown:
+                    raise MalformedRecord(f"exchange.{name}: unknown key {unknown[0]!r} "
+                                          "(allowed: discard, take_turned)")
+                take = given.get("take_turned", False)
+                if not isinstance(take, bool):
+                    raise MalformedRecord(
+                        f"exchange.{name}.take_turned: expected true or false, got {_kind(take)}"
+                    )
+                given = given.get("discard", [])
+            swaps.append((seat[name], _cards(given, "exchange", name), take))
+        return swaps
+
+    @staticmethod
+    def _tricks(tricks: Any, most: int) -> list[tuple[Card, ...]]:
+        if tricks is None:
+            return []
+        if not isinstance(tricks, list):
+            raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(tricks)}")
+        if len(tricks) > most:
+            raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most {most}")
+        played = []
+        count = 0
+        for t, trick in enumerate(tricks):
+            cards = _cards(trick, "tricks", t)
+            if not cards:
+                raise MalformedRecord(f"tricks[{t}]: an empty trick")
+            played.append(cards)
+            count += len(cards)
+        if len(set().union(*played)) != count:
+            every = [c for cards in played for c in cards]
+            twice = next(c for c in every if every.count(c) > 1)
+            raise MalformedRecord(f"tricks: {twice.shown} is played twice")
+        return played
+
+
+_NO_CIVIL: frozenset[int] = frozenset()
+
+
+def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
+               ) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
+    """The hands, the turned card and the stock of a Pam record."""
+    deck, hands = record.get("deck"), record.get("hands")
+    if (deck is None) == (hands is None):
+        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+    if deck is not None:
+        for key in ("trump", "stock"):
+            if record.get(key) is not None:
+                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+        cards = _cards(deck, "deck", count=len(CARDS))
+        _distinct(cards, "deck")
+        dealt, indicator, stock = split_pam_deck(cards, len(players), dealer)
+        return tuple(dealt), indicator, stock
+    if hands is None or not _is_mapping(hands):
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
+    for name in hands:
+        if name not in players:
+            raise MalformedRecord(f"hands: {name!r} is not one of the players")
+    by_seat = []
+    for name in players:
+        if name not in hands:
+            raise MalformedRecord(f"hands: no hand for {name!r}")
+        by_seat.append(_cards(hands[name], "hands", name, PAM_HAND))
+    if record.get("trump") is None:
+        raise MalformedRecord("trump: missing (the turned card is needed with 'hands')")
+    indicator = _card(record["trump"], "trump")
+    stock = () if record.get("stock") is None else _cards(record["stock"], "stock")
+    room = len(CARDS) - PAM_HAND * len(players) - 1
+    if len(stock) > room:
+        raise MalformedRecord(f"stock: {len(stock)} cards, but only {room} are left after the deal")
+    _distinct([c for h in by_seat for c in h] + [indicator, *stock], "hands/trump/stock")
+    return tuple(by_seat), indicator, stock
+
+
+def _distinct(cards: Sequence[Card], field: str) -> None:
+    if len(set(cards)) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise MalformedRecord(f"{field}: {twice.shown} appears twice (R-PACK-CARDS)")
+
+
+def _civil(value: Any, tricks: int) -> frozenset[int]:
+    if value is None:
+        return _NO_CIVIL
+    if not isinstance(value, list):
+        raise MalformedRecord(f"civil: expected a list of trick numbers, got {_kind(value)}")
+    for number in value:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= PAM_TRICKS:
+            raise MalformedRecord(f"civil: {number!r} is not a trick number from 1 to {PAM_TRICKS}")
+        if number > tricks:
+            raise MalformedRecord(f"civil: trick {number} has no lead in 'tricks'")
+    if len(set(value)) != len(value):
+        raise MalformedRecord("civil: a trick number is listed twice")
+    return frozenset(value)
+
+
+def _check_pam_stock(start: PamState, exchange: list[tuple[int, tuple[Card, ...], bool]]
+                     ) -> None:
+    """A Pam hands record must list the stock as far as its exchanges can draw."""
+    draws = sum(len(cards) - take for _, cards, take in exchange)
+    if len(start.stock) < min(draws, start.stock_size):
+        raise MalformedRecord(
+            f"stock: the exchanges need {draws} cards from the stock, but it lists "
+            f"{len(start.stock)}"
+        )

@@ -1,0 +1,213 @@
+"""Replaying a deal record with the engine, action by action (CONTRACT.md §2.2).
+
+:func:`walk` is the one replay loop of every game; :func:`replay` and
+:func:`replay_pam` keep every state for stepping through a deal, and
+:func:`action_text` writes an action as a result names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from ..engine.cards import Card
+from ..engine.errors import LooError, MalformedRecord
+from ..engine.legality import Announcement
+from ..engine.pam import PamState
+from ..engine.state import (
+    Announce,
+    CivilLead,
+    DealMachine,
+    DealState,
+    Exchange,
+    Phase,
+    Play,
+    Verdict,
+)
+from .parse import ParsedRecord
+
+CIVIL = " civil"
+"""Added to the ace of trumps in ``next.options`` and ``error.action`` for a civil lead."""
+
+TAKE_TURNED = " + turned"
+"""Added to the discards in ``next.options`` and ``error.action`` when the dealer takes
+the turned card (Pam Loo's ``dealer_takes_trump``)."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A record replayed step by step.
+
+    Attributes:
+        states: the state at the start, then after each legal action
+            (:class:`~loo_tutor.engine.state.DealState`, or
+            :class:`~loo_tutor.engine.pam.PamState` for a Pam Loo record).
+        actions: the legal actions, ``actions[i]`` leading from ``states[i]``
+            to ``states[i + 1]``.
+        refused: the first illegal action and its verdict, if any.
+    """
+
+    states: list[Any]
+    actions: list[Any]
+    refused: tuple[Any, Verdict] | None
+
+
+def replay(record: Mapping[str, Any]) -> Replay:
+    """Every state a three-card record passes through, for stepping through a deal.
+
+    Raises:
+        MalformedRecord: as :func:`check`; also for a Pam Loo record, which
+            :func:`replay_pam` steps through.
+    """
+    parsed = ParsedRecord(record)
+    if type(parsed.start) is not DealState:
+        raise MalformedRecord("rules: a pam record is stepped through with replay_pam")
+    return walk(parsed, keep=True)
+
+
+def replay_pam(record: Mapping[str, Any]) -> Replay:
+    """Every state a Pam Loo record passes through (the same replay as :func:`replay`).
+
+    Raises:
+        MalformedRecord: as :func:`check`; also for a three-card record.
+    """
+    parsed = ParsedRecord(record)
+    if type(parsed.start) is not PamState:
+        raise MalformedRecord("rules: only a pam record is stepped through with replay_pam")
+    return walk(parsed, keep=True)
+
+
+class _Parsed(Protocol):
+    """What the replay reads of a record whose shape has been validated."""
+
+    @property
+    def start(self) -> Any: ...
+    @property
+    def announce(self) -> list[tuple[int, Announcement]]: ...
+    @property
+    def exchange(self) -> list[tuple[int, tuple[Card, ...], bool]]: ...
+    @property
+    def civil(self) -> frozenset[int]: ...
+    @property
+    def tricks(self) -> list[tuple[Card, ...]]: ...
+
+
+def walk(parsed: _Parsed, keep: bool) -> Replay:
+    """Take the record's actions in order until one is refused (CONTRACT §2.2).
+
+    The one replay loop of every game. With ``keep`` every state is kept (each
+    action is taken on a copy); without, the start is changed in place and
+    ``states`` holds only the last. A trick number in ``civil`` makes that
+    trick's lead a :class:`~loo_tutor.engine.state.CivilLead`.
+    """
+    state = parsed.start
+    states = [state]
+    actions: list[Any] = []
+    for seat, call in parsed.announce:
+        announce = Announce(seat, call)
+        if not state.is_legal(announce):
+            return _stopped(state, states, actions, announce)
+        state = _take(state, announce, states, actions, keep)
+    if parsed.exchange and state.phase is not Phase.EXCHANGE:
+        if state.phase is Phase.ANNOUNCE:
+            raise MalformedRecord("exchange: given before the announcements are finished")
+        raise MalformedRecord("exchange: the deal has no exchanges left to make (it is "
+                              "over, or play has begun)")
+    for seat, cards, take in parsed.exchange:
+        exchange = Exchange(seat, cards, take)
+        if not state.is_legal(exchange):
+            return _stopped(state, states, actions, exchange)
+        try:
+            state = _take(state, exchange, states, actions, keep)
+        except LooError as exc:
+            raise MalformedRecord(f"stock: {exc}") from None
+    if parsed.tricks:
+        _check_trick_shape(state, parsed.tricks)
+    civil = parsed.civil
+    for t, trick in enumerate(parsed.tricks):
+        for i, card in enumerate(trick):
+            player: int = state.current_player()
+            play = CivilLead(player, card) if i == 0 and t + 1 in civil else Play(player, card)
+            if not state.is_legal(play):
+                return _stopped(state, states, actions, play)
+            state = _take(state, play, states, actions, keep)
+    return Replay(states, actions, None)
+
+
+def _stopped(state: Any, states: list[Any], actions: list[Any], action: Any) -> Replay:
+    return Replay(states, actions, (action, state.check(action)))
+
+
+_State = TypeVar("_State", bound=DealMachine)
+
+
+def _take(state: _State, action: Any, states: list[_State], actions: list[Any],
+          keep: bool) -> _State:
+    """``state`` after the legal ``action``: a copy kept in ``states``, or ``state`` itself."""
+    if keep:
+        state = state.copy()
+        states.append(state)
+        actions.append(action)
+    state.push(action)
+    return state
+
+
+def phase_of(action: Any) -> str:
+    if type(action) is Announce:
+        return "announce"
+    return "exchange" if type(action) is Exchange else "play"
+
+
+def action_text(action: Any) -> str:
+    """An action as ``next.options`` and ``error.action`` write it (CONTRACT §2.4).
+
+    ``stand``, ``7H``, ``AH civil``, ``2C 3D`` (the cards discarded), ``keep``.
+    """
+    if type(action) is Announce:
+        return str(action.announcement.value)
+    if type(action) is Exchange:
+        return _swap_text(action.cards) + (TAKE_TURNED if action.take_turned else "")
+    if type(action) is CivilLead:
+        return str(action.card.text) + CIVIL
+    return str(action.card.text)
+
+
+class _Dealt(Protocol):
+    """What the trick-shape check reads of a deal, three-card or Pam."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def flush(self) -> object: ...
+    @property
+    def collected_by(self) -> int | None: ...
+    @property
+    def active(self) -> tuple[int, ...]: ...
+
+
+def _check_trick_shape(state: _Dealt, tricks: list[tuple[Card, ...]]) -> None:
+    """Structural checks made once the announcements are known to be legal."""
+    if state.phase is Phase.ANNOUNCE:
+        raise MalformedRecord("tricks: cards are played before the announcements are finished")
+    if state.phase is Phase.EXCHANGE:
+        raise MalformedRecord("tricks: cards are played before the exchanges are finished")
+    if state.flush is not None:
+        raise MalformedRecord("tricks: a flush took the pool without play (V-FLUSH)")
+    if state.collected_by is not None:
+        raise MalformedRecord("tricks: the pool was collected without play (R-COLLECT)")
+    players = len(state.active)
+    for t, trick in enumerate(tricks):
+        if len(trick) > players:
+            raise MalformedRecord(
+                f"tricks[{t}]: {len(trick)} cards but only {players} players are active"
+            )
+        if len(trick) < players and t < len(tricks) - 1:
+            raise MalformedRecord(
+                f"tricks[{t}]: {len(trick)} cards of {players}, yet another trick follows"
+            )
+
+
+def _swap_text(cards: Sequence[Card]) -> str:
+    """An exchange as the result writes it: the cards discarded, or ``keep``."""
+    return " ".join(card.text for card in cards) or "keep"

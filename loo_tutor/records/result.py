@@ -1,0 +1,126 @@
+"""The result of checking a deal record: the dict CONTRACT.md §2.4 describes.
+
+:func:`check` replays a record and reports its settlement, the next legal
+options, or the first illegal action with the rule it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..engine.pam import PamState
+from ..engine.profiles import describe
+from ..engine.rules import LIMITED
+from ..engine.state import DealKind, Phase, amount_text
+from .parse import ParsedRecord
+from .replay import action_text, phase_of, walk
+from .write import card_texts
+
+_STAKE_TEXT = tuple(str(-stake) for stake in range(10))
+_SIMPLE = DealKind.SIMPLE  # enum lookups are slow in hot code
+
+
+def check(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a deal record and report what happened (CONTRACT.md §2).
+
+    Returns:
+        the result dict, whose ``status`` is ``complete``, ``in_progress`` or
+        ``illegal``; an illegal action is described in ``error`` with its
+        ``rule``.
+
+    Raises:
+        MalformedRecord: the record does not describe a deal.
+    """
+    walked = walk(ParsedRecord(record), keep=False)
+    state = walked.states[-1]
+    if walked.refused is None:
+        return _result(state)
+    action, verdict = walked.refused
+    return _result(state, error=(action.seat, phase_of(action), action_text(action),
+                                 verdict.rule, verdict.message))
+
+
+def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
+    """The result dict of CONTRACT.md §2.4, with the keys a variant adds (book: Variants)."""
+    names = state.players
+    complete = error is None and state.phase is Phase.OVER
+    pam = type(state) is PamState
+    tricks = []
+    for trick in state.all_tricks():
+        cards = []
+        for seat, card in trick.plays:
+            cards.append([names[seat], card.text])
+        winner = trick.winner
+        tricks.append({"leader": names[trick.leader], "cards": cards,
+                       "winner": None if winner is None else names[winner]})
+    active = []
+    for seat in state.active:
+        active.append(names[seat])
+    defender = None if pam else state.defender
+    result: dict[str, Any] = {
+        "status": "illegal" if error else ("complete" if complete else "in_progress"),
+        "kind": "pam" if pam else "simple" if state.kind is _SIMPLE else "double",
+        "pool": amount_text(state.pool),
+        "trump": None if state.trump is None else "SHDC"[state.trump],
+        "revealed_after_trick": None if pam else state.revealed_after,
+        "active": active,
+        "defender": None if defender is None else names[defender],
+        "collected_by": None,
+        "tricks": tricks,
+        "payouts": {},
+        "looed": [],
+        "carried_next": None,
+    }
+    net = {}
+    if complete:
+        settled = state.settlement()
+        if state.collected_by is not None:
+            result["collected_by"] = names[state.collected_by]
+        payouts = result["payouts"]
+        for seat, amount in settled.payouts.items():
+            payouts[names[seat]] = amount_text(amount)
+        for seat in settled.looed:
+            result["looed"].append(names[seat])
+        result["carried_next"] = amount_text(settled.carried_next)
+        for seat, amount in settled.net.items():
+            net[names[seat]] = amount_text(amount)
+    else:  # only the stakes have been booked (R-DEAL-ANTE)
+        for seat, stake in enumerate(state.stakes):
+            net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
+    result["net"] = net
+    if error is None and not complete:
+        to_act: int = state.current_player()
+        options = [action_text(action) for action in state.legal_actions()]
+        result["next"] = {"player": names[to_act], "phase": state.phase.value,
+                          "options": sorted(options)}
+    else:
+        result["next"] = None
+    if error is None:
+        result["error"] = None
+    else:
+        player, phase, action, rule, message = error
+        result["error"] = {"player": names[player], "phase": phase, "action": action,
+                           "rule": rule.value, "message": message}
+    if pam:
+        _pam_result(state, result)
+    elif state.profile is not LIMITED and not state.profile.is_limited:
+        result["rules"] = describe(state.profile)
+        result["flush"] = None if state.flush is None else names[state.flush]
+        if state.profile.irish:
+            result["exchanges"] = {names[seat]: card_texts(cards) for seat, cards, _ in state.exchanges}
+    return result
+
+
+def _pam_result(state: PamState, result: dict[str, Any]) -> None:
+    """The keys only a Pam result has (``book/pam.md``, "The result")."""
+    names = state.players
+    flush = state.flush
+    result["rules"] = describe(state.profile)
+    result["flush"] = None if flush is None else names[flush.seat]
+    result["flush_kind"] = None if flush is None else flush.kind
+    result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
+    result["exchanges"] = {names[s]: card_texts(gone) for s, gone, _ in state.exchanges}
+    result["drawn"] = {names[s]: card_texts(new) for s, _, new in state.exchanges}
+    result["pam"] = None if state.pam is None else state.pam.text
+    result["civil"] = list(state.civil)

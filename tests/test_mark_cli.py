@@ -1,0 +1,130 @@
+"""``loo-tutor mark``: a worksheet's key marks all right, one spoiled answer is exactly one
+wrong item under its rule, and bad files never stop a batch."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from loo_tutor.apps.cli import main
+from loo_tutor.engine.rules import RuleId
+from loo_tutor.teaching.exercises import make
+
+from conftest import OWN_EXAMPLES
+from marking_support import spoiled
+
+
+def grade_book(capsys: pytest.CaptureFixture[str], *files: Path) -> tuple[int, list[list[str]]]:
+    """The exit status and the grade book's rows (without the heading) of marking ``files``."""
+    capsys.readouterr()
+    code = main(["mark", "--csv", "-", *map(str, files)])
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0] == ["student", "kind", "seed", "answer", "verdict", "rule", "time"]
+    return code, rows[1:]
+
+
+@pytest.fixture(scope="module")
+def worksheet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("sheet") / "w"
+    assert main(["worksheet", "--seed", "7", "--out", str(folder)]) == 0
+    return folder
+
+
+def test_the_key_of_a_worksheet_marks_every_item_right(
+        worksheet: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["mark", str(worksheet / "key.yaml")]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "30 of 30 right" in out and "legal-cards 5/5" in out
+    code, rows = grade_book(capsys, worksheet / "key.yaml")
+    assert code == 0 and len(rows) == 30 and {row[4] for row in rows} == {"right"}
+
+
+def test_one_changed_answer_is_exactly_that_item_wrong_with_its_rule(
+        worksheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = yaml.safe_load((worksheet / "key.yaml").read_text(encoding="utf-8"))
+    rules = {r.value for r in RuleId}
+    tried = 0
+    for index, item in enumerate(key["answers"]):
+        exercise = make(item["kind"], item["seed"])
+        for part, answer in spoiled(exercise):
+            copy = {**key, "answers": [*key["answers"]]}
+            copy["answers"][index] = {**item, "answer": answer}
+            path = tmp_path / "copy.yaml"
+            path.write_text(yaml.safe_dump(copy, sort_keys=False), encoding="utf-8")
+            code, rows = grade_book(capsys, path)
+            verdicts = [row[4] for row in rows]
+            assert code == 0 and verdicts.count("wrong") == 1, (index, part)
+            assert verdicts.index("wrong") == index and rows[index][5] in rules, (index, part)
+            tried += 1
+    assert tried > 30  # every part of every item, not one per item
+
+
+def test_the_key_of_an_exercise_made_from_a_record_marks_right(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = OWN_EXAMPLES / "01_seed000_forced_ace.yaml"
+    assert main(["exercise", str(record), "--kinds", "settle,2", "--out",
+                 str(tmp_path / "e")]) == 0
+    assert (tmp_path / "e" / "record.yaml").exists()
+    code, rows = grade_book(capsys, tmp_path / "e" / "key.yaml")
+    assert code == 0 and [row[4] for row in rows] == ["right", "right"]
+
+
+def test_json_is_read_and_the_time_goes_to_the_grade_book(
+        worksheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = yaml.safe_load((worksheet / "key.yaml").read_text(encoding="utf-8"))
+    first = {**key["answers"][0], "time": "2026-12-04T10:15:00Z"}
+    path = tmp_path / "ann.json"
+    path.write_text(json.dumps({"student": "Ann Smith", "answers": [first]}), encoding="utf-8")
+    code, rows = grade_book(capsys, path)
+    assert code == 0 and rows[0][0] == "Ann Smith" and rows[0][4] == "right"
+    assert rows[0][6] == "2026-12-04T10:15:00+00:00"
+
+
+def test_bad_files_are_one_line_each_and_the_rest_is_marked(
+        worksheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = {
+        "binary.yaml": b"\xff\xfe\x00garbage",
+        "list.yaml": b"- 1\n- 2\n",
+        "bomb.yaml": ("a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+                      + "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n"
+                                for p, c in zip("abcd", "bcde", strict=True))).encode(),
+        "deep.yaml": ("answers: " + "[" * 200 + "]" * 200).encode(),
+        "long.yaml": ("student: " + "x" * 100_000).encode(),
+        "card.yaml": b"student: Bo\nanswers:\n- {kind: legal-cards, seed: 3, answer: [1Z]}\n"
+                     b"- {kind: chess, seed: 3, answer: e4}\n"
+                     b"- {kind: dealer, seed: 99999999999, answer: [stand]}\n",
+    }
+    for name, data in bad.items():
+        (tmp_path / name).write_bytes(data)
+    files = [tmp_path / name for name in bad]
+    capsys.readouterr()
+    code = main(["mark", str(worksheet / "key.yaml"), *map(str, files),
+                 str(tmp_path / "missing.yaml")])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "30 of 30 right" in out and "Bo (" in out and "3 not an exercise" in out
+    lines = err.splitlines()
+    assert len(lines) == len(bad) - 1 + 3 + 1  # card.yaml has three bad items
+    for name in [*bad, "missing.yaml"]:
+        assert any(line.startswith(str(tmp_path / name) + ": ") for line in lines), name
+    assert any("card.yaml: answers[0] (legal-cards, seed 3)" in line for line in lines)
+    assert any("card.yaml: answers[2]" in line and "a seed is a whole number" in line
+               for line in lines)
+
+
+def test_the_grade_book_is_written_to_a_file(
+        worksheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "grades.csv"
+    assert main(["mark", "--detail", "--csv", str(target), str(worksheet / "key.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote the grade book {target}" in out and "answers[29] session" in out
+    assert len(target.read_text(encoding="utf-8").splitlines()) == 31
+    assert main(["mark", "--csv", str(tmp_path / "no" / "such" / "dir.csv"),
+                 str(worksheet / "key.yaml")]) == 2
+    assert "cannot write the grade book" in capsys.readouterr().err
