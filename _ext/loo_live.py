@@ -5,14 +5,17 @@ notebook (``{code-cell}`` pages with jupytext front matter) alike, gets:
 
 * its widgets made by the build in the in-browser Python: once every page
   is read, the cells of every live page run in Pyodide (in Node), and the
-  memory that holds their widgets is saved beside Pyodide
-  (``scripts/vendor_pyodide.py``, ``_ext/browser/loo_live_worker.py``). The
-  page's saved widget state is that state, and each widget output names the
-  widget made for it;
+  memory that holds their widgets is saved beside Pyodide, with the
+  standard library's zip cut to what the pages import and holding their
+  cells (``scripts/vendor_pyodide.py``, ``_ext/browser/loo_live_worker.py``).
+  The page's saved widget state is that state, and each widget output names
+  the widget made for it;
 * at the top of ``<head>`` an inline script (``loo_live_early.js``) that
   starts the page's Web Worker at once: Python (Pyodide, served by the site
-  from ``_static/pyodide``) starts there from the saved memory while the
-  page loads, with the page's widgets ready, and no cell runs;
+  from ``_static/pyodide``) starts there while the page loads and makes the
+  page's widgets, the same as the build's: on a first visit by running the
+  page's cells, on later ones from the saved memory, which the worker keeps
+  after the first (``classroom_page/src/live-worker.js``);
 * the page's script and style sheet (``_static/live/``, bundled by ``./dev``
   from ``classroom_page/src``: the widget manager the classroom pages use
   too), which make the widgets' models from the page's saved state and draw
@@ -29,7 +32,8 @@ this extension brings the in-browser Python up to date
 from another host (stylesheets and scripts that other extensions add from a
 CDN, and sphinx-thebe's scripts, which name one and are never used with the
 launch buttons off); after the build it trims the site of files no page
-loads.
+loads, and of the theme's icons drawn by script, which its icon font draws
+as well.
 """
 
 from __future__ import annotations
@@ -178,7 +182,8 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any]
     early = (HERE / "loo_live_early.js").read_text(encoding="utf-8")
     worker = html.escape(f'{context["pathto"](WORKER_SCRIPT, 1)}?v={_prepared.key}')
     context["metatags"] = (context.get("metatags", "") +
-                           f'\n    <script data-worker="{worker}">\n{early}</script>')
+                           f'\n    <script data-worker="{worker}" data-page="{html.escape(pagename)}">'
+                           f'\n{early}</script>')
     app.add_js_file(LIVE_SCRIPT, priority=100, loading_method="defer", **{"data-loo-live": "page"})
 
 
@@ -294,6 +299,13 @@ ICON_FONTS = ("_static/html-manager", "_static/live", "_static/vendor/fontawesom
 UNUSED_STATIC = ("_static/locales", "_static/classroom")
 
 
+# The theme's icons drawn by script (1.5 MB): the theme's style sheet draws
+# the same icons with its icon font, which the site has.
+ICON_SCRIPT = "_static/scripts/fontawesome.js"
+ICON_SCRIPT_TAG = re.compile(r'\s*<script\b[^>]*\bsrc="[^"]*' + re.escape(ICON_SCRIPT) +
+                             r'[^"]*"[^>]*></script>')
+
+
 def _files(folder: Path, pattern: str) -> Iterator[Path]:
     return (p for p in folder.rglob(pattern) if p.is_file())
 
@@ -302,7 +314,8 @@ def trim_site(html_dir: Path) -> None:
     """Drop from the built site ``html_dir`` what no page ever loads.
 
     Every source map; the legacy-format copies of the icon fonts; the
-    theme's translations and the classroom's page script.
+    theme's translations, its icons drawn by script and the classroom's page
+    script.
     """
     for path in _files(html_dir, "*.map"):
         path.unlink()
@@ -312,6 +325,12 @@ def trim_site(html_dir: Path) -> None:
                 path.unlink()
     for name in UNUSED_STATIC:
         shutil.rmtree(html_dir / name, ignore_errors=True)
+    for path in (html_dir / ICON_SCRIPT).parent.glob(Path(ICON_SCRIPT).name + "*"):
+        path.unlink()
+    for page in _files(html_dir, "*.html"):
+        text = page.read_text(encoding="utf-8")
+        if ICON_SCRIPT in text:
+            page.write_text(ICON_SCRIPT_TAG.sub("", text), encoding="utf-8")
 
 
 def _finish(app: Sphinx, error: Exception | None) -> None:

@@ -2,10 +2,10 @@
  *
  * _ext/loo_live.py writes this script inline at the top of <head>, before
  * the page's stylesheets, which a script file would wait for. It starts the
- * page's Web Worker (the address in data-worker), which starts Python from
- * the memory the build saved, with the page's widgets made, while the rest
- * of the page loads, and keeps the worker's messages until the page's script
- * (live.js) takes them with window.looLive.listen(handler). Pages opened
+ * page's Web Worker (the address in data-worker, named with the page's name
+ * in data-page), which starts Python and makes the page's widgets there
+ * while the rest of the page loads, and keeps the worker's messages until
+ * the page's script (live.js) takes them with window.looLive.listen(handler). Pages opened
  * from a file, and browsers without WebAssembly, workers or gzip streams,
  * get no worker: live.js then says so.
  */
@@ -20,7 +20,7 @@
   let handler = null;
   let worker;
   try {
-    worker = new Worker(script.dataset.worker);
+    worker = new Worker(script.dataset.worker, {name: script.dataset.page});
   } catch (error) {
     return;
   }

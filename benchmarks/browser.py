@@ -31,6 +31,16 @@ Playwright and prints:
   started afresh for each opening while a reader's or student's browser is
   already running; ``--browser-ui`` keeps it, as in the figures measured
   before it was turned off;
+* on the wire: the same page served by a static host that compresses as
+  GitHub Pages does (``benchmarks/static_host.py``: text, JavaScript and
+  WebAssembly with gzip, files already compressed as they are), opened
+  cold and warm, unthrottled and with Chromium's network emulation at
+  ``--mbit`` 20 Mbit/s down and ``--rtt`` 40 ms round trip (DevTools
+  applies it to the page's Web Worker too), each opening timed to the
+  first widget drawn (a saved copy, before Python) and to live; and the
+  bytes a cold opening is sent until it is live, listed by file. The
+  visit that fills the cache for the warm openings stays until the page
+  has nothing more to fetch (the saved memory, kept for the next visit);
 * click to verdict: the median of 20 clicks on A's 7♥, from the click to the
   refusal drawn on the page (the trainer is reset between clicks, unmeasured),
   in the browser and under Voila (there once the server has started and run
@@ -39,7 +49,9 @@ Playwright and prints:
 
 Targets (issue "Live in place"): ≤ 1.5 s cold and ≤ 1.0 s warm in-browser,
 ≤ 0.5 s for the classroom's light page; click ≤ 20 ms in-browser and under
-Voila; a site smaller than 38.1 MB with no source maps. The site is served
+Voila; a site smaller than 38.1 MB with no source maps. Issue "Light on the
+wire": ≤ 8 MB sent until live on a first visit, and on the throttled link
+≤ 5 s cold and ≤ 0.6 s warm. The site is served
 from 127.0.0.1 (by the browser tests' server, tests/browser_support.py) with
 ``Cache-Control: max-age=600`` (what GitHub Pages sends), so times are
 processor time, not network time, and a warm opening (within ten minutes of
@@ -72,6 +84,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from static_host import static_host  # noqa: E402 (beside this script)
+
 from browser_support import serve_directory  # noqa: E402 (the tests' folder, just added)
 
 HTML = ROOT / "_build" / "html"
@@ -80,7 +94,8 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 NO_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
-TARGETS = {"cold": 1500, "warm": 1000, "voila": 500, "click": 20, "voila_click": 20, "size": 38.1}
+TARGETS = {"cold": 1500, "warm": 1000, "voila": 500, "click": 20, "voila_click": 20, "size": 38.1,
+           "throttled_cold": 5000, "throttled_warm": 600, "wire": 8.0}
 CACHE_SECONDS = 600  # what GitHub Pages sends
 
 # Runs in the page that holds the trainer: resets it, then times clicks on
@@ -114,8 +129,8 @@ async (count) => {
 """
 
 
-def site_size() -> tuple[float, int]:
-    files = [p for p in HTML.rglob("*") if p.is_file()]
+def site_size(html: Path) -> tuple[float, int]:
+    files = [p for p in html.rglob("*") if p.is_file()]
     return sum(p.stat().st_size for p in files) / 1e6, sum(p.suffix == ".map" for p in files)
 
 
@@ -129,7 +144,7 @@ def _launch(playwright: Any, profile: str, flags: list[str] = FLAGS) -> Any:
 PHASE_REQUESTS = (("page's worker requested", "_static/live/worker.js"),
                   ("Pyodide requested", "_static/pyodide/pyodide.js"))
 # Marks the page sets on its timeline (classroom_page/src/live.js).
-PHASE_MARKS = (("widgets drawn (hidden)", "loo-live:widgets drawn"),
+PHASE_MARKS = (("widgets drawn (usable)", "loo-live:widgets drawn"),
                ("Python ready", "loo-live:python ready"), ("live", "loo-live:live"))
 
 
@@ -149,9 +164,8 @@ def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
     return phases
 
 
-def _open_live(context: Any, url: str) -> tuple[Any, float]:
-    """Open the live page; returns the page and ms from navigation start to live."""
-    page = context.new_page()
+def _open_live(page: Any, url: str) -> float:
+    """Open the live page in ``page``; returns ms from navigation start to live."""
     page.goto(url, wait_until="commit")
     page.wait_for_function(
         "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
@@ -160,10 +174,105 @@ def _open_live(context: Any, url: str) -> tuple[Any, float]:
     if state != "ready":
         status = page.locator(".loo-live-status").inner_text()
         raise RuntimeError(f"the page did not go live: {status}")
-    return page, float(page.evaluate("Number(document.documentElement.dataset.looLiveMs)"))
+    return float(page.evaluate("Number(document.documentElement.dataset.looLiveMs)"))
 
 
-def in_browser(runs: int, clicks: int, browser_ui: bool = False) -> dict[str, Any]:
+def _settled(page: Any) -> None:
+    """Wait until a live page has nothing more to fetch (what it keeps for the next visit)."""
+    page.wait_for_function("() => document.documentElement.dataset.looLiveSettled !== undefined",
+                           timeout=180_000)
+
+
+# Runs in every page before its own scripts: marks on the page's timeline the
+# first frame drawn with a widget in it (a saved copy, or a widget drawn by
+# the page's script).
+FIRST_WIDGET_JS = """
+(() => {
+  const look = () => {
+    if (document.querySelector('.loo-snapshot:not(:empty), .loo-live-widget:not([hidden])')) {
+      performance.mark('loo-bench:first widget drawn');
+    } else {
+      requestAnimationFrame(look);
+    }
+  };
+  requestAnimationFrame(look);
+})();
+"""
+
+
+def _first_widget(page: Any) -> float:
+    marks = page.evaluate(
+        "performance.getEntriesByName('loo-bench:first widget drawn').map(m => m.startTime)")
+    return float(marks[0]) if marks else float("nan")
+
+
+def _throttle(context: Any, page: Any, mbit: float, rtt: float) -> None:
+    """Chromium's network emulation for ``page``: ``mbit`` down, ``rtt`` ms round trip.
+
+    DevTools applies it to the page's Web Worker too: the forced-ace page of
+    a build whose worker fetched 17 MB went live in 11.7 s with 20 Mbit/s
+    emulated and in 1.7 s without, where the page's own 3 MB would take 1.2 s.
+    """
+    session = context.new_cdp_session(page)
+    session.send("Network.enable")
+    session.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": rtt, "downloadThroughput": mbit * 1e6 / 8,
+        "uploadThroughput": mbit * 1e6 / 8})
+
+
+def on_the_wire(html: Path, runs: int, mbit: float, rtt: float,
+                browser_ui: bool = False) -> dict[str, Any]:
+    """Openings of the live page from a static host (gzip), unthrottled and on a throttled link.
+
+    For each, ``runs`` cold openings (a fresh profile each) and ``runs`` warm
+    ones (the profile of an earlier visit that stayed until the page had
+    nothing more to fetch, the browser restarted), with ms to the first
+    widget drawn and to live; and the bytes each cold opening was sent until
+    it was live, by file.
+    """
+    from playwright.sync_api import sync_playwright
+
+    flags = FLAGS if browser_ui else [*FLAGS, NO_POPUP]
+    figures: dict[str, Any] = {}
+    with static_host(html) as (site, sent), sync_playwright() as playwright:
+        url = f"{site}/{PAGE}"
+
+        def opening(profile: str, throttled: bool, stay: bool = False) -> dict[str, Any]:
+            """One opening: ms to the first widget and to live, and the replies sent until live."""
+            context = _launch(playwright, profile, flags)
+            context.add_init_script(FIRST_WIDGET_JS)
+            try:
+                page = context.new_page()
+                if throttled:
+                    _throttle(context, page, mbit, rtt)
+                sent.take()
+                ms = _open_live(page, url)
+                replies = sent.take()
+                first = _first_widget(page)
+                if stay:
+                    _settled(page)
+            finally:
+                context.close()
+            return {"live": ms, "first widget": first, "replies": replies}
+
+        for name, throttled in (("fast", False), ("throttled", True)):
+            with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
+                opening(profile, throttled)  # the host compresses each file once, here
+            cold = []
+            for _ in range(runs):
+                with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
+                    cold.append(opening(profile, throttled))
+            with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
+                opening(profile, throttled, stay=True)  # a first visit fills the cache
+                warm = [opening(profile, throttled) for _ in range(runs)]
+            figures[name] = {
+                "cold": [{k: v for k, v in o.items() if k != "replies"} for o in cold],
+                "warm": [{k: v for k, v in o.items() if k != "replies"} for o in warm],
+                "wire": [o["replies"] for o in cold]}
+    return figures
+
+
+def in_browser(html: Path, runs: int, clicks: int, browser_ui: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     flags = FLAGS if browser_ui else [*FLAGS, NO_POPUP]
@@ -171,13 +280,14 @@ def in_browser(runs: int, clicks: int, browser_ui: bool = False) -> dict[str, An
     warm: list[float] = []
     phases: list[dict[str, float]] = []
     click_times: list[float] = []
-    with serve_directory(HTML, CACHE_SECONDS) as site, sync_playwright() as playwright:
+    with serve_directory(html, CACHE_SECONDS) as site, sync_playwright() as playwright:
         url = f"{site}/{PAGE}"
         for _ in range(runs):
             with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
                 context = _launch(playwright, profile, flags)
                 try:
-                    page, ms = _open_live(context, url)
+                    page = context.new_page()
+                    ms = _open_live(page, url)
                     cold.append(ms)
                     if not click_times:
                         click_times = page.evaluate(CLICKS_JS, clicks)
@@ -186,7 +296,9 @@ def in_browser(runs: int, clicks: int, browser_ui: bool = False) -> dict[str, An
         with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
             context = _launch(playwright, profile, flags)  # a first visit fills the cache
             try:
-                _open_live(context, url)
+                page = context.new_page()
+                _open_live(page, url)
+                _settled(page)
             finally:
                 context.close()
             for _ in range(runs):
@@ -195,7 +307,8 @@ def in_browser(runs: int, clicks: int, browser_ui: bool = False) -> dict[str, An
                 context.on("request",
                            lambda r, noted=requests: noted.append((time.time() * 1000, r.url)))
                 try:
-                    page, ms = _open_live(context, url)
+                    page = context.new_page()
+                    ms = _open_live(page, url)
                     warm.append(ms)
                     phases.append(_phases(page, requests))
                 finally:
@@ -328,6 +441,39 @@ def _median(values: list[float]) -> str:
             f"{min(values):.0f} to {max(values):.0f} ms)")
 
 
+def _print_wire(wire: dict[str, Any], mbit: float, rtt: float, mark: Any) -> None:
+    """The static host's figures: times to the first widget and to live, bytes sent by file."""
+    print(f"  from a static host (gzip), unthrottled and on a {mbit:g} Mbit/s, {rtt:g} ms link:")
+    for name, label in (("fast", "unthrottled"), ("throttled", "throttled")):
+        for kind in ("cold", "warm"):
+            openings = wire[name][kind]
+            for what in ("first widget", "live"):
+                values = [o[what] for o in openings]
+                target = TARGETS.get(f"{name}_{kind}") if what == "live" else None
+                value = statistics.median(values) if values else None
+                print(f"open -> {what:12} {label} {kind:4} {_summary(values)}"
+                      f"{mark(value, target) if target else ''}")
+    visits = wire["throttled"]["wire"] or wire["fast"]["wire"]
+    if not visits:
+        return
+    totals = [sum(size for _, size, _ in replies) for replies in visits]
+    middle = visits[totals.index(sorted(totals)[len(totals) // 2])]
+    by_file: dict[str, int] = {}
+    for path, size, _ in middle:
+        by_file[path] = by_file.get(path, 0) + size
+    total = sum(by_file.values()) / 1e6
+    print(f"sent until live, cold         {total:7.2f} MB in {len(middle)} replies "
+          f"({len(by_file)} files; runs: {', '.join(f'{t / 1e6:.2f}' for t in totals)} MB)"
+          f"{mark(total, TARGETS['wire'])}")
+    compressed = {path for path, _, gz in middle if gz}
+    for path, size in sorted(by_file.items(), key=lambda item: -item[1]):
+        if size >= 20_000:
+            print(f"    {size / 1e6:6.2f} MB  {path}{' (gzip)' if path in compressed else ''}")
+    rest = [size for size in by_file.values() if size < 20_000]
+    if rest:
+        print(f"    {sum(rest) / 1e6:6.2f} MB  {len(rest)} smaller files")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="page openings per figure (default 3)")
@@ -339,21 +485,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--voila-page", choices=("light", "voila"), default="light",
                         help="the classroom's pages measured: its light page (default) or "
                              "Voila's own front end")
+    parser.add_argument("--skip-wire", action="store_true",
+                        help="skip the figures from the static host (bytes sent, throttled link)")
+    parser.add_argument("--mbit", type=float, default=20, help="the throttled link's megabits a "
+                        "second down (default 20)")
+    parser.add_argument("--rtt", type=float, default=40, help="the throttled link's round trip "
+                        "in ms (default 40)")
+    parser.add_argument("--site", type=Path, default=HTML,
+                        help="the built site measured (default _build/html)")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     args = parser.parse_args(argv)
-    if not (HTML / PAGE).exists():
-        print(f"error: {HTML / PAGE} is missing; run ./dev build first", file=sys.stderr)
+    html = args.site.resolve()
+    if not (html / PAGE).exists():
+        print(f"error: {html / PAGE} is missing; run ./dev build first", file=sys.stderr)
         return 1
     if not shutil.which(CHROMIUM):
         print(f"error: {CHROMIUM} is missing; install it with apt-get install chromium",
               file=sys.stderr)
         return 1
 
-    size, maps = site_size()
+    size, maps = site_size(html)
     figures: dict[str, Any] = {"size_mb": round(size, 1), "source_maps": maps,
                                "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
     if not args.skip_browser:
-        figures["browser"] = in_browser(args.runs, args.clicks, args.browser_ui)
+        figures["browser"] = in_browser(html, args.runs, args.clicks, args.browser_ui)
+    if not args.skip_wire:
+        figures["wire"] = on_the_wire(html, args.runs, args.mbit, args.rtt, args.browser_ui)
     if not args.skip_voila:
         figures["voila"] = under_voila(args.runs, args.clicks, args.browser_ui, args.voila_page)
         figures["voila_page"] = args.voila_page
@@ -383,6 +540,9 @@ def main(argv: list[str] | None = None) -> int:
             for label in browser["warm_phases"][0]:
                 values = [p[label] for p in browser["warm_phases"] if label in p]
                 print(f"    {label:34}{statistics.median(values):7.0f}")
+    wire = figures.get("wire")
+    if wire:
+        _print_wire(wire, args.mbit, args.rtt, mark)
     voila = figures.get("voila")
     if voila:
         print(f"  Voila: the classroom's {args.voila_page} page")

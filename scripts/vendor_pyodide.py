@@ -17,9 +17,8 @@ Pyodide served by the site itself (never from another host):
 Everything is compiled to bytecode by Pyodide itself, running in Node (the
 exact Python the browser runs), and added to the standard library's zip,
 which Python imports from without unpacking it. So Pyodide loads no package
-while a page starts, and the lock file written beside it (with pyodide-lock)
-lists none. Sphinx copies the folder into the site as ``_static/pyodide``
-(``_ext/loo_live.py``).
+while a page starts, and the lock file written beside it lists none. Sphinx
+copies the folder into the site as ``_static/pyodide`` (``_ext/loo_live.py``).
 
 Each step prints what it does; Pyodide's download and the compiled archives
 are cached in ``_vendor_pyodide/`` by content, so after an edit of
@@ -27,9 +26,12 @@ are cached in ``_vendor_pyodide/`` by content, so after an edit of
 
 When the book is built, :func:`prepare_pages` runs the cells of every live
 page in that Python, in Node, and saves its memory (a memory snapshot,
-``snapshot.bin.gz``): a reader's browser starts Python from it, with every
-page's widgets already made, instead of starting Python and running the
-page's cells (see ``_ext/browser/loo_live_worker.py``).
+``snapshot.bin.gz``), and writes the standard library's zip the site serves,
+cut to the modules the pages import, with the pages' cells. A reader's first
+visit starts Python afresh and runs the page's cells; the page's worker then
+keeps the saved memory, and later visits start Python from it, with every
+page's widgets already made (see ``_ext/browser/loo_live_worker.py`` and
+``classroom_page/src/live-worker.js``).
 
 Usage::
 
@@ -55,8 +57,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pyodide_lock import PyodideLockSpec
-
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "_vendor_pyodide"
 SITE = CACHE / "site"
@@ -64,7 +64,7 @@ SITE = CACHE / "site"
 OUT = SITE / "pyodide"
 STAMP = CACHE / "state.json"
 BROWSER = ROOT / "_ext" / "browser"
-PYODIDE = "0.29.0"
+PYODIDE = "0.29.5"
 """The Pyodide release (npm); its Python is the one the browser runs."""
 PACKAGES = {"traitlets": ("traitlets",), "comm": ("comm",), "ipywidgets": ("ipywidgets",),
             "pyyaml": ("yaml",)}
@@ -306,8 +306,11 @@ def write_site(core: Path, stdlib: Path) -> None:
     tmp.mkdir(parents=True)
     for name in CORE_FILES:
         shutil.copy2(stdlib if name == "python_stdlib.zip" else core / name, tmp / name)
-    lock = PyodideLockSpec.from_json(core / "pyodide-lock.json")
-    PyodideLockSpec(info=lock.info, packages={}).to_json(tmp / "pyodide-lock.json")
+    # The release's own lock file, with no package: Pyodide reads it as it
+    # starts. In 0.29.5 its "info" has no version, which Pyodide does without.
+    info = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
+    (tmp / "pyodide-lock.json").write_text(json.dumps({"info": info, "packages": {}}),
+                                           encoding="utf-8")
     shutil.rmtree(OUT, ignore_errors=True)
     tmp.rename(OUT)
     size = sum(p.stat().st_size for p in OUT.iterdir()) / 1e6
@@ -335,12 +338,13 @@ def vendor() -> None:
 # -- the live pages' widgets, made at build time ----------------------------------------
 
 # Runs the live pages' cells in Pyodide (loo_live_worker.prepare), then saves
-# Pyodide's memory, compressed: the browser's worker gives it to loadPyodide
-# (Pyodide's memory snapshot options, which this pinned release has). The
-# modules Python imported are in that memory, so the standard library's zip
-# served with it leaves them out; the zip's directory, cached in Python's
-# memory, is forgotten first, so that the browser's Python reads the
-# directory of the zip it is given.
+# Pyodide's memory, compressed: the browser's worker keeps it after a first
+# visit and gives it to loadPyodide on the next (Pyodide's private memory
+# snapshot options, which the 0.29 releases have; live-worker.js uses them in
+# one function and starts Python afresh if they fail). The zip served with it
+# holds only what the pages import (_serve_zip); the zip's directory, cached
+# in Python's memory, is forgotten first, so that the browser's Python reads
+# the directory of the zip it is given.
 _PREPARE_JS = """
 const path = require("path");
 const fs = require("fs");
@@ -375,7 +379,7 @@ class Prepared:
     snapshot: Path
     """Pyodide's memory with every page's widgets made (gzip)."""
     stdlib: Path
-    """The standard library's zip to serve with it, less the modules already in that memory."""
+    """The standard library's zip to serve, cut to what the pages import, with their cells."""
     pages: dict[str, Any]
     """Page name -> ``{"state": widget state, "views": [model id shown by each output]}``."""
     failed: dict[str, str]
@@ -404,7 +408,7 @@ def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
             (work / "prepare.js").write_text(_PREPARE_JS, encoding="utf-8")
             run("node", str(work / "prepare.js"), str(OUT), str(work), str(work / SNAPSHOT))
             imported = json.loads((work / "prepared.json").read_text(encoding="utf-8"))["imported"]
-            _leave_out(OUT / STDLIB, work / STDLIB, imported)
+            _serve_zip(OUT / STDLIB, work / STDLIB, imported, pages)
             (work / "pages.json").unlink()
             (work / "prepare.js").unlink()
             shutil.rmtree(folder, ignore_errors=True)
@@ -420,20 +424,43 @@ def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
     return Prepared(key, folder / SNAPSHOT, folder / STDLIB, prepared["pages"], prepared["failed"])
 
 
-def _leave_out(archive: Path, target: Path, imported: list[str]) -> None:
-    """Copy the zip ``archive`` to ``target`` without the members Python imported from it.
+CELLS_MODULE = "loo_live_cells"
+"""The module of the served zip that holds the live pages' cells, for a Python started afresh
+(``loo_live_worker.CELLS_MODULE``)."""
+# Modules that may be imported after the pages' widgets are made (a click,
+# an error shown), besides the packages shipped, which are kept whole.
+LATER_IMPORTS = ("traceback", "linecache", "tokenize", "token", "textwrap", "difflib",
+                 "pprint", "string", "decimal", "_pydecimal", "statistics", "bisect", "heapq")
 
-    ``imported`` lists the files Python imported from zips, as
-    ``archive/member``; only those of the standard library's zip count.
+
+def _serve_zip(archive: Path, target: Path, imported: list[str],
+               pages: list[dict[str, Any]]) -> None:
+    """Write to ``target`` the zip the browser's Python imports from, made from the zip ``archive``.
+
+    It holds what the pages need and no more: the modules of the standard
+    library Python imported while it made the pages' widgets (``imported``:
+    the files imported from zips, as ``archive/member``) and those of
+    ``LATER_IMPORTS``; every file of the packages shipped (``PACKAGES``,
+    loo-tutor, the live pages' own modules), which a click may import
+    later; and the module ``CELLS_MODULE``, the cells of ``pages``, which a
+    Python started without the saved memory runs.
     """
     prefix = STDLIB_IN_PYODIDE + "/"
-    gone = {name[len(prefix):] for name in imported if name.startswith(prefix)}
-    if not gone:
+    used = {name[len(prefix):] for name in imported if name.startswith(prefix)}
+    if not used:
         raise SystemExit(f"in-browser Python: no module was imported from {STDLIB_IN_PYODIDE}")
+    whole = {package for packages in PACKAGES.values() for package in packages}
+    whole |= {"loo_tutor", *(p.relative_to(BROWSER).parts[0].removesuffix(".py")
+                             for p in browser_sources())}
+    later = {f"{name}.pyc" for name in LATER_IMPORTS}
+    cells = {page["page"]: page["cells"] for page in pages}
     with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
-            if info.filename not in gone:
+            top = info.filename.split("/")[0].removesuffix(".pyc")
+            if info.filename in used or info.filename in later or top in whole:
                 zout.writestr(info, zin.read(info))
+        zout.writestr(zipfile.ZipInfo(f"{CELLS_MODULE}.py", ARCHIVE_DATE),
+                      f"PAGES = {cells!r}\n", zipfile.ZIP_DEFLATED)
 
 
 def main(argv: list[str] | None = None) -> int:

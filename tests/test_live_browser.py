@@ -37,6 +37,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ import pytest
 from browser_support import (
     HTML,
     LIVE_PAGE,
+    LIVE_TIMEOUT_MS,
     ROOT,
     axe_findings,
     in_browser,
@@ -65,12 +67,9 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     errors: list[str] = []
     in_browser(lambda browser: _play_forced_ace(browser, site, requests, errors))
 
-    # loo-tutor's code, like every package the page needs, is in the saved
-    # memory or the standard library's zip (scripts/vendor_pyodide.py): no
-    # wheel is loaded, and the page's cells are not sent to the browser.
+    # loo-tutor's code, like every package the page needs, is in the
+    # standard library's zip (scripts/vendor_pyodide.py): no wheel is loaded.
     assert not [u for u in requests if u.endswith(".whl")], requests
-    snapshot = "/_static/pyodide/snapshot.bin.gz"
-    assert sum(u.split("?")[0].endswith(snapshot) for u in requests) == 1, requests
     # The saved widgets are HTML in the page (_ext/loo_snapshot.py): a page
     # that goes live never loads the widget manager that would draw them.
     assert not [u for u in requests if "/html-manager/" in u or "/require.js" in u], requests
@@ -90,6 +89,9 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
     from playwright.sync_api import expect
 
     with new_page(browser, requests, errors) as page:
+        asked: list[float] = []  # when the saved memory was asked for (ms since the epoch)
+        page.context.on("request", lambda request: asked.append(time.time() * 1000)
+                        if SNAPSHOT in request.url else None)
         # Python's worker is held back until the loading state is looked at.
         held: list[Any] = []
         page.route("**/_static/live/worker.js*", lambda route: held.append(route))
@@ -101,14 +103,24 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         assert saved.locator("button", has_text="7♥").is_disabled()
         assert page.locator(".loo-live-status progress").count() == 1
         assert held, "the page should have asked for its worker at once"
+
+        # While Python starts, the widgets are drawn from the page's saved
+        # state in place of their copies, and a press is kept until Python
+        # is ready to answer it.
+        trainer = page.locator(".loo-live-widget .loo-widget").filter(has_text="You are A.")
+        trainer.locator("button", has_text="7♥").click()
+        expect(status).to_contain_text("answered as soon as Python is ready")
+        assert saved.is_hidden()
+        assert trainer.locator(".loo-refused").count() == 0
         held[0].continue_()
 
         wait_live(page, "You are A.", "7♥")
+        live_at = page.evaluate("performance.timeOrigin + Number("
+                                "document.documentElement.dataset.looLiveMs)")
+        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "fresh"
         article = page.locator("article")
         assert ")=" not in article.inner_text()  # no MyST target written out
         assert "import" not in article.inner_text(), "no Python source is shown"
-        trainer = page.locator(".loo-live-widget .loo-widget").filter(has_text="You are A.")
-        trainer.locator("button", has_text="7♥").click()
         refused = trainer.locator(".loo-refused")
         refused.wait_for(timeout=30_000)
         assert "R-LEAD-ACE" in refused.inner_text()
@@ -122,6 +134,75 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         trainer.locator(".loo-ok").wait_for(timeout=30_000)
         assert trainer.locator(".loo-refused").count() == 0
         assert trainer.locator("button", has_text="A♥").count() == 0, "A♥ should have left A's hand"
+
+        # The saved memory is fetched once, after the page is live, for the next visit.
+        page.wait_for_function("() => document.documentElement.dataset.looLiveSettled === ''",
+                               timeout=LIVE_TIMEOUT_MS)
+        assert len(asked) == 1, asked
+        assert asked[0] >= live_at, "the saved memory should wait until the page is live"
+
+
+SNAPSHOT = "/_static/pyodide/snapshot.bin.gz"
+# Runs in the page: the saved memory kept by the worker replaced by a
+# well-formed gzip of bytes that are no memory Python can start from.
+SPOIL_KEPT_MEMORY = """async () => {
+  const cache = await caches.open('loo-live-saved-memory');
+  const [request] = await cache.keys();
+  const junk = new Blob([new Uint8Array(4096).fill(7)]).stream()
+    .pipeThrough(new CompressionStream('gzip'));
+  await cache.put(request, new Response(junk));
+  return request.url;
+}"""
+
+
+def test_a_later_visit_starts_from_the_saved_memory_and_a_spoilt_one_starts_python_afresh(
+        site: str) -> None:
+    errors: list[str] = []
+    in_browser(lambda browser: _visit_again(browser, site, errors))
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+def _visit_again(browser: Any, site: str, errors: list[str]) -> None:
+    requests: list[str] = []
+    with new_page(browser, requests, errors) as page:
+        warnings: list[str] = []
+        page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+        settled = "() => document.documentElement.dataset.looLiveSettled === ''"
+        open_live(page, site, LIVE_PAGE, "You are A.", "7♥")
+        page.wait_for_function(settled, timeout=LIVE_TIMEOUT_MS)
+        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "fresh"
+
+        # The next visit: Python starts from the memory kept, with no request for it.
+        requests.clear()
+        page.reload(wait_until="domcontentloaded")
+        wait_live(page, "You are A.", "7♥")
+        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "saved"
+        _refuses_seven_of_hearts(page)
+        assert not [u for u in requests if SNAPSHOT in u], requests
+
+        # A kept memory Python cannot start from: it starts afresh, the page
+        # goes live all the same, and the worker keeps a good memory again.
+        assert SNAPSHOT in page.evaluate(SPOIL_KEPT_MEMORY)
+        requests.clear()
+        page.reload(wait_until="domcontentloaded")
+        wait_live(page, "You are A.", "7♥")
+        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "fresh"
+        _refuses_seven_of_hearts(page)
+        assert [w for w in warnings if "could not start from the saved memory" in w], warnings
+        page.wait_for_function(settled, timeout=LIVE_TIMEOUT_MS)
+        assert len([u for u in requests if SNAPSHOT in u]) == 1, requests
+        requests.clear()
+        page.reload(wait_until="domcontentloaded")
+        wait_live(page, "You are A.", "7♥")
+        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "saved"
+
+
+def _refuses_seven_of_hearts(page: Any) -> None:
+    trainer = page.locator(".loo-live-widget .loo-widget").filter(has_text="You are A.")
+    trainer.locator("button", has_text="7♥").click()
+    refused = trainer.locator(".loo-refused")
+    refused.wait_for(timeout=30_000)
+    assert "R-LEAD-ACE" in refused.inner_text()
 
 
 def test_exercises_page_goes_live_and_the_engine_grades_answers(site: str) -> None:

@@ -86,18 +86,26 @@ def test_a_page_whose_outputs_do_not_match_its_cells_stops_the_build() -> None:
         loo_live.use_prepared(_page(), one_view, "a page")
 
 
-def test_the_site_serves_the_saved_memory_and_a_standard_library_without_what_it_holds() -> None:
+def test_the_site_serves_the_saved_memory_and_a_standard_library_cut_to_what_the_pages_use(
+        ) -> None:
     with gzip.open(PYODIDE / "snapshot.bin.gz") as saved:
         assert len(saved.read(1 << 20)) == 1 << 20
     with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as served:
         names = set(served.namelist())
-    # imported while the pages' widgets were made: in the saved memory, not in the zip
-    assert "loo_tutor/widgets/play.pyc" not in names
-    assert "ipywidgets/widgets/widget.pyc" not in names
-    # never imported there, or data read at run time: still in the zip
-    assert "loo_tutor/records/data/forced-ace.yaml" in names
+        cells = served.read("loo_live_cells.py").decode()
+    # the packages shipped, whole, with the data they read at run time
+    assert "loo_tutor/widgets/play.pyc" in names
     assert "loo_tutor/analysis/lab.pyc" in names
-    assert "json/tool.pyc" in names
+    assert "loo_tutor/records/data/forced-ace.yaml" in names
+    assert "ipywidgets/widgets/widget.pyc" in names
+    # the standard library: what the pages imported, not what they never do
+    assert "fractions.pyc" in names
+    assert "json/__init__.pyc" in names
+    assert "json/tool.pyc" not in names
+    assert not [name for name in names if name.startswith(("unittest/", "email/", "xml/"))]
+    # the pages' cells, for a Python started without the saved memory
+    assert "'notebooks/forced-ace': [" in cells
+    assert "PlayTrainer(example(\"forced-ace\"), seat=\"A\", from_trick=1)" in cells
 
 
 def test_every_live_page_names_the_saved_memory_of_this_build() -> None:

@@ -1,8 +1,9 @@
 """A live page whose Python fails, and a live page fed hostile text, in Debian's Chromium.
 
-* Python cannot start (its saved memory or the worker's script cannot be
-  loaded, as on a network that drops them): the page says so in plain words
-  and its saved copy of each widget stays, readable;
+* Python cannot start (its standard library or the worker's script cannot
+  be loaded, as on a network that drops them): the page says so in plain
+  words and its saved copy of each widget stays, readable; the saved memory
+  that cannot be loaded only leaves later visits to start Python afresh;
 * Python stops after the page went live (the worker throws, as it does when
   it runs out of memory): the page says so, tells the reader to reload, and
   the widgets stay drawn as they were, readable but inert;
@@ -48,15 +49,34 @@ def _cannot_start(site: str, blocked: str) -> tuple[str, str, int, list[str]]:
     return seen[0], seen[1], seen[2], errors
 
 
-def test_python_that_cannot_load_its_memory_leaves_the_saved_copy_and_says_why(
+def test_python_that_cannot_load_its_standard_library_leaves_the_saved_copy_and_says_why(
         site: str) -> None:
-    state, status, copies, _ = _cannot_start(site, "**/_static/pyodide/snapshot.bin.gz*")
+    state, status, copies, _ = _cannot_start(site, "**/_static/pyodide/python_stdlib.zip*")
     assert state == "failed"
     assert "Python could not start in this browser, so the widgets below stay a saved copy." \
         in status
     assert "could not be loaded" in status
     assert "Traceback" not in status and "Error:" not in status
     assert copies == 1, "the trainer's saved copy stays on the page, visible"
+
+
+def test_a_page_whose_saved_memory_cannot_be_loaded_goes_live_all_the_same(site: str) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+    seen: list[str] = []
+
+    def look(browser: Any) -> None:
+        with new_page(browser, requests, errors) as page:
+            page.context.route("**/_static/pyodide/snapshot.bin.gz*",
+                               lambda route: route.abort("failed"))
+            open_live(page, site, LIVE_PAGE, TRAINER_TEXT, "7♥")
+            page.wait_for_function("() => document.documentElement.dataset.looLiveSettled === ''")
+            page.reload(wait_until="domcontentloaded")
+            seen.append(_state(page))
+            seen.append(page.evaluate("document.documentElement.dataset.looLiveStart"))
+
+    in_browser(look)
+    assert seen == ["ready", "fresh"], "nothing kept: the next visit starts Python afresh"
 
 
 def test_a_worker_that_cannot_be_loaded_leaves_the_saved_copy(site: str) -> None:

@@ -167,3 +167,45 @@ def test_a_widget_error_is_reported_and_the_page_gets_its_idle_status() -> None:
     assert "error" in kinds and kinds[-1] == "status", kinds
     error = next(m for m in second if m["header"]["msg_type"] == "error")
     assert any("TraitError" in line for line in error["content"]["traceback"])
+
+
+# A Python started afresh in the reader's browser: the build's module of the
+# pages' cells is in its zip; start() runs the page's cells there.
+START_SCRIPT = r"""
+import json, sys, types
+sys.path.insert(0, sys.argv[1])
+import ipywidgets
+import loo_live_worker
+
+cells = types.ModuleType(loo_live_worker.CELLS_MODULE)
+cells.PAGES = json.loads(sys.argv[2])
+sys.modules[loo_live_worker.CELLS_MODULE] = cells
+loo_live_worker.start("trainer")
+made = ipywidgets.Widget.get_manager_state()["state"]
+loo_live_worker.start("trainer")  # already made: nothing more
+again = len(ipywidgets.Widget.get_manager_state()["state"])
+try:
+    loo_live_worker.start("no such page")
+    unknown = ""
+except loo_live_worker.CellFailed as exc:
+    unknown = str(exc)
+print(json.dumps({"state": made, "again": again, "unknown": unknown}))
+"""
+
+
+def test_a_python_started_afresh_makes_the_widgets_the_build_made_for_the_page() -> None:
+    pages = {"trainer": [
+        {"code": "from loo_tutor.records.data import example\nfrom loo_tutor.widgets import "
+                 "PlayTrainer\ntrainer = PlayTrainer(example('forced-ace'), seat='A', "
+                 "from_trick=1)\ntrainer", "name": "<cell 1>", "shown": True},
+        {"code": "PlayTrainer(example('forced-ace'), seat='B')", "name": "<cell 2>",
+         "shown": False},
+        {"code": "x = 1", "name": "<cell 3>", "shown": True}]}
+    done = subprocess.run([sys.executable, "-c", START_SCRIPT, str(BROWSER), json.dumps(pages)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    started = json.loads(done.stdout.splitlines()[-1])
+    built = result()["written"]["pages"]["trainer"]["state"]["state"]
+    assert started["state"] == built, "the same ids and the same state as the build's"
+    assert started["again"] == len(built)
+    assert started["unknown"] == "the book has no live cells for the page no such page"

@@ -7,12 +7,14 @@ It runs twice, in two places:
   namespace of its own, and returns the state of the widgets they make and
   which widget each cell shows. Pyodide's memory is then saved (a memory
   snapshot): it holds every page's widgets, made and waiting.
-* **In the reader's browser**, the page's Web Worker starts Pyodide from that
-  snapshot instead of starting Python afresh, and calls :func:`connect` with
-  the function that posts a message to the page. The page has already made
-  its widget models from the state the build wrote into it, with the same
-  ids, so no cell runs there: the page's messages to the widgets come to
-  :func:`receive`, and the widgets' answers go back through their comms.
+* **In the reader's browser**, the page's Web Worker starts Pyodide, afresh
+  on a first visit and from that snapshot on later ones, calls
+  :func:`start`, which runs the page's cells unless the snapshot holds its
+  widgets, then :func:`connect` with the function that posts a message to
+  the page. The page has already made its widget models from the state the
+  build wrote into it, with the same ids: the page's messages to the
+  widgets come to :func:`receive`, and the widgets' answers go back through
+  their comms.
 
 The widgets reach the page through the comms made here (``comm.create_comm``
 is replaced, as the comm package intends), in Jupyter's message format. The
@@ -27,13 +29,16 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import json
 import logging
 import random
 import sys
 import traceback
 import uuid
+import zipimport
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 import comm
@@ -149,19 +154,14 @@ def prepare(pages_json: str, answer: TextIO) -> None:
     The state is written one widget at a time, so that the memory saved
     afterwards holds as little as can be of what was made only to write it.
     """
-    global _post
-    _install()
-    _post = lambda message, buffers: None  # noqa: E731 (the page is not there yet)
     made: dict[str, tuple[list[ipywidgets.Widget], list[str]]] = {}
     failed: dict[str, str] = {}
-    try:
+    with _unconnected():
         for page in json.loads(pages_json):
             try:
                 made[page["page"]] = _run_page(page["page"], page["cells"])
             except CellFailed as exc:  # the page stays a saved copy; the build says why
                 failed[page["page"]] = str(exc)
-    finally:
-        _post = None
     answer.write('{"pages": {')
     for number, (name, (widgets, views)) in enumerate(made.items()):
         answer.write(f'{", " if number else ""}{json.dumps(name)}: {{"state": ')
@@ -169,6 +169,48 @@ def prepare(pages_json: str, answer: TextIO) -> None:
         answer.write(f', "views": {json.dumps(views)}}}')
     answer.write(f'}}, "failed": {json.dumps(failed)}, '
                  f'"imported": {json.dumps(_imported_from_zips())}}}')
+
+
+@contextmanager
+def _unconnected() -> Iterator[None]:
+    """While widgets are made with no page to tell: their messages go nowhere."""
+    global _post
+    _install()
+    _post = lambda message, buffers: None  # noqa: E731
+    try:
+        yield
+    finally:
+        _post = None
+
+
+CELLS_MODULE = "loo_live_cells"
+"""The module, in the zip the browser's Python imports from, that holds every live page's cells
+(``PAGES``: page name -> its cells, as :func:`prepare` takes them); the build writes it."""
+
+
+def start(page: str) -> None:
+    """In the reader's browser, before :func:`connect`: make the widgets of ``page`` unless memory holds them.
+
+    Python started from the saved memory holds every page's widgets; a
+    Python started afresh runs the page's cells (from ``CELLS_MODULE``),
+    which make the same widgets with the same ids and state as the build's,
+    as the page has them. Either way the directory of the zip Python
+    imports from is read again first: memory saved by the build holds the
+    directory of the build's zip, which the site's zip is cut from.
+
+    Raises:
+        CellFailed: a cell raised, or the build made no widgets for ``page``.
+    """
+    for finder in list(sys.path_importer_cache.values()):
+        if isinstance(finder, zipimport.zipimporter):
+            finder.invalidate_caches()
+    if page in namespaces:
+        return
+    cells = getattr(importlib.import_module(CELLS_MODULE), "PAGES", {})
+    if page not in cells:
+        raise CellFailed(f"the book has no live cells for the page {page}")
+    with _unconnected():
+        _run_page(page, cells[page])
 
 
 class CellFailed(Exception):

@@ -1,25 +1,33 @@
 // The Web Worker of a live book page (built into _static/live/worker.js).
-// Pyodide, served by the site from _static/pyodide, starts here from the
-// memory the book's build saved (snapshot.bin.gz, named with this script's
-// query, so that a page never meets the memory of another build, like the
-// standard library's zip made with it), in which
-// loo_live_worker.py has made every live page's widgets. The page's widget
-// manager (live.js) has made the same widgets' models from the page's saved
-// state; from then on they talk through messages.
+// Pyodide, served by the site from _static/pyodide, starts here, with the
+// standard library's zip the build cut to what the pages import (named with
+// this script's query, so that a page never meets the files of another
+// build). The worker's name is the page's name.
+//
+// On a first visit Python starts afresh and loo_live_worker.py runs the
+// page's cells, which make the same widgets, with the same ids, as the build
+// made; once the page is live, the worker fetches the memory the build saved
+// (snapshot.bin.gz, in which every live page's widgets are made) and keeps it
+// in the browser's Cache Storage. A later visit starts Python from that
+// memory, which is quicker and runs no cell; if it cannot be used, Python
+// starts afresh. The page's widget manager (live.js) has made the same
+// widgets' models from the page's saved state; from then on they talk
+// through messages.
 //
 // To the page: {step, done, total} as the start goes on; {ready: true} once
-// Python holds the widgets and takes the page's messages; Jupyter iopub
-// messages (comm messages, status, errors); {failed: reason} if Python
-// cannot start. From the page: Jupyter messages for the widgets (comm_msg
-// ...), kept until Python is ready.
+// Python holds the widgets and takes the page's messages (saved: whether it
+// started from the saved memory); Jupyter iopub
+// messages (comm messages, status, errors); {settled: true} once the worker
+// has nothing more to fetch; {failed: reason} if Python cannot start. From
+// the page: Jupyter messages for the widgets (comm_msg ...), kept until
+// Python is ready.
 /* global loadPyodide */
 importScripts('../pyodide/pyodide.js');
 
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
-// The saved memory, and the standard library's zip made with it (less the
-// modules in that memory), named with this script's query.
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
 const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, self.location.href).href;
+const KEPT = 'loo-live-saved-memory'; // the Cache Storage that keeps the saved memory
 let bridge = null;
 const early = []; // the page's messages that came before Python was ready
 
@@ -39,30 +47,97 @@ function receive(msg) {
   bridge.receive(JSON.stringify(rest), buffers || []);
 }
 
-async function savedMemory() {
-  const response = await fetch(SNAPSHOT).catch(() => {
-    throw new Error('the saved Python could not be loaded: the network did not bring it');
-  });
-  if (!response.ok) throw new Error(`the saved Python could not be loaded (${response.status})`);
+function keeper() {
+  return self.caches ? self.caches.open(KEPT) : Promise.resolve(null);
+}
+
+// The saved memory this build made, if an earlier visit kept it: the
+// decompressed bytes, or null.
+async function keptMemory() {
+  const cache = await keeper().catch(() => null);
+  const response = cache && await cache.match(SNAPSHOT).catch(() => null);
+  if (!response) return null;
   return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
 }
 
+// Fetches the saved memory and keeps it for the next visit, in place of any
+// an earlier build made.
+async function keepMemory() {
+  const cache = await keeper();
+  if (!cache) return;
+  for (const request of await cache.keys()) {
+    if (request.url !== SNAPSHOT) await cache.delete(request);
+  }
+  if (!await cache.match(SNAPSHOT)) await cache.add(SNAPSHOT);
+}
+
+// Pyodide started from ``memory``, with its private snapshot option
+// (_loadSnapshot). Pyodide 0.29 logs a memory that WebAssembly cannot take
+// ("wasm instantiation failed!") and then waits for ever: that log fails
+// the start here.
+function fromMemory(options, memory) {
+  return new Promise((resolve, reject) => {
+    const warn = console.warn;
+    const restore = () => { console.warn = warn; };
+    console.warn = (...args) => {
+      warn(...args);
+      if (String(args[0]).includes('instantiation failed')) {
+        restore();
+        reject(new Error('WebAssembly could not take the saved memory'));
+      }
+    };
+    loadPyodide({ ...options, _loadSnapshot: memory }).then(resolve, reject).finally(restore);
+  });
+}
+
+// Python, started from the saved memory if an earlier visit kept it, else
+// afresh; the one use of Pyodide's snapshot option. A memory that cannot be
+// read or started from is dropped, and Python starts afresh. Resolves with
+// {pyodide, saved}: saved tells whether it started from the saved memory.
+async function startPython() {
+  const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
+  const memory = await keptMemory().catch(() => null);
+  if (memory) {
+    try {
+      return { pyodide: await fromMemory(options, memory), saved: true };
+    } catch (error) {
+      console.warn('Python could not start from the saved memory; starting it afresh:', error);
+      await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
+    }
+  }
+  return { pyodide: await loadPyodide(options), saved: false };
+}
+
 async function start() {
+  step('loading Python', 0, 3);
+  let started;
   try {
-    step('loading Python', 0, 2);
-    const pyodide = await loadPyodide({
-      indexURL: PYODIDE, stdLibURL: STDLIB, _loadSnapshot: savedMemory(),
-    });
+    started = await startPython();
+  } catch (error) {
+    console.warn('Python could not start:', error);
+    self.postMessage({ failed: "Python's files could not be loaded from this site; "
+      + 'reload the page to try again.' });
+    return;
+  }
+  const { pyodide, saved } = started;
+  try {
     pyodide.setStdout({ batched: (line) => console.log(line) });
     pyodide.setStderr({ batched: (line) => console.warn(line) });
-    step("connecting the page's widgets", 1, 2);
+    step("making the page's widgets", 1, 3);
     bridge = pyodide.pyimport('loo_live_worker');
+    bridge.start(self.name);
+    step("connecting the page's widgets", 2, 3);
     bridge.connect(post);
     early.splice(0).forEach(receive);
-    self.postMessage({ ready: true });
+    self.postMessage({ ready: true, saved });
   } catch (error) {
     self.postMessage({ failed: String((error && error.message) || error) });
+    return;
   }
+  if (!saved) {
+    await keepMemory().catch((error) => console.warn('the saved memory was not kept:', error));
+  }
+  self.postMessage({ settled: true });
 }
 
 self.onmessage = (event) => {

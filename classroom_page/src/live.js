@@ -4,17 +4,21 @@
 // The page shows its widgets at once as saved when the book was built (HTML
 // copies written by _ext/loo_snapshot.py, before each widget output's
 // placeholder). An inline script at the top of <head> (_ext/loo_live_early.js)
-// has already started the page's Web Worker, where Python starts from the
-// memory the build saved, holding the page's widgets (live-worker.js), and
-// keeps the messages that come before this script runs. This script shows a
-// status line while Python starts, makes the widgets' models from the page's
-// saved widget state (the same widgets, with the same ids, as Python holds)
-// and draws each widget output's widget, hidden, beside its saved copy; once
-// Python is ready, the live widgets take the copies' places.
+// has already started the page's Web Worker, where Python starts (afresh on
+// a first visit, from the memory the build saved on later ones:
+// live-worker.js), and keeps the messages that come before this script runs.
+// This script shows a status line while Python starts, makes the widgets'
+// models from the page's saved widget state (the same widgets, with the same
+// ids, as Python makes or holds) and draws each widget output's widget in
+// place of its saved copy: the reader can use them at once, and what they
+// press waits in the worker until Python is ready.
 // document.documentElement.dataset.looLive says how far it got: "starting",
 // then "ready" once every widget on the page is live, or "failed"; "stopped"
 // if Python stops after that (its worker crashed), the widgets then left as
-// they were, readable but inert. If Python
+// they were, readable but inert. dataset.looLiveStart says how Python
+// started ("saved": from the saved memory, or "fresh"), and
+// dataset.looLiveSettled is set once the worker has nothing more to fetch.
+// If Python
 // cannot start (a page opened from a file, a browser without WebAssembly),
 // the saved copies stay, drawn again by the widget manager of the saved page
 // (the addresses in data-saved-widgets of this script's tag) so that their
@@ -94,7 +98,8 @@ function statusLine(article) {
   };
 }
 
-const WAITING = 'Until it is ready, the widgets below are a saved copy and their buttons do nothing.';
+const SAVED_COPY = 'Until it is ready, the widgets below are a saved copy and their buttons do nothing.';
+const USABLE = 'The widgets below work already: what you press is answered as soon as Python is ready.';
 
 function start() {
   const article = document.querySelector('article.bd-article')
@@ -119,19 +124,12 @@ function start() {
   }
 
   signal('starting');
-  status.say('Starting Python in your browser…', WAITING);
+  let waiting = SAVED_COPY;
+  status.say('Starting Python in your browser…', waiting);
   const connection = new WorkerConnection(live.worker);
   const manager = new WidgetManager(connection);
   let failed = false;
   let running = false;
-
-  const giveUp = (reason) => {
-    if (failed) return;
-    failed = true;
-    status.say('Python could not start in this browser, so the widgets below stay a saved copy.',
-      reason, 'loo-live-off');
-    signal('failed');
-  };
 
   // Python stopped after the widgets went live (its worker crashed or ran
   // out of memory): the widgets stay drawn as they were, readable, but
@@ -145,40 +143,63 @@ function start() {
     signal('stopped');
   };
 
-  // Each widget output's widget, drawn hidden after its saved copy while
-  // Python starts.
+  // Each widget output's widget, drawn hidden after its saved copy, then
+  // shown in the copy's place while Python starts: what the reader presses
+  // is kept by the worker until Python is ready.
   const hosts = places.map((place) => {
     const host = el('div', 'loo-live-widget');
     host.hidden = true;
     place.before(host);
     return host;
   });
+  const copyOf = (host) => {
+    const copy = host.previousElementSibling;
+    return copy && copy.classList.contains(SNAPSHOT) ? copy : null;
+  };
+  const show = (live) => hosts.forEach((host) => {
+    host.hidden = !live;
+    const copy = copyOf(host);
+    if (copy) copy.hidden = live;
+  });
+
+  const giveUp = (reason) => {
+    if (failed) return;
+    failed = true;
+    show(false);
+    status.say('Python could not start in this browser, so the widgets below stay a saved copy.',
+      reason, 'loo-live-off');
+    signal('failed');
+  };
+
   const drawn = Promise.resolve()
     .then(() => manager.restore(JSON.parse(document.querySelector(STATE).textContent)))
     .then(() => Promise.allSettled(places.map((place, i) => (
       manager.draw(JSON.parse(place.textContent).model_id, hosts[i])))))
     .then((results) => {
+      const refused = results.filter((r) => r.status === 'rejected');
+      refused.forEach((r) => console.error('a widget could not be drawn:', r.reason));
+      if (refused.length) {
+        giveUp(`${refused.length} of ${places.length} widgets could not be started.`);
+        return false;
+      }
+      if (!failed) {
+        show(true);
+        waiting = USABLE;
+        status.say('Starting Python in your browser…', waiting);
+      }
       mark('widgets drawn');
-      return results;
+      return true;
     })
     .catch((error) => {
       giveUp(`The page's widgets could not be made: ${error.message || error}`);
-      return null;
+      return false;
     });
 
   const finish = async () => {
-    const results = await drawn;
-    if (!results || failed) return;
-    const refused = results.filter((r) => r.status === 'rejected');
-    refused.forEach((r) => console.error('a widget could not be drawn:', r.reason));
-    if (refused.length) {
-      giveUp(`${refused.length} of ${places.length} widgets could not be started.`);
-      return;
-    }
+    if (!await drawn || failed) return;
     hosts.forEach((host) => {
-      const copy = host.previousElementSibling;
-      host.hidden = false;
-      if (copy && copy.classList.contains(SNAPSHOT)) copy.remove();
+      const copy = copyOf(host);
+      if (copy) copy.remove();
     });
     running = true;
     mark('live');
@@ -191,11 +212,15 @@ function start() {
 
   const handle = (msg) => {
     if (msg.step !== undefined) {
-      status.say(`Starting Python in your browser… (${msg.step})`, WAITING);
+      mark(msg.step);
+      status.say(`Starting Python in your browser… (${msg.step})`, waiting);
       status.progress(msg.done, msg.total);
     } else if (msg.failed !== undefined) {
       (running ? stopped : giveUp)(msg.failed);
+    } else if (msg.settled) {
+      document.documentElement.dataset.looLiveSettled = '';
     } else if (msg.ready) {
+      document.documentElement.dataset.looLiveStart = msg.saved ? 'saved' : 'fresh';
       mark('python ready');
       finish();
     } else {
