@@ -306,7 +306,7 @@ def test_an_irish_record_lists_the_stock_it_draws_and_discards_at_most_three() -
 stock: [8S]
 exchange: {A: [7H, KC]}
 """)
-    with pytest.raises(MalformedRecord, match=r"^stock: .*lists 1 cards"):
+    with pytest.raises(MalformedRecord, match=r"^stock: .*lists 1 card,"):
         check(record)
     record["exchange"] = {"A": ["7H", "KC", "AH", "9S"]}
     result = check(record)
