@@ -99,6 +99,9 @@ SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tu
                   "./dev build builds it into the package, and a wheel built after that "
                   "carries it)")
 """Says how to get the light page's script when it is missing."""
+KERNEL_SPECS = "loo_tutor.apps.kernels.ClassroomKernelSpecs"
+"""The kernel spec manager that starts each Python kernel as the classroom's (by name:
+it needs Jupyter, which is optional)."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -268,7 +271,8 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
                                # book's in-browser pages, fails to load in Voila.
                                "extension_denylist": ["@jupyterlite/pyodide-kernel-extension"],
                                # Voila's route that runs cells sent by the page.
-                               "progressive_rendering": False},
+                               "progressive_rendering": False,
+                               "kernel_spec_manager_class": KERNEL_SPECS},
         "MappingKernelManager": kernels,
         # The kernels talk to the server over local sockets in the server's own
         # folder rather than TCP ports any program on the machine can reach
