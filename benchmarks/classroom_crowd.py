@@ -45,7 +45,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from classroom_load import percentile  # noqa: E402
 from classroom_protocol import Crowd, run_crowd  # noqa: E402
-
 from classroom_server import (  # noqa: E402
     MB,
     Server,
@@ -142,8 +141,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", default="30,60,120",
                         help="class sizes, one fresh server each (default 30,60,120)")
-    parser.add_argument("--stagger", type=float, default=0.5,
-                        help="seconds between two students arriving (default 0.5)")
+    parser.add_argument("--stagger", type=float, default=1.0,
+                        help="seconds between two students arriving (default 1)")
     parser.add_argument("--rounds", type=int, default=2, help="deals each plays (default 2)")
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds a student waits between two clicks (default 1)")

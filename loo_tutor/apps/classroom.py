@@ -83,6 +83,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from loo_tutor.apps.admission import RETRY_S, Admission, full_page
+
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
@@ -102,6 +104,8 @@ SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tu
 KERNEL_SPECS = "loo_tutor.apps.kernels.ClassroomKernelSpecs"
 """The kernel spec manager that starts each Python kernel as the classroom's (by name:
 it needs Jupyter, which is optional)."""
+ADMISSION = "loo_admission"
+"""The server setting holding the :class:`Admission` of the notebook pages."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -387,7 +391,9 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     server accepts only with the token of the ``_xsrf`` cookie in its form
     (the same check as for any form of the server). Voila's notebook page
     does not read the token, so the cookie would never be set and the
-    request would be refused.
+    request would be refused. When the class is full (see
+    :mod:`loo_tutor.apps.admission`), the handler answers with the page that
+    says so instead of starting a kernel.
     """
     voila_handler = importlib.import_module("voila.handler")
     web = importlib.import_module("tornado.web")
@@ -398,6 +404,12 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     @web.authenticated  # type: ignore[untyped-decorator]
     async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
         self.xsrf_token  # noqa: B018 - reading it sets the cookie
+        admission: Admission | None = self.settings.get(ADMISSION)
+        if admission is not None and admission.full(self.kernel_manager):
+            self.set_status(503)
+            self.set_header("Retry-After", str(RETRY_S))
+            self.finish(full_page(admission.most))
+            return None
         return await base.get(self, *args, **kwargs)
 
     handler = type(base.__name__, (base,), {"get": get})
@@ -551,6 +563,7 @@ def run(args: argparse.Namespace) -> int:
         sign_notebooks(self.contents_manager.notary, served)
         _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
+        self.app.settings[ADMISSION] = Admission.of(args.max_students, served)
         found: list[Any] = [_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
                             for route in voila_app.Voila.init_handlers(self)]
         if serve_book:
@@ -569,6 +582,7 @@ def run(args: argparse.Namespace) -> int:
               f"{args.pool_size} kernel(s) per notebook kept ready"
               + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
                  else "")
+              + (f", at most {args.max_students} student(s) at once" if args.max_students else "")
               + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
         if toc_problem:
             print(toc_problem, flush=True)
