@@ -18,6 +18,15 @@ then Reset). It prints
 
     python benchmarks/classroom_load.py                    # 30 sessions
     python benchmarks/classroom_load.py --sessions 3 --cull-after 10
+    python benchmarks/classroom_load.py --answers          # 30 students answer exercises
+
+With ``--answers`` the class answers exercises instead, with the teacher's
+page open (``tests/classroom_answers.py``): each student joins by name, opens
+the exercises app and checks exercise 1 ROUNDS times. It prints the click
+latency (the verdict on the student's page) and the time until the server
+has kept the check, how long the teacher's page took to count each answer
+after the class book held it, and whether the class book's rows are exactly
+the checks the pages showed (none lost, none kept twice).
 
 It also prints where the processor time went during the class (the server,
 its kernels, the browser) and the clicks split by what else was happening:
@@ -41,6 +50,7 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,6 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_support import CHROMIUM, FLAGS  # noqa: E402
+from classroom_answers import class_answers  # noqa: E402
 from classroom_server import (  # noqa: E402
     class_at_work,
     free_port,
@@ -91,7 +102,9 @@ def _figures(values: list[float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=30, help="students at once (default 30)")
-    parser.add_argument("--rounds", type=int, default=2, help="deals each plays (default 2)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="deals each plays (default 2), or with --answers checks each "
+                             "(default 5)")
     parser.add_argument("--stagger", type=float, default=3.0,
                         help="seconds between two students arriving (default 3; 0 all at once)")
     parser.add_argument("--cull-after", type=int, default=20,
@@ -101,10 +114,15 @@ def main() -> int:
     parser.add_argument("--browser-ui", action="store_true",
                         help="keep Chromium's address-bar popup renderer for each window "
                              "(off by default: see the docstring)")
+    parser.add_argument("--answers", action="store_true",
+                        help="the students answer exercises, with the teacher's page open; "
+                             "ROUNDS checks each (default 5)")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         print(f"error: {CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 2
+    if args.answers:
+        return answering(args)
     t0 = time.monotonic()
     server = start("--port", str(free_port()), "--cull-after", f"{args.cull_after}s",
                    "--pool-size", str(args.pool_size))
@@ -116,7 +134,7 @@ def main() -> int:
               f"{args.sessions} students open the forced-ace app, {args.stagger:g} s apart, "
               f"and stay; load average {os.getloadavg()[0]:.2f}", flush=True)
         flags = FLAGS if args.browser_ui else [*FLAGS, NO_POPUP]
-        load = class_at_work(server, args.sessions, args.rounds,
+        load = class_at_work(server, args.sessions, args.rounds or 2,
                              cull_wait=args.cull_after * 3 + 30, executable=str(CHROMIUM),
                              flags=flags, stagger=args.stagger)
     finally:
@@ -166,6 +184,48 @@ def main() -> int:
         print("  " + line)
     failed = (load.errors or load.outside or load.culled_s is None or load.live < load.sessions
               or load.unanswered)
+    return 1 if failed else 0
+
+
+def answering(args: argparse.Namespace) -> int:
+    """The class answers exercises with the teacher's page open (``--answers``)."""
+    rounds = args.rounds or 5
+    data = Path(tempfile.mkdtemp(prefix="loo-class-"))
+    t0 = time.monotonic()
+    server = start("--port", str(free_port()), "--pool-size", str(args.pool_size), data=data)
+    try:
+        wait_for_kernels(server, NOTEBOOKS * args.pool_size, 180)
+        wait_until_quiet(server, 180)
+        print(f"classroom up in {time.monotonic() - t0:.1f} s; {args.sessions} students join "
+              f"and check exercise 1 {rounds} times each, {args.stagger:g} s apart, with the "
+              f"teacher's page open; load average {os.getloadavg()[0]:.2f}", flush=True)
+        flags = FLAGS if args.browser_ui else [*FLAGS, NO_POPUP]
+        out = class_answers(server, data / "class.sqlite3", args.sessions, rounds,
+                            args.stagger, str(CHROMIUM), flags)
+    finally:
+        code = stop(server)
+    print(f"\nstudents joined: {out.joined} of {out.students}; checks shown on their pages: "
+          f"{len(out.shown)} (unanswered within 20 s: {out.unanswered})")
+    if out.check_ms:
+        print(f"click to verdict: {_figures(out.check_ms)}, max {max(out.check_ms):.0f} ms")
+    if out.kept_ms:
+        print(f"click to kept by the server: {_figures(out.kept_ms)}, "
+              f"max {max(out.kept_ms):.0f} ms")
+    lag = out.teacher_lag_s
+    if lag:
+        print(f"teacher's page counted each answer after the class book held it: median "
+              f"{statistics.median(lag):.1f} s, p95 {percentile(lag, 0.95):.1f} s, max "
+              f"{max(lag):.1f} s (read every 0.25 s); at the end it showed "
+              f"{out.teacher_final} answers")
+    print(f"class book: {out.rows} rows, {out.distinct} distinct checks; shown but not kept: "
+          f"{out.missing}; kept but never shown: {out.extra}")
+    print(f"requests to other hosts: {len(out.outside)}; console errors: {len(out.errors)}; "
+          f"server exit status {code}")
+    for line in out.errors[:20]:
+        print("  " + line)
+    failed = (out.errors or out.outside or out.missing or out.extra or out.rows != out.distinct
+              or out.rows != len(out.shown) or out.teacher_final != out.rows
+              or out.joined < out.students or (lag and max(lag) > 2.0))
     return 1 if failed else 0
 
 

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -52,8 +53,10 @@ def free_port() -> int:
         return port
 
 
-def start(*args: str, notebooks: Path = NOTEBOOKS) -> Server:
+def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None) -> Server:
     """Start the classroom (``args`` after the notebooks folder); returns once it is listening.
+
+    The class is kept in ``data``, or in a new temporary folder.
 
     Raises:
         RuntimeError: it stopped, or printed no address in time; the message
@@ -61,8 +64,9 @@ def start(*args: str, notebooks: Path = NOTEBOOKS) -> Server:
     """
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    folder = data or Path(tempfile.mkdtemp(prefix="loo-class-"))
     process = subprocess.Popen([sys.executable, "-m", "loo_tutor", "classroom", str(notebooks),
-                                *args], cwd=ROOT,
+                                "--data", str(folder), *args], cwd=ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
     server = Server(process)
@@ -89,6 +93,18 @@ def start(*args: str, notebooks: Path = NOTEBOOKS) -> Server:
             return server
     stop(server)
     raise RuntimeError("the classroom server did not start:\n" + "".join(server.log[-40:]))
+
+
+_TEACHER = re.compile(r"Teacher's page \(keep this address to yourself\): (http://\S+)")
+
+
+def teacher_url(server: Server) -> str:
+    """The address of the teacher's page, with its token, as the server printed it."""
+    for line in server.log:
+        found = _TEACHER.search(line)
+        if found:
+            return found.group(1)
+    raise RuntimeError("the classroom server printed no teacher's page")
 
 
 def stop(server: Server) -> int | None:

@@ -600,7 +600,7 @@ _ODD_ITEMS = st.sampled_from(["12", "[1, 2]", "~", "'text'", "{}", "{kind: 1}",
 _ODD_FIELDS = st.sampled_from([("time", "2026-12-04T10:15:00Z"), ("time", "yesterday"),
                                ("time", "'2026-13-45'"), ("time", "[1]"), ("time", "'" + "9" * 50 + "'"),
                                ("record", "missing.yaml"), ("record", "/dev/null"),
-                               ("record", "."), ("record", "[a]"), ("record", "'" + "x" * 600 + "'"),
+                               ("record", "."), ("record", "[a]"), ("record", "'" + "x" * 450 + "'"),
                                ("verdict", "right"), ("right", "true"), ("rule", "R-FOLLOW")])
 MARKED: collections.Counter[str] = collections.Counter()
 """The files given to ``loo-tutor mark`` by the ``answers_files`` target and those that got
@@ -674,7 +674,7 @@ def hostile_answers_files(draw: st.DrawFn) -> tuple[str, tuple[int, ...] | None]
             touched.add(index)
     data = _as_read(data)
     as_json = draw(st.integers(0, 4)) == 0
-    text = json.dumps(data) if as_json else yaml.safe_dump(
+    text = json.dumps(data, default=str) if as_json else yaml.safe_dump(
         data, sort_keys=False, allow_unicode=True, default_flow_style=None)
     kept = tuple(i for i in range(len(items)) if i not in touched)
     if draw(st.integers(0, 2)):

@@ -4,10 +4,15 @@ A monkey opens a notebook page of the built book, waits until its widgets run
 in the browser (Pyodide) and then, again and again, picks one of the
 controls the widgets show (a button, a check box, a menu, a text field) at
 random and uses it. After each action it waits until the page stops
-changing and reads every deal on show: each live widget keeps its deal in
-the page as a hidden record (``script.loo-record``, see
-:func:`loo_tutor.widgets._base.record_script`). The record is checked here,
-outside the browser, with :func:`loo_tutor.records.record.check`, and the result is
+changing and reads every deal on show. The page holds no record of the
+deals (it carries only what its reader may see), so the monkey asks the
+Python that runs the widgets, in the page's Web Worker, through a hook only
+the tests add: the worker's copy of ``pyodide.js`` is served with a line
+that keeps Pyodide where the test can reach it (:data:`HOOK`), and
+:data:`DEALS_ON_SHOW` runs there. It tags each table the widgets draw with a
+class naming its widget model and answers with each one's deal written as a
+record and the reader's seat. The record is checked here, outside the
+browser, with :func:`loo_tutor.records.record.check`, and the result is
 compared with what the widget draws:
 
 * the record is a deal the engine accepts, never illegal: widgets only
@@ -16,7 +21,8 @@ compared with what the widget draws:
   is marked once the deal is over;
 * a trainer shows the reader exactly the cards the engine says are still
   in their hand (:func:`loo_tutor.engine.observe.observation`), and the card
-  buttons are enabled only on the reader's turn to play.
+  buttons are enabled only on the reader's turn to play;
+* no widget's drawing names a card the widget hides (its ``hidden_cards()``).
 
 Used by ``tests/test_offline_site.py`` (a few clicks per page, in CI) and by
 ``benchmarks/monkey.py`` (1,000 clicks, on demand). Every request that
@@ -33,10 +39,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from loo_tutor.engine.cards import CARDS, card_text
+from loo_tutor.engine.cards import CARDS, card_text, parse_card
 from loo_tutor.engine.errors import MalformedRecord
 from loo_tutor.engine.observe import observation
 from loo_tutor.records.record import check, replay
+
+from leaks import leaks
 
 LIVE_TIMEOUT_MS = 180_000
 _LABELS = frozenset(card.label for card in CARDS)
@@ -83,12 +91,69 @@ _SETTLE = """([quiet, limit]) => new Promise(resolve => {
   setTimeout(tick, 25);
 })"""
 
-# Every deal on show: its hidden record, the seat marked to act, the card buttons.
+HOOK = (";self.loadPyodide = ((load) => async (options) => "
+        "(self.looTestPython = await load(options)))(self.loadPyodide);\n")
+"""Added by the tests to the worker's ``pyodide.js``: the worker's Pyodide, kept in reach."""
+
+DEALS_ON_SHOW = """
+import json
+from loo_tutor.records.record import record_from_state
+from loo_tutor.widgets import DealStepper, PayoutChecker
+
+def deals_on_show(every, roots):
+    # Tag the tables of the widgets under roots (model ids), each with its
+    # model's id; answer with their deals and each widget's hidden cards.
+    deals, hidden, waiting, seen = {}, {}, list(roots), set()
+    while waiting:
+        widget = every.get(waiting.pop())
+        if widget is None or widget.model_id in seen:
+            continue
+        seen.add(widget.model_id)
+        waiting.extend(child.model_id for child in getattr(widget, "children", ()))
+        if not callable(getattr(widget, "hidden_cards", None)) or widget.error is not None:
+            continue
+        widget.add_class(f"loo-test-widget-{widget.model_id}")
+        hidden[widget.model_id] = sorted(card.text for card in widget.hidden_cards())
+        if isinstance(widget, DealStepper):
+            parts = [(page, step.state, widget.view_seat)
+                     for page, step in zip(widget.stack.children, widget.steps)]
+        elif isinstance(widget, PayoutChecker):
+            parts = [(widget.table, widget.final, None)]
+        elif hasattr(widget, "table") and hasattr(widget, "seat"):
+            parts = [(widget.table, widget.state, widget.seat)]
+        else:
+            parts = []
+        for part, state, seat in parts:
+            part.add_class(f"loo-test-deal-{part.model_id}")
+            deals[part.model_id] = {"record": record_from_state(state),
+                                    "seat": None if seat is None else state.players[seat]}
+    return json.dumps({"deals": deals, "hidden": hidden})
+"""
+"""Run in the Python that holds the widgets (the worker's, or this process in a test of it)."""
+
+_ASK_WORKER = """([code, roots]) => {
+  const python = self.looTestPython;
+  if (!python.globals.has("deals_on_show")) python.runPython(code);
+  const every = python.runPython(
+    "import ipywidgets, warnings\\nwith warnings.catch_warnings():\\n"
+    + "    warnings.simplefilter('ignore')\\n    every = dict(ipywidgets.Widget.widgets)\\nevery");
+  try {
+    return python.globals.get("deals_on_show")(every, roots);
+  } finally {
+    every.destroy();
+  }
+}"""
+
+_ROOTS = """() => [...document.querySelectorAll(
+  'script[type="application/vnd.jupyter.widget-view+json"]')].map(s => JSON.parse(s.textContent).model_id)"""
+
+# Every deal on show, by the widget model of its table: the seat marked to
+# act and the card buttons; and the drawing of each widget tagged.
 _SHOWN = """() => {
+  const tagged = (el, prefix) => [...el.classList].find(c => c.startsWith(prefix)).slice(prefix.length);
   const shown = [];
-  for (const script of document.querySelectorAll("script.loo-record")) {
-    const holder = script.parentElement;
-    if (!holder || !holder.getClientRects().length) continue;
+  for (const holder of document.querySelectorAll("[class*='loo-test-deal-']")) {
+    if (!holder.getClientRects().length) continue;
     const widget = holder.closest(".loo-widget");
     const acting = holder.querySelector(".loo-seat[data-to-act]");
     const hand = [];
@@ -102,11 +167,13 @@ _SHOWN = """() => {
         }
       }
     }
-    shown.push({json: script.textContent,
+    shown.push({id: tagged(holder, "loo-test-deal-"),
                 acting: acting ? acting.getAttribute("aria-label").split(",")[0] : null,
                 hand: hand});
   }
-  return shown;
+  const drawn = [...document.querySelectorAll("[class*='loo-test-widget-']")].map(
+    el => ({id: tagged(el, "loo-test-widget-"), html: el.outerHTML}));
+  return {shown, drawn};
 }"""
 
 
@@ -129,7 +196,12 @@ class Tally:
 
 
 def problems_with(shown: dict[str, Any]) -> list[str]:
-    """What is wrong with one deal on show, judged by the engine (empty when all is well)."""
+    """What is wrong with one deal on show, judged by the engine (empty when all is well).
+
+    ``shown`` holds ``json``, the deal as the widget's Python gave it
+    (``{"record": ..., "seat": ...}``), and what the page draws of it:
+    ``acting``, the name marked to act, and ``hand``, the card buttons.
+    """
     try:
         data = json.loads(shown["json"])
         record, seat = data["record"], data["seat"]
@@ -158,6 +230,15 @@ def problems_with(shown: dict[str, Any]) -> list[str]:
             found.append(f"{seat}'s card buttons are {'disabled' if turn else 'enabled'} "
                          f"when it is {'' if turn else 'not '}their turn to play")
     return found
+
+
+def keep_python_in_reach(context: Any) -> None:
+    """Serve the worker's ``pyodide.js`` with :data:`HOOK` added, in this browser context only."""
+    def hooked(route: Any) -> None:
+        reply = route.fetch()
+        route.fulfill(response=reply, body=reply.text() + HOOK)
+
+    context.route("**/_static/pyodide/pyodide.js*", hooked)
 
 
 def open_live(page: Any, url: str) -> tuple[Any, float]:
@@ -203,10 +284,28 @@ def watch(context: Any, page: Any, site: str, tally: Tally, offline: bool) -> No
 
 
 def inspect(frame: Any, tally: Tally, where: str) -> None:
-    """Check every deal on show, and look for Python errors printed into the page."""
-    for shown in frame.evaluate(_SHOWN):
+    """Check every deal on show and every widget's drawing for hidden cards, and look
+    for Python errors printed into the page."""
+    if frame.evaluate("document.documentElement.dataset.looLive") != "ready":
+        tally.problems.append(f"{where}: Python stopped: " + frame.locator(".loo-live-status")
+                              .inner_text())
+        return
+    python = json.loads(frame.workers[0].evaluate(_ASK_WORKER,
+                                                  [DEALS_ON_SHOW, frame.evaluate(_ROOTS)]))
+    frame.evaluate(_SETTLE, [150, 8_000])  # the tags reach the page
+    page = frame.evaluate(_SHOWN)
+    for shown in page["shown"]:
+        deal = python["deals"].get(shown["id"])
+        if deal is None:
+            tally.problems.append(f"{where}: a table whose deal Python does not name")
+            continue
         tally.checks += 1
-        tally.problems.extend(f"{where}: {p}" for p in problems_with(shown))
+        tally.problems.extend(f"{where}: {p}"
+                              for p in problems_with(dict(shown, json=json.dumps(deal))))
+    for drawn in page["drawn"]:
+        hidden = [parse_card(text) for text in python["hidden"].get(drawn["id"], [])]
+        tally.problems.extend(f"{where}: a widget draws a card it hides: {leak}"
+                              for leak in leaks(drawn["html"], hidden))
     printed = frame.locator(".jp-OutputArea-output[data-mime-type*='stderr'], "
                             ".jp-OutputArea-output[data-mime-type*='error']")
     if printed.count():
@@ -250,6 +349,7 @@ def run_page(browser: Any, site: str, path: str, clicks: int, seed: int, tally: 
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     watch(context, page, site, tally, offline)
+    keep_python_in_reach(context)
     try:
         frame, seconds = open_live(page, f"{site}/{path}")
         tally.live_s.append(seconds)

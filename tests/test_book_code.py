@@ -2,7 +2,10 @@
 Python blocks as scripts, and its ``loo-tutor`` commands as commands.
 
 The examples run in a fresh folder holding the files they name (a deal record
-called ``my_deal.yaml`` or ``my-deal.yaml``), as a reader would have them.
+called ``my_deal.yaml`` or ``my-deal.yaml``), as a reader would have them; the
+commands of one block run in order in the same folder, as a reader types
+them. A YAML block is a deal record, or an answers file when it names a
+``student``.
 """
 
 from __future__ import annotations
@@ -61,15 +64,15 @@ def reader_folder(tmp_path: Path) -> Iterator[Path]:
 PYTHON = blocks("python")
 DOCTESTS = [(page, body) for page, body in PYTHON if body.lstrip().startswith(">>>")]
 SCRIPTS = [(page, body) for page, body in PYTHON if not body.lstrip().startswith(">>>")]
-COMMANDS = [(page, line.split("#")[0].strip()) for page, body in blocks("bash")
-            for line in body.splitlines() if line.strip().startswith("loo-tutor")
-            or line.strip().startswith("python ")]
+COMMANDS = [(page, commands) for page, body in blocks("bash")
+            if (commands := [line.split("#")[0].strip() for line in body.splitlines()
+                             if line.strip().startswith(("loo-tutor", "python "))])]
 
 
 def test_the_book_has_code_of_every_kind() -> None:
     assert {page for page, _ in DOCTESTS} >= {"practice.md"}
     assert {page for page, _ in SCRIPTS} >= {"engine.md", "teachers.md"}
-    assert len(COMMANDS) >= 4
+    assert sum(len(commands) for _, commands in COMMANDS) >= 4
 
 
 def page_doctests(page: Path) -> list[doctest.DocTest]:
@@ -104,25 +107,29 @@ def test_python_block_runs(page: str, code: str, tmp_path: Path) -> None:
     assert "Traceback" not in printed.getvalue()
 
 
-@pytest.mark.parametrize(("page", "command"), COMMANDS, ids=ids(COMMANDS))
-def test_command_runs(page: str, command: str, tmp_path: Path) -> None:
-    reason = next((why for start, why in NOT_RUN.items() if command.startswith(start)), None)
-    if reason is not None:
-        assert reason  # shown, not run: see NOT_RUN
-        return
-    words = shlex.split(command)
-    program = [sys.executable, "-m", "loo_tutor"] if words[0] == "loo-tutor" else [sys.executable]
-    with reader_folder(tmp_path):
-        done = subprocess.run([*program, *words[1:]], capture_output=True, text=True,
-                              timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                              check=False)
-    assert done.returncode == 0, done.stderr
-    out = re.search(r"--out (\S+)", command)
-    if out is not None:
-        assert any((tmp_path / out.group(1)).iterdir())
+@pytest.mark.parametrize(("page", "commands"), COMMANDS, ids=ids(COMMANDS))
+def test_commands_run(page: str, commands: list[str], tmp_path: Path) -> None:
+    for command in commands:
+        reason = next((why for start, why in NOT_RUN.items() if command.startswith(start)),
+                      None)
+        if reason is not None:
+            assert reason  # shown, not run: see NOT_RUN
+            continue
+        words = shlex.split(command)
+        program = ([sys.executable, "-m", "loo_tutor"] if words[0] == "loo-tutor"
+                   else [sys.executable])
+        with reader_folder(tmp_path):
+            done = subprocess.run([*program, *words[1:]], capture_output=True, text=True,
+                                  timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                  check=False)
+        assert done.returncode == 0, (command, done.stderr)
+        out = re.search(r"--out (\S+)", command)
+        if out is not None:
+            assert any((tmp_path / out.group(1)).iterdir())
 
 
-RECORDS = blocks("yaml")
+RECORDS = [(page, text) for page, text in blocks("yaml") if not text.startswith("student:")]
+ANSWERS = [(page, text) for page, text in blocks("yaml") if text.startswith("student:")]
 
 
 @pytest.mark.parametrize(("page", "text"), RECORDS, ids=ids(RECORDS))
@@ -131,3 +138,12 @@ def test_a_record_shown_in_the_book_is_a_deal(page: str, text: str) -> None:
     from loo_tutor.records.record import loads
 
     assert check(loads(text))["status"] in ("complete", "in_progress", "illegal")
+
+
+@pytest.mark.parametrize(("page", "text"), ANSWERS, ids=ids(ANSWERS))
+def test_an_answers_file_shown_in_the_book_is_marked_right(page: str, text: str) -> None:
+    from loo_tutor.teaching.marking import mark_text
+
+    marked = mark_text(text, page)
+    assert marked.read and not marked.problems, marked.problems
+    assert marked.marks and all(mark.is_right for _, mark, _ in marked.marks), marked.marks

@@ -14,7 +14,7 @@ import pytest
 from loo_tutor import check
 from loo_tutor.engine.cards import CARDS, parse_card
 from loo_tutor.engine.errors import LooError
-from loo_tutor.render.markup import card_text_html, ledger_html
+from loo_tutor.render.markup import card_text_html, ledger_html, table_html
 
 ROOT = Path(__file__).parent.parent
 BOOK = ROOT / "book"
@@ -144,3 +144,21 @@ def test_no_card_is_typed_by_hand(page: Path) -> None:
 def test_the_prose_filter_keeps_what_a_reader_reads() -> None:
     assert CARD_TEXT.findall(prose("A leads 7♥ and {card}`8♥`, `9♥`.")) == ["7♥"]
     assert CARD_TEXT.findall(prose("then 10H, not `JH` nor {card}`QH`; QSX stays.")) == ["10H"]
+
+
+def test_the_home_pages_first_picture_shows_what_its_caption_says() -> None:
+    """The caption names whose view the picture is and says that player sees their own cards."""
+    text = (ROOT / "book" / "index.md").read_text(encoding="utf-8")
+    directive = re.search(r"```\{loo-deal\} (\S+)\n(.*?)```", text, re.DOTALL)
+    assert directive
+    options = dict(re.findall(r"^:(\w+): (.*)$", directive.group(2), re.MULTILINE))
+    viewer = options["view"]
+    assert f"{viewer} may now look at {viewer}'s own three cards" in options["caption"]
+    states, _ = loo_book.states_of(loo_book.read_record(directive.group(1), BOOK))
+    state = loo_book.moment(states, options["at"])
+    drawing = table_html(state, loo_book.seat_of(state, viewer), ledger=False)
+    seat = state.players.index(viewer)
+    own = [f'aria-label="{card.label}"' for card in state.hands[seat]]
+    assert all(label in drawing for label in own), drawing
+    faces = re.findall(r'class="loo-card [^"]*" role="img"', drawing)
+    assert len(faces) == len(own) + 1  # the player's cards and the indicator, nothing else

@@ -21,6 +21,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -436,7 +437,8 @@ def _start(*args: str) -> Server:
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     process = subprocess.Popen(
-        [sys.executable, "-m", "loo_tutor", "classroom", str(NOTEBOOKS), *args],
+        [sys.executable, "-m", "loo_tutor", "classroom", str(NOTEBOOKS),
+         "--data", tempfile.mkdtemp(prefix="loo-class-"), *args],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: queue.Queue[str] = queue.Queue()
     log: list[str] = []

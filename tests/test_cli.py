@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,26 @@ def test_demo_prints_a_record_that_checks(capsys: pytest.CaptureFixture[str]) ->
     assert len(record["players"]) == 6 and record["carried"] == 0
     assert check(record)["status"] == "complete"
     assert summary.startswith("complete: simple deal")
+
+
+def test_the_plain_report_writes_cards_as_the_reader_does_and_cites_rules_by_name(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary speaks the book's words (7♥, the forced ace); --json keeps the record's 7H."""
+    assert main(["check", str(ILLEGAL)]) == 1
+    plain = capsys.readouterr().out
+    assert "A K♠, B 3♥" in plain
+    assert "illegal play by C: 9♣ breaks follow suit (R-FOLLOW): C may not play 9♣" in plain
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", plain), plain
+    assert main(["check", "--json", str(ILLEGAL)]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["error"]["action"] == "9C" and result["error"]["rule"] == "R-FOLLOW"
+
+
+def test_a_file_that_is_not_utf8_is_named_without_the_codec_s_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "latin.yaml"
+    record.write_bytes(b"players: [\xe9]\n")
+    assert main(["check", str(record)]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "codec" not in said and "utf-8" not in said
+    assert "is not UTF-8 text: its byte 11 (0xe9)" in said

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -158,7 +159,7 @@ def test_the_widget_draws_both_tables_and_steps_on_both_sides() -> None:
     assert len(widget.comparison.steps) == 1
     assert 'class="loo-diverge"' in widget.html
     assert 'href="../book/variants.html#v-club-law"' in widget.html
-    assert "Diverges" in widget.html  # said in words, not only in colour
+    assert "Here the two games part." in widget.html  # said in words, not only in colour
     widget.back_button.click()
     assert not widget.comparison.steps and 'class="loo-diverge"' not in widget.html
 
@@ -195,7 +196,7 @@ def test_options_that_differ_are_marked_in_the_list() -> None:
     widget.play_to_end()
     marked = widget.comparison.marked
     assert any(step.options_differ and not step.diverges for step in marked)
-    assert 'class="loo-differ"' in widget.html and "Options differ" in widget.html
+    assert "the rules offered different choices" in widget.html
 
 
 def test_a_custom_rules_mapping_joins_the_picker() -> None:
@@ -223,3 +224,16 @@ def test_the_widget_can_open_part_way_or_at_the_end() -> None:
     assert len(VariantCompare(seed=CLUB_SEED, steps=3).comparison.steps) == 3
     whole = VariantCompare(seed=CLUB_SEED, steps=None)
     assert whole.comparison.is_over() and whole.step_button.disabled
+
+
+def test_the_steps_say_once_where_the_games_part_and_where_they_meet_again() -> None:
+    widget = VariantCompare("limited", "club_law", seed=CLUB_SEED)
+    widget.play_to_end()
+    page = widget.html
+    parts = [s.number for i, s in enumerate(widget.comparison.steps)
+             if s.diverges and (i == 0 or not widget.comparison.steps[i - 1].diverges)]
+    assert parts and page.count("Here the two games part.") == len(parts)
+    assert f"The two games part at step{'s' if len(parts) > 1 else ''} {parts[0]}" in page
+    assert page.count("The deals have gone apart") <= len(parts)
+    assert "Diverges" not in page
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", re.sub("<[^>]+>", " ", page))

@@ -16,6 +16,7 @@ import pytest
 from loo_tutor import Play, RuleId, dumps
 from loo_tutor.records.data import example
 from loo_tutor.teaching.exercises import Kind, LegalCards, make
+from loo_tutor.teaching.marking import judge
 from loo_tutor.widgets import DealStepper, ExerciseWidget, Scoreboard
 
 from conftest import OWN_EXAMPLES
@@ -154,6 +155,36 @@ def test_a_widget_with_its_own_score_marks_its_solved_variants_too() -> None:
     assert solved_marks(widget.scoreboard) == [{"kind": 2, "title": Kind.TRICK.title,
                                                 "seed": 5}]
     assert "data-loo-solved" in widget.html
+
+
+def test_the_score_line_lists_each_seeded_variants_last_answer_for_marking() -> None:
+    board = Scoreboard()
+    widgets_ = [ExerciseWidget(kind, seed=2024, scoreboard=board) for kind in Kind]
+    ExerciseWidget(4, record=example("fractional-pool"), scoreboard=board).check_button.click()
+    assert "data-loo-answers" not in board.value  # a record has no seed; nothing answered yet
+    for widget in widgets_:
+        widget.check_button.click()  # nothing answered: not listed
+    assert "data-loo-answers" not in board.value
+    for widget in widgets_:
+        widget.fill(widget.exercise.answers())  # type: ignore[union-attr]
+        widget.check_button.click()
+    found = re.search(r'data-loo-answers="([^"]*)"', board.value)
+    assert found is not None
+    given = json.loads(html.unescape(found.group(1)))
+    assert [(g["kind"], g["name"], g["seed"], g["solved"]) for g in given] == [
+        (int(kind), kind.word, 2024, True) for kind in Kind]
+    for entry in given:  # the answers-file shape: loo-tutor mark finds each one right
+        assert judge(entry["name"], entry["seed"], entry["answer"]).is_right, entry
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", entry["time"])
+    cards = widgets_[0]
+    refused = next(c for c in cards.exercise.hand if c not in cards.exercise.legal())  # type: ignore[union-attr]
+    cards.fill({"cards": [str(refused)]})
+    cards.check_button.click()  # the last answer is the one listed, wrong as it is
+    found = re.search(r'data-loo-answers="([^"]*)"', board.value)
+    assert found is not None
+    first = json.loads(html.unescape(found.group(1)))[0]
+    assert first["answer"] == [str(refused)] and first["solved"] is True
+    assert judge(first["name"], first["seed"], first["answer"]).verdict == "wrong"
 
 
 def test_show_solution_steps_through_the_deal() -> None:

@@ -18,6 +18,10 @@ on 127.0.0.1 and drive Debian's Chromium through Playwright:
   button forgets it (after a question answered with the keyboard), and it
   stays forgotten after another reload; junk in the browser's store is
   left aside; axe-core finds nothing serious in the panel;
+* two exercises solved there are handed in: after a reload the panel's
+  score and the answers are still there; the student's name is asked for
+  (and kept), "Download my answers" saves the answers file, and ``loo-tutor
+  mark`` finds both answers right;
 * a MyST markdown notebook (``{code-cell}`` page, tests/data/live) goes live
   with no more than the build extension does for every page.
 
@@ -27,6 +31,8 @@ A missing Chromium is a failure, never a skip: ``./dev test`` installs it.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 import subprocess
@@ -278,6 +284,90 @@ def _keep_progress(browser: Any, site: str, exercise: Any, requests: list[str],
         page.reload(wait_until="domcontentloaded")
         expect(panel.locator(".loo-progress-kind")).to_have_text(
             "Exercise 1, Which cards may be played?: 1 variant (seed 7)")
+
+
+# -- handing in from the browser -----------------------------------------------------------
+
+
+def test_answers_are_kept_over_a_reload_and_downloaded_for_loo_tutor_mark(
+        site: str, tmp_path: Path) -> None:
+    from loo_tutor.teaching.exercises import DealerChoice, Kind, LegalCards, make
+
+    cards, dealer = make(Kind.LEGAL_CARDS, EXERCISES_SEED), make(Kind.DEALER, EXERCISES_SEED)
+    assert isinstance(cards, LegalCards) and isinstance(dealer, DealerChoice)
+    requests: list[str] = []
+    errors: list[str] = []
+    saved = tmp_path / "downloaded.json"
+    in_browser(lambda browser: _hand_in(browser, site, cards, dealer, saved, requests, errors))
+    assert not outside_site(requests, site), f"requests left: {outside_site(requests, site)}"
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+    # The teacher marks the file: the engine judges every answer again.
+    done = subprocess.run([sys.executable, "-m", "loo_tutor", "mark", "--csv", "-", str(saved)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    rows = list(csv.reader(io.StringIO(done.stdout)))
+    assert [row[:3] + row[4:5] for row in rows[1:]] == [
+        ["Ann Smith", "legal-cards", str(EXERCISES_SEED), "right"],
+        ["Ann Smith", "dealer", str(EXERCISES_SEED), "right"]], done.stdout
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", row[6]) for row in rows[1:])
+
+
+def _hand_in(browser: Any, site: str, cards: Any, dealer: Any, saved: Path,
+             requests: list[str], errors: list[str]) -> None:
+    from playwright.sync_api import expect
+
+    from loo_tutor.engine.cards import card_text
+
+    with new_page(browser, requests, errors) as page:
+        app = open_live(page, site, EXERCISES_PAGE, f"Exercise 1: {cards.title}", "Check")
+        panel = app.locator(".loo-progress-panel")
+        expect(panel.locator(".loo-progress-hand-in")).to_be_hidden()
+
+        # Two exercises solved: each one's cards or announcements ticked, then checked.
+        for exercise, labels in (
+                (cards, [card_text(c) for c in cards.legal()]),
+                (dealer, [dealer.LABELS[dealer.OPTIONS.index(a)] for a in dealer.allowed()])):
+            title = f"Exercise {int(exercise.kind)}: {exercise.title}"
+            widget = app.locator(".loo-live-widget .loo-exercise").filter(has_text=title)
+            for label in labels:  # no label is part of another of the same exercise
+                widget.locator(".widget-checkbox", has_text=label).locator(
+                    'input[type="checkbox"]').check()
+            widget.locator("button", has_text=re.compile(r"^\s*Check\s*$")).click()
+            widget.locator(".loo-field-right").wait_for(timeout=30_000)
+        score = panel.locator(".loo-progress-score")
+        expect(score).to_contain_text("Score kept in this browser: 2 of 2 exercises checked solved")
+
+        # A reload keeps the score and the answers, even while Python has not started.
+        page.route("**/_static/live/worker.js*", lambda route: route.fulfill(
+            content_type="text/javascript", body=NO_PYTHON))
+        page.reload(wait_until="domcontentloaded")
+        page.wait_for_function("() => document.documentElement.dataset.looLive === 'failed'")
+        expect(score).to_contain_text("Score kept in this browser: 2 of 2 exercises checked solved")
+        hand_in = panel.locator(".loo-progress-hand-in")
+        expect(hand_in).to_be_visible()
+        assert not axe_findings(page, ".loo-progress-panel")
+
+        # The name is asked for first; then the keyboard alone downloads the file.
+        download = hand_in.locator("button", has_text="Download my answers")
+        download.click()
+        status = panel.locator(".loo-progress-status")
+        expect(status).to_contain_text("Write your name first")
+        name = hand_in.get_by_label("Your name, as your teacher will see it")
+        assert page.evaluate("document.activeElement.className") == name.get_attribute("class")
+        page.keyboard.type("Ann Smith")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Download my answers"
+        with page.expect_download() as taken:
+            page.keyboard.press("Enter")
+        taken.value.save_as(saved)
+        assert taken.value.suggested_filename == "answers-ann-smith.json"
+        expect(status).to_contain_text("answers-ann-smith.json")
+        assert not axe_findings(page, ".loo-progress-panel")
+
+        # The name is kept for the next download.
+        page.reload(wait_until="domcontentloaded")
+        expect(name).to_have_value("Ann Smith")
 
 
 # -- a MyST markdown notebook -----------------------------------------------------------

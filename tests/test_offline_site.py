@@ -27,13 +27,16 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from typing import Any
+
+import ipywidgets
 
 from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
 from browser_support import HTML, LIVE_PAGE, in_browser
-from monkey import Tally, problems_with, run_page, watch
+from monkey import DEALS_ON_SHOW, Tally, problems_with, run_page, watch
 
 CLICKS_PER_PAGE = 8
 SEED = 2026
@@ -145,13 +148,18 @@ def test_live_pages_go_live_offline_and_survive_random_clicks(site: str) -> None
 
 
 def _shown_by(trainer: PlayTrainer) -> dict[str, Any]:
-    """What the monkey reads from a trainer's page, taken from the widget itself."""
-    value = trainer.table.value
-    start = value.index('class="loo-record">') + len('class="loo-record">')
-    text = value[start:value.index("</script>", start)]
+    """What the monkey reads of a trainer: its deal, as the monkey's hook in the page's
+    Python gives it (run here, in this process), and its drawing, from the widget itself."""
+    namespace: dict[str, Any] = {}
+    exec(DEALS_ON_SHOW, namespace)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        every = dict(ipywidgets.Widget.widgets)
+    python = json.loads(namespace["deals_on_show"](every, [trainer.model_id]))
+    assert python["hidden"][trainer.model_id] == sorted(c.text for c in trainer.hidden_cards())
     state = trainer.state
     acting = state.current_player()
-    return {"json": text,
+    return {"json": json.dumps(python["deals"][trainer.table.model_id]),
             "acting": None if acting is None else state.players[acting],
             "hand": [{"text": b.description, "disabled": b.disabled,
                       "title": b.tooltip.removesuffix(" (legal)")}

@@ -1,13 +1,15 @@
 """Every page with widgets, on a wide screen, on a phone and in the dark theme.
 
 Each page of the built book that shows widgets is opened in Debian's Chromium
-three ways: at 1280 px, at 390 px (a phone) and at 1280 px in the book's
-dark theme. On each it must go live (``document.documentElement.dataset.looLive``
+four ways: at 1280 px, at 390 px and 360 px (phones) and at 1280 px in the
+book's dark theme. On each it must go live (``document.documentElement.dataset.looLive``
 becomes ``ready``); then the reader's presses are made on every widget (each
 button once, each menu once), and the page is looked at:
 
 * nothing is clipped sideways or hidden behind an inner scroll: no widget
   part, and not the document, is wider than the room it has;
+* no text in a widget is smaller than 12 px (the prose is 16 px), and no
+  button, menu, field or tick box is smaller than 24 x 24 px;
 * no raw MyST text shows (``{doc}`…```, ``(label)=``);
 * the rule links inside widgets look like the book's links (the same colour,
   underlined);
@@ -55,8 +57,10 @@ class Screen:
     dark: bool = False
 
 
-SCREENS = (Screen("1280 px", 1280, 900), Screen("390 px", 390, 844),
+SCREENS = (Screen("1280 px", 1280, 900), Screen("390 px", 390, 844), Screen("360 px", 360, 800),
            Screen("dark", 1280, 900, dark=True))
+SMALLEST_TEXT_PX = 12
+SMALLEST_TARGET_PX = 24  # WCAG 2.2's target size (minimum)
 
 
 def widget_pages() -> list[str]:
@@ -183,6 +187,32 @@ _LIGHT_BOXES = """() => {
   return found.slice(0, 8);
 }"""
 
+_SMALL = """([smallestText, smallestTarget]) => {
+  const found = [];
+  const describe = el => `${el.tagName.toLowerCase()} "${(el.innerText || el.value || '')
+    .trim().slice(0, 30)}"`;
+  for (const widget of document.querySelectorAll('.loo-widget')) {
+    if (!widget.getClientRects().length) continue;
+    for (const el of widget.querySelectorAll('*')) {
+      if (!el.getClientRects().length || el.closest('script, style')) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden') continue;
+      const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+      const size = parseFloat(style.fontSize);
+      if (text && size < smallestText) found.push(`${describe(el)} is written at ${size} px`);
+      if (el.matches('button, select, input:not([type=hidden])')) {
+        const box = el.getBoundingClientRect();
+        if (box.width < smallestTarget - 0.5 || box.height < smallestTarget - 0.5)
+          found.push(`${describe(el)} is a target of ${Math.round(box.width)}` +
+                     `x${Math.round(box.height)} px`);
+      }
+    }
+  }
+  return [...new Set(found)].slice(0, 12);
+}"""
+"""Text under 12 px and controls smaller than 24 x 24 px, in any widget."""
+
+
 def looks(page: Any, screen: Screen, when: str) -> list[str]:
     """Everything wrong with the page as it is drawn now."""
     problems = []
@@ -191,6 +221,8 @@ def looks(page: Any, screen: Screen, when: str) -> list[str]:
             continue
         where = "" if frame is page.main_frame else " (frame)"
         problems += [f"{when}{where}: {p}" for p in frame.evaluate(_CLIPPED)]
+        problems += [f"{when}{where}: {p}" for p in
+                     frame.evaluate(_SMALL, [SMALLEST_TEXT_PX, SMALLEST_TARGET_PX])]
         text = frame.evaluate("() => document.body ? document.body.innerText : ''")
         problems += [f"{when}{where}: raw MyST text {m.group(0)!r}"
                      for m in _RAW_MYST.finditer(text)]
@@ -304,7 +336,7 @@ def test_the_keyboard_reaches_the_first_widget_and_plays_its_cards(site: str,
         refusal = trainer.locator(".loo-refused")
         refusal.wait_for(timeout=30_000)
         # The refusal names and links its rule, and the legal card is lit at once.
-        assert refusal.locator("a.loo-rule").first.inner_text() == "R-LEAD-ACE"
+        assert refusal.locator("a.loo-rule").first.inner_text() == "the forced ace (R-LEAD-ACE)"
         page.wait_for_function("el => el.classList.contains('loo-lit')", arg=ace.element_handle())
         assert page.evaluate("document.activeElement.innerText") == "7♥"
         ace.focus()

@@ -88,5 +88,5 @@ def test_the_summary_names_the_rules_the_exchanges_and_a_flush() -> None:
     with redirect_stdout(flush):
         main(["check", str(VARIANTS / "07_three_card_flush.yaml")])
     assert "rules: limited + irish" in irish.getvalue()
-    assert "A exchanges 7H KC" in irish.getvalue() and "B exchanges 3S" in irish.getvalue()
+    assert "A exchanges 7♥ K♣" in irish.getvalue() and "B exchanges 3♠" in irish.getvalue()
     assert "A's flush takes the pool without play" in flush.getvalue()

@@ -40,7 +40,9 @@ function receive(msg) {
 }
 
 async function savedMemory() {
-  const response = await fetch(SNAPSHOT);
+  const response = await fetch(SNAPSHOT).catch(() => {
+    throw new Error('the saved Python could not be loaded: the network did not bring it');
+  });
   if (!response.ok) throw new Error(`the saved Python could not be loaded (${response.status})`);
   return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
 }

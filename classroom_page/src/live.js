@@ -12,7 +12,9 @@
 // and draws each widget output's widget, hidden, beside its saved copy; once
 // Python is ready, the live widgets take the copies' places.
 // document.documentElement.dataset.looLive says how far it got: "starting",
-// then "ready" once every widget on the page is live, or "failed". If Python
+// then "ready" once every widget on the page is live, or "failed"; "stopped"
+// if Python stops after that (its worker crashed), the widgets then left as
+// they were, readable but inert. If Python
 // cannot start (a page opened from a file, a browser without WebAssembly),
 // the saved copies stay, drawn again by the widget manager of the saved page
 // (the addresses in data-saved-widgets of this script's tag) so that their
@@ -80,6 +82,7 @@ function statusLine(article) {
       text.textContent = main;
       note.textContent = detail || '';
       if (kind) {
+        status.classList.remove('loo-live-ready', 'loo-live-off');
         status.classList.add(kind);
         bar.remove();
       }
@@ -120,6 +123,7 @@ function start() {
   const connection = new WorkerConnection(live.worker);
   const manager = new WidgetManager(connection);
   let failed = false;
+  let running = false;
 
   const giveUp = (reason) => {
     if (failed) return;
@@ -127,6 +131,18 @@ function start() {
     status.say('Python could not start in this browser, so the widgets below stay a saved copy.',
       reason, 'loo-live-off');
     signal('failed');
+  };
+
+  // Python stopped after the widgets went live (its worker crashed or ran
+  // out of memory): the widgets stay drawn as they were, readable, but
+  // nothing answers their controls any more, so they are made inert.
+  const stopped = (reason) => {
+    if (failed) return;
+    failed = true;
+    hosts.forEach((host) => { host.inert = true; });
+    status.say('Python stopped in this browser: the widgets below show where they were but no '
+      + 'longer respond. Reload the page to start again.', reason, 'loo-live-off');
+    signal('stopped');
   };
 
   // Each widget output's widget, drawn hidden after its saved copy while
@@ -164,6 +180,7 @@ function start() {
       host.hidden = false;
       if (copy && copy.classList.contains(SNAPSHOT)) copy.remove();
     });
+    running = true;
     mark('live');
     const seconds = (performance.now() / 1000).toFixed(1);
     status.say('Live: Python is running in your browser.',
@@ -177,7 +194,7 @@ function start() {
       status.say(`Starting Python in your browser… (${msg.step})`, WAITING);
       status.progress(msg.done, msg.total);
     } else if (msg.failed !== undefined) {
-      giveUp(msg.failed);
+      (running ? stopped : giveUp)(msg.failed);
     } else if (msg.ready) {
       mark('python ready');
       finish();

@@ -2,7 +2,8 @@
 // for the page, asks it for every widget's state, and draws each widget
 // where the notebook's output names it. Everything else on the page (the
 // text cells, other output) was drawn by the server. The exercises solved
-// are kept in the browser (progress.js).
+// are kept in the browser (progress.js), and every exercise checked is sent
+// to the server for the teacher (classbook.js).
 import '@jupyter-widgets/controls/css/widgets-base.css';
 import 'font-awesome/css/font-awesome.css';
 import './page.css';
@@ -11,6 +12,7 @@ import { watchKernel } from './faults.js';
 import { Kernel } from './kernel.js';
 import { WidgetManager } from './manager.js';
 import { startProgress } from './progress.js';
+import { startClassbook } from './classbook.js';
 
 function say(message) {
   const line = document.getElementById('loading_text');
@@ -70,6 +72,7 @@ function keepConnected(kernel) {
     if (leaving) return;
     kernel.onClose = null;
     notice('The connection to the server was lost. Connecting again...');
+    document.dispatchEvent(new Event('loo-connection-lost'));
     for (const seconds of [0.5, 1, 2, 4, 8, 15]) {
       await pause(seconds);
       try {
@@ -81,7 +84,8 @@ function keepConnected(kernel) {
         // tried again after a longer pause
       }
     }
-    notice('The connection to the server is lost. Reload the page to start again.');
+    notice('The connection to the server is lost. This page opens again when the server is back.');
+    document.dispatchEvent(new Event('loo-kernel-lost'));
   };
   kernel.onClose = reconnect;
 }
@@ -125,6 +129,7 @@ export async function start() {
 }
 
 startProgress();
+startClassbook();
 start().catch((error) => {
   document.documentElement.dataset.looClassroom = 'failed';
   console.error('the classroom page did not start:', error);

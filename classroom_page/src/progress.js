@@ -14,6 +14,14 @@
 // panel is drawn from what is kept, so a saved page without Python shows it
 // too. A browser that keeps nothing (storage off or blocked) gets the panel
 // with a line saying so; what is kept and cannot be read is left aside.
+//
+// Hand-in: the score line also lists, in data-loo-answers, every variant
+// checked with its last answer (in the answers-file shape of `loo-tutor
+// mark`) and the time of that check. They are kept under a second key, the
+// panel's score line is drawn from them (so it lasts too), and "Download my
+// answers" saves them as an answers file, with the student's name asked
+// once and kept. Nothing leaves the browser except by that download; the
+// teacher's `loo-tutor mark` judges every answer again.
 import './progress.css';
 
 const KEY = 'loo-tutor-progress';
@@ -23,6 +31,11 @@ const PLACE = '.loo-progress';
 const SAVED_COPY = '.loo-snapshot'; // the page's saved widgets: their marks were not the reader's
 const MOST_SEEDS = 1000; // kept per kind, at the most
 const SEEDS_SHOWN = 12;
+const ANSWERS_KEY = 'loo-tutor-answers';
+const ANSWERS_MARK = 'data-loo-answers';
+const MOST_TRIED = 1000; // variants whose answers are kept, at the most
+const LONGEST_ANSWER = 4000; // characters of one answer written as JSON
+const LONGEST_NAME = 200;
 
 // -- what is kept --------------------------------------------------------------
 
@@ -46,16 +59,20 @@ function isKind(value) {
   return Number.isInteger(value) && value >= 1 && value <= 99;
 }
 
+// JSON text read, or null when it is none.
+function parsed(text) {
+  try {
+    return JSON.parse(text || 'null');
+  } catch (error) {
+    return null;
+  }
+}
+
 // What is kept, checked entry by entry: {kinds: {kind: {title, seeds: [...]}}};
 // anything that is not of that shape is left out.
 function readKept(text) {
   const kinds = {};
-  let data;
-  try {
-    data = JSON.parse(text || 'null');
-  } catch (error) {
-    return kinds;
-  }
+  const data = parsed(text);
   if (!data || data.version !== VERSION || typeof data.kinds !== 'object' || !data.kinds) {
     return kinds;
   }
@@ -72,14 +89,47 @@ function readKept(text) {
 
 // The marks of one score line, checked as what is kept is.
 function readMarks(text) {
-  let marks;
-  try {
-    marks = JSON.parse(text);
-  } catch (error) {
-    return [];
-  }
+  const marks = parsed(text);
   if (!Array.isArray(marks)) return [];
   return marks.filter((m) => m && isKind(m.kind) && isSeed(m.seed) && typeof m.title === 'string');
+}
+
+// One variant's last answer, checked: {kind, name, seed, answer, time, solved}, or null.
+function readTried(entry) {
+  if (!entry || !isKind(entry.kind) || !isSeed(entry.seed) || typeof entry.name !== 'string'
+      || !/^[a-z-]{1,20}$/.test(entry.name) || typeof entry.time !== 'string'
+      || entry.time.length > 40) {
+    return null;
+  }
+  let text;
+  try {
+    text = JSON.stringify(entry.answer === undefined ? null : entry.answer);
+  } catch (error) {
+    return null;
+  }
+  if (text.length > LONGEST_ANSWER) return null;
+  return {
+    kind: entry.kind, name: entry.name, seed: entry.seed, answer: JSON.parse(text),
+    time: entry.time, solved: entry.solved === true,
+  };
+}
+
+// The answers kept: {student, tried: [...]}, each entry checked as it is read.
+function readAnswers(text) {
+  const data = parsed(text);
+  const kept = { student: '', tried: [] };
+  if (!data || data.version !== VERSION) return kept;
+  if (typeof data.student === 'string') kept.student = data.student.slice(0, LONGEST_NAME);
+  if (Array.isArray(data.tried)) {
+    kept.tried = data.tried.map(readTried).filter(Boolean).slice(-MOST_TRIED);
+  }
+  return kept;
+}
+
+// The answers of one score line, checked as those kept are.
+function readAnswerMarks(text) {
+  const marks = parsed(text);
+  return Array.isArray(marks) ? marks.map(readTried).filter(Boolean) : [];
 }
 
 class Progress {
@@ -87,10 +137,63 @@ class Progress {
     this.store = storage();
     this.failed = !this.store;
     this.kinds = this.store ? readKept(this.store.getItem(KEY)) : {};
+    this.answers = this.store ? readAnswers(this.store.getItem(ANSWERS_KEY)) : readAnswers('');
   }
 
   reload() {
-    if (this.store) this.kinds = readKept(this.store.getItem(KEY));
+    if (!this.store) return;
+    this.kinds = readKept(this.store.getItem(KEY));
+    this.answers = readAnswers(this.store.getItem(ANSWERS_KEY));
+  }
+
+  get tried() {
+    return this.answers.tried;
+  }
+
+  // Keeps each variant's latest answer (by the time of its check); true if any changed.
+  addAnswers(entries) {
+    this.reload();
+    let changed = false;
+    for (const entry of entries) {
+      const tried = this.answers.tried;
+      const at = tried.findIndex((t) => t.kind === entry.kind && t.seed === entry.seed);
+      if (at >= 0 && tried[at].time === entry.time
+          && JSON.stringify(tried[at].answer) === JSON.stringify(entry.answer)) {
+        continue;
+      }
+      const solved = entry.solved || (at >= 0 && tried[at].solved);
+      if (at >= 0) tried.splice(at, 1);
+      tried.push({ ...entry, solved });
+      if (tried.length > MOST_TRIED) tried.shift();
+      changed = true;
+    }
+    if (changed) this.saveAnswers();
+    return changed;
+  }
+
+  set student(name) {
+    this.reload();
+    this.answers.student = name.slice(0, LONGEST_NAME);
+    this.saveAnswers();
+  }
+
+  get student() {
+    return this.answers.student;
+  }
+
+  saveAnswers() {
+    if (!this.store) return;
+    try {
+      this.store.setItem(ANSWERS_KEY, JSON.stringify({ version: VERSION, ...this.answers }));
+    } catch (error) {
+      this.failed = true;
+    }
+  }
+
+  // The answers file `loo-tutor mark` reads: {student, answers: [{kind, seed, answer, time}]}.
+  answersFile() {
+    const answers = this.tried.map(({ name, seed, answer, time }) => ({ kind: name, seed, answer, time }));
+    return `${JSON.stringify({ student: this.student, answers }, null, 1)}\n`;
   }
 
   get count() {
@@ -124,12 +227,14 @@ class Progress {
 
   clear() {
     this.kinds = {};
+    this.answers.tried = [];
     if (!this.store) return;
     try {
       this.store.removeItem(KEY);
     } catch (error) {
       this.failed = true;
     }
+    this.saveAnswers(); // the student's name stays
   }
 }
 
@@ -181,7 +286,8 @@ function drawPanel(place, progress) {
   ask.setAttribute('role', 'group');
   ask.hidden = true;
   const question = el('p', 'loo-progress-question',
-    'Forget every exercise solved in this browser? This cannot be undone.');
+    'Forget every exercise solved in this browser, and the answers kept for you to hand in? '
+    + 'This cannot be undone.');
   question.id = `loo-progress-question-${panels}`;
   ask.setAttribute('aria-labelledby', question.id);
   const yes = button('Yes, forget it', 'loo-progress-yes');
@@ -190,7 +296,19 @@ function drawPanel(place, progress) {
   const status = el('p', 'loo-progress-status');
   status.setAttribute('role', 'status');
   status.setAttribute('aria-live', 'polite');
-  panel.append(title, summary, list, note, reset, ask, status);
+  const score = el('p', 'loo-progress-score');
+  const handIn = el('div', 'loo-progress-hand-in');
+  const name = el('input', 'loo-progress-name');
+  name.id = `loo-progress-name-${panels}`;
+  name.type = 'text';
+  name.autocomplete = 'name';
+  name.maxLength = LONGEST_NAME;
+  name.value = progress.student;
+  const nameLabel = el('label', 'loo-progress-name-label', 'Your name, as your teacher will see it');
+  nameLabel.htmlFor = name.id;
+  const download = button('Download my answers', 'loo-progress-download');
+  handIn.append(nameLabel, name, download);
+  panel.append(title, summary, list, score, handIn, note, reset, ask, status);
   place.replaceChildren(panel);
 
   const show = () => {
@@ -209,17 +327,48 @@ function drawPanel(place, progress) {
       return item;
     }));
     list.hidden = !count;
+    const { tried } = progress;
+    const solved = tried.filter((entry) => entry.solved).length;
+    score.textContent = tried.length
+      ? `Score kept in this browser: ${solved} of ${plural(tried.length, 'exercise', 'exercises')} `
+        + 'checked solved. Your last answer to each is kept, ready to hand in.'
+      : 'Once you check an exercise, your last answer to it is kept here, ready to hand in.';
+    handIn.hidden = !tried.length;
+    if (document.activeElement !== name) name.value = progress.student;
     note.textContent = progress.failed
       ? 'This browser does not let the page keep anything (its storage is off, blocked or full), '
         + 'so what you solve is forgotten when you leave the page.'
-      : 'It is kept in this browser only, and nothing is sent anywhere.';
-    reset.hidden = !count || !ask.hidden;
+      : 'It is kept in this browser only, and nothing is sent anywhere: your answers leave it '
+        + 'only as the file you download.';
+    reset.hidden = !(count || tried.length) || !ask.hidden;
   };
   const close = () => {
     ask.hidden = true;
     show();
     reset.focus();
   };
+  name.addEventListener('change', () => {
+    progress.student = name.value.trim();
+  });
+  download.addEventListener('click', () => {
+    const student = name.value.trim();
+    if (!student) {
+      status.textContent = 'Write your name first: your teacher sees it in the file.';
+      name.focus();
+      return;
+    }
+    progress.student = student;
+    const file = `answers-${student.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'student'}.json`;
+    const link = el('a');
+    link.href = URL.createObjectURL(new Blob([progress.answersFile()], { type: 'application/json' }));
+    link.download = file;
+    link.hidden = true;
+    panel.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    status.textContent = `Your answers are saved as ${file}: hand that file to your teacher.`;
+  });
   reset.addEventListener('click', () => {
     ask.hidden = false;
     reset.hidden = true;
@@ -246,7 +395,7 @@ function drawPanel(place, progress) {
 export function startProgress() {
   const progress = new Progress();
   const redraws = [];
-  const seen = new Set(); // the marks of this visit already kept (forgetting does not bring them back)
+  const seen = new Set(); // the marks and answers of this visit already kept (forgetting does not bring them back)
   const redraw = () => redraws.forEach((show) => show());
 
   const placeNew = () => {
@@ -268,8 +417,20 @@ export function startProgress() {
         }
       }
     }
-    if (fresh.length && progress.add(fresh)) redraw();
-    else if (fresh.length && progress.failed) redraw();
+    const answers = [];
+    for (const line of document.querySelectorAll(`[${ANSWERS_MARK}]`)) {
+      if (line.closest(SAVED_COPY)) continue;
+      for (const entry of readAnswerMarks(line.getAttribute(ANSWERS_MARK))) {
+        const name = `answer ${entry.kind}:${entry.seed} ${entry.time} ${JSON.stringify(entry.answer)}`;
+        if (!seen.has(name)) {
+          seen.add(name);
+          answers.push(entry);
+        }
+      }
+    }
+    const added = fresh.length > 0 && progress.add(fresh);
+    const answered = answers.length > 0 && progress.addAnswers(answers);
+    if (added || answered || ((fresh.length || answers.length) && progress.failed)) redraw();
   };
   const start = () => {
     placeNew();
@@ -277,9 +438,11 @@ export function startProgress() {
     new MutationObserver(() => {
       placeNew();
       look();
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: [MARK] });
+    }).observe(document.body, {
+      subtree: true, childList: true, attributes: true, attributeFilter: [MARK, ANSWERS_MARK],
+    });
     window.addEventListener('storage', (event) => {
-      if (event.key !== KEY && event.key !== null) return;
+      if (event.key !== KEY && event.key !== ANSWERS_KEY && event.key !== null) return;
       progress.reload();
       redraw();
     });

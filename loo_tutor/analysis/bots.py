@@ -287,7 +287,7 @@ def play_with_bots(state: DealState, bots: Mapping[Seat, Bot], rng: random.Rando
 
     Raises:
         LooError: a seat that must act has no bot.
-        IllegalActionError: a bot chose an action that is not legal.
+        loo_tutor.engine.state.IllegalActionError: a bot chose an action that is not legal.
     """
     while not state.is_terminal():
         seat = state.current_player()

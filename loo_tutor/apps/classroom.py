@@ -52,6 +52,11 @@ class the server
   light page's files for good (their addresses carry a hash of their
   content), Voila's own files for an hour, so a page opened again, or
   reloaded, asks the server again only for itself;
+* keeps the class in a folder (``--data``, or a new folder it names at
+  start): students join by name (:mod:`.classroom_students`), every exercise
+  checked on a page is judged again by the server and kept
+  (:mod:`.classbook`), and the teacher watches the class on a page of their
+  own (:mod:`.classroom_teacher`), with the token printed at start;
 * sends each websocket message at once, and says nothing above a debug
   line when a message finds its page closed (a student closing a tab).
 
@@ -78,6 +83,7 @@ import re
 import secrets
 import socket
 import sys
+import time
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -523,6 +529,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         voila_app = importlib.import_module("voila.app")
+        from . import classroom_students, classroom_teacher
+        from .classbook import ClassBook, ClassBookError
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
@@ -551,6 +559,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD
     serve_book = (book / "index.html").exists()
 
+    data = Path(args.data) if args.data else Path.cwd() / time.strftime("loo-class-%Y-%m-%d-%H%M")
+    try:
+        book_of_class = ClassBook(data)
+    except ClassBookError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD
+    code = (args.class_code or "").strip()
+
     template = page_template(args.page)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
@@ -564,8 +580,12 @@ def run(args: argparse.Namespace) -> int:
         _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
         self.app.settings[ADMISSION] = Admission.of(args.max_students, served)
-        found: list[Any] = [_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
-                            for route in voila_app.Voila.init_handlers(self)]
+        found: list[Any] = [
+            *classroom_students.routes(book_of_class, code),
+            *classroom_teacher.routes(book_of_class, code,
+                                      "/voila/book/" if serve_book else ""),
+            *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
+              for route in voila_app.Voila.init_handlers(self))]
         if serve_book:
             # Last, so Voila's own /voila/... routes win.
             found.append(_packed_route((r"/voila/(.*)", web.StaticFileHandler,
@@ -588,6 +608,12 @@ def run(args: argparse.Namespace) -> int:
             print(toc_problem, flush=True)
         if args.page == "light" and template != TEMPLATE:
             print(f"note: {SCRIPT_MISSING}; the pages use Voila's own front end", flush=True)
+        print(f"The class (names and answers) is kept in {book_of_class.folder}", flush=True)
+        if code:
+            print(f"Class code for students to type when they join: {code}", flush=True)
+        teacher = address(args.host, args.port, None) + "loo/teacher?token="
+        print(f"Teacher's page (keep this address to yourself): "
+              f"{teacher}{book_of_class.teacher_token()}", flush=True)
         print(f"Open {address(args.host, args.port, token)} in a browser "
               "(Ctrl-C stops the server).", flush=True)
 

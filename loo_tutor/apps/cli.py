@@ -19,7 +19,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..engine.errors import LooError, MalformedRecord
+from ..engine.cards import parse_card
+from ..engine.errors import LooError, MalformedRecord, NotationError
+from ..engine.rules import rule_by_id
 from ..records import reading
 from ..records.record import check
 
@@ -81,8 +83,7 @@ def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str 
     try:
         text = reading.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        problem = f"cannot read {path!r}: {_one_line(reason)}"
+        problem = f"cannot read {path!r}: {_one_line(reading.reason(exc))}"
         return EXIT_BAD, None, problem, f"error: {problem}"
     try:
         result = check(reading.loads(text))
@@ -104,7 +105,7 @@ def summary(result: dict[str, Any]) -> str:
     if result["revealed_after_trick"]:
         lines.append(f"trumps revealed after trick {result['revealed_after_trick']}")
     for player, cards in (result.get("exchanges") or {}).items():
-        lines.append(f"{player} exchanges {' '.join(cards) or 'nothing'}")
+        lines.append(f"{player} exchanges {' '.join(map(_shown, cards)) or 'nothing'}")
     if result.get("flush"):
         lines.append(f"{result['flush']}'s flush takes the pool without play")
     elif result["collected_by"]:
@@ -113,7 +114,7 @@ def summary(result: dict[str, Any]) -> str:
         defender = f" ({result['defender']} defends the pool)" if result["defender"] else ""
         lines.append(f"playing: {', '.join(result['active'])}{defender}")
     for number, trick in enumerate(result["tricks"], 1):
-        cards = ", ".join(f"{player} {card}" for player, card in trick["cards"])
+        cards = ", ".join(f"{player} {_shown(card)}" for player, card in trick["cards"])
         outcome = f" -> {trick['winner']} wins" if trick["winner"] else " (unfinished)"
         lines.append(f"trick {number}, {trick['leader']} leads: {cards}{outcome}")
     if result["status"] == "complete":
@@ -125,12 +126,26 @@ def summary(result: dict[str, Any]) -> str:
     if result["next"]:
         step = result["next"]
         lines.append(f"next: {step['player']} to {step['phase']}; legal: "
-                     + ", ".join(step["options"]))
+                     + ", ".join(map(_shown, step["options"])))
     if result["error"]:
         err = result["error"]
-        lines.append(f"illegal {err['phase']} by {err['player']}: {err['action']} "
-                     f"breaks {err['rule']}: {err['message']}")
+        lines.append(f"illegal {err['phase']} by {err['player']}: {_shown(err['action'])} "
+                     f"breaks {_cited(err['rule'])}: {err['message']}")
     return "\n".join(lines)
+
+
+def _shown(text: str) -> str:
+    """A card of the result (``7H``) as the reader writes it (``7♥``); other words as they are."""
+    try:
+        return parse_card(text).shown
+    except NotationError:
+        return text
+
+
+def _cited(rule_id: str) -> str:
+    """A rule ID of the result cited by name: ``the forced ace (R-LEAD-ACE)``."""
+    rule = rule_by_id(rule_id)
+    return rule_id if rule is None else rule.cited
 
 
 def _signed(amount: str) -> str:
@@ -347,11 +362,21 @@ def _mark_help() -> str:
 def _run_mark(args: argparse.Namespace) -> int:
     from ..teaching.marking import NOT_AN_EXERCISE, read_answers, write_csv
 
+    if not args.files and not args.class_folder:
+        print("error: give answers files to mark, or --class DIR", file=sys.stderr)
+        return EXIT_BAD
     worst = EXIT_LEGAL
     rows = []
     quiet = args.csv == "-"
-    for path in args.files:
-        marked = read_answers(path)
+    every: list[Any] = [read_answers(path) for path in args.files]
+    if args.class_folder:
+        try:
+            every += _class_marked(args.class_folder)
+        except ValueError as exc:
+            print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+            worst = EXIT_BAD
+    for marked in every:
+        path = marked.path
         for problem in marked.problems:
             print(_one_line(problem), file=sys.stderr)
         if marked.problems:
@@ -376,6 +401,31 @@ def _run_mark(args: argparse.Namespace) -> int:
     if args.csv is not None:
         worst = max(worst, _write_csv(args.csv, rows, write_csv))
     return worst
+
+
+def _class_marked(folder: str) -> list[Any]:
+    """Each student of the class kept in ``folder`` (``loo-tutor classroom --data``), marked.
+
+    Raises:
+        ValueError: no class is kept there, or it cannot be read.
+    """
+    from pathlib import Path
+
+    from ..teaching.marking import Marked
+    from .classbook import ClassBook, ClassBookError
+
+    try:
+        book = ClassBook(Path(folder), create=False)
+    except ClassBookError as exc:
+        raise ValueError(str(exc)) from exc
+    try:
+        marks: dict[str, list[tuple[str, Any, str]]] = {}
+        for student, mark, when in book.rows():
+            kept = marks.setdefault(student, [])
+            kept.append((f"check {len(kept) + 1}", mark, when))
+    finally:
+        book.close()
+    return [Marked(folder, student, tuple(kept)) for student, kept in marks.items()]
 
 
 def _detail(place: str, mark: Any) -> str:
@@ -413,7 +463,10 @@ def _add_mark_command(commands: Any) -> None:
                     "from the book's exercises page): one line per student with the score by "
                     "kind of exercise.",
         epilog_from=_mark_help, formatter_class=argparse.RawDescriptionHelpFormatter)
-    mark.add_argument("files", nargs="+", metavar="FILE", help="an answers file, or - for stdin")
+    mark.add_argument("files", nargs="*", metavar="FILE", help="an answers file, or - for stdin")
+    mark.add_argument("--class", dest="class_folder", metavar="DIR",
+                      help="also mark every answer a classroom kept in DIR (the folder of "
+                           "'loo-tutor classroom --data DIR'), one line per student")
     mark.add_argument("--detail", action="store_true",
                       help="also one line per item: the verdict, and for a wrong answer the "
                            "rule and the right answer")
@@ -488,6 +541,13 @@ def _add_classroom_command(commands: Any) -> None:
                            "draws the widgets of ipywidgets (default; Voila's page when "
                            "./dev has not built it), or 'voila', Voila's JupyterLab front "
                            "end, which also draws other widget libraries installed for it")
+    room.add_argument("--data", default=None, metavar="DIR",
+                      help="the folder that keeps the class: the students' names and every "
+                           "answer checked, in an SQLite database (default: a new folder "
+                           "loo-class-DATE-TIME in the current folder, named at start); give "
+                           "the same folder again to carry on with the same class")
+    room.add_argument("--class-code", default=None, metavar="CODE",
+                      help="a word students type when they join (default: none)")
     room.set_defaults(run=_run_classroom)
 
 

@@ -342,7 +342,7 @@ class DealMachine:
         This is :meth:`check`, :meth:`copy`, then :meth:`push` on the copy.
 
         Raises:
-            IllegalActionError: the action breaks a rule; its ``verdict`` names it.
+            loo_tutor.engine.state.IllegalActionError: the action breaks a rule; its ``verdict`` names it.
         """
         refusal = self._refusal(action)
         if refusal is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .cards import Card, Suit
+from .cards import CARDS, Card, Suit
 from .legality import Announcement
 from .state import Action, DealKind, DealState, Phase, Seat, Trick
 
@@ -100,3 +100,49 @@ def observation(state: DealState, seat: Seat) -> PlayerView:
         to_act=to_act,
         legal=tuple(state.legal_actions()) if to_act == seat else (),
     )
+
+
+def seen_cards(state: DealState, seat: Seat | None) -> frozenset[Card]:
+    """The cards a view of ``state`` shows face up.
+
+    With a ``seat``, what :func:`observation` lets that seat see: its hand,
+    the indicator once turned, and every card played. With ``None``, the
+    tutor's view, looking over the table: every dealt hand, the indicator
+    once turned, and the miss once a player holds it in play; not the miss
+    while it lies face down or is taken unseen during the announcements.
+    """
+    played = {card for trick in state.all_tricks() for _, card in trick.plays}
+    if seat is not None:
+        view = observation(state, seat)
+        shown = played | set(view.hand or ())
+        return frozenset(shown if view.indicator is None else shown | {view.indicator})
+    shown = played | {card for hand in state.hands for card in hand}
+    if state.trump is not None:
+        shown.add(state.indicator)
+    taker = state.miss_taker if state.miss_taker is not None else state.defender
+    in_play = state.phase is Phase.PLAY or bool(state.tricks)
+    if state.miss is not None and taker is not None and in_play:
+        shown |= set(state.miss)
+    return frozenset(shown)
+
+
+def hidden_cards(state: DealState, seat: Seat | None) -> frozenset[Card]:
+    """The cards of ``state`` that a view of it keeps face down (see :func:`seen_cards`).
+
+    With a ``seat``, every card of the pack that seat does not see: the
+    other hands, the miss, the indicator before it is turned, the undealt
+    cards. With ``None``, the tutor's view: the indicator before it is
+    turned and the miss while it is face down.
+
+    >>> import random
+    >>> from loo_tutor.engine.state import new_deal
+    >>> state = new_deal(["A", "B", "C", "D", "E"], dealer=4, carried=0, rng=random.Random(3))
+    >>> len(hidden_cards(state, 0)), hidden_cards(state, None)  # a simple deal's indicator
+    (49, frozenset({Card.parse('AH')}))
+    """
+    if seat is not None:
+        return frozenset(CARDS) - seen_cards(state, seat)
+    dealt = {card for hand in state.hands for card in hand} | {state.indicator}
+    if state.miss is not None:
+        dealt |= set(state.miss)
+    return frozenset(dealt) - seen_cards(state, None)

@@ -32,8 +32,32 @@ class RuleKey(str, enum.Enum):
         """A few words naming the rule, e.g. ``"Follow suit"``."""
         return _HEADINGS[self]
 
+    @property
+    def name_in_text(self) -> str:
+        """The heading as words inside a sentence, e.g. ``"the forced ace"``.
+
+        >>> RuleId.LEAD_ACE.name_in_text, VariantRuleId.PAM_CIVIL.name_in_text
+        ('the forced ace', 'Pam, be civil')
+        """
+        heading = self.heading
+        return heading if heading.split()[0].strip(",") in _PROPER_NAMES else \
+            heading[0].lower() + heading[1:]
+
+    @property
+    def cited(self) -> str:
+        """How a message cites the rule, by its name and then its ID.
+
+        >>> RuleId.LEAD_ACE.cited
+        'the forced ace (R-LEAD-ACE)'
+        """
+        return f"{self.name_in_text} ({self.value})"
+
     def __str__(self) -> str:
         return str(self.value)
+
+
+_PROPER_NAMES = frozenset({"Pam"})
+"""First words of headings that keep their capital inside a sentence."""
 
 
 class RuleId(RuleKey):
@@ -227,6 +251,18 @@ LooRule = Literal["fixed", "unlimited", "mixed"]
 
 Stakes = Literal["dealer", "everyone"]
 """Who stakes a new pool (R-DEAL-ANTE): the dealer alone, or everyone (``stakes: everyone``)."""
+
+_BY_ID: dict[str, RuleKey] = {rule.value: rule for rule in (*RuleId, *VariantRuleId)}
+
+
+def rule_by_id(text: str) -> RuleKey | None:
+    """The rule whose ID is ``text`` (``"R-FOLLOW"``), or ``None`` for no rule of the game.
+
+    >>> rule_by_id("R-FOLLOW") is RuleId.FOLLOW, rule_by_id("R-NONE")
+    (True, None)
+    """
+    return _BY_ID.get(text)
+
 
 FirstDealer = Literal["random", "low-cut"]
 """How the first dealer is chosen (R-SEAT-FIRST-DEALER, V-LOW-CUT)."""

@@ -88,10 +88,41 @@ def load(source: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def reason(exc: Exception) -> str:
-    """Why a file could not be read, in one line."""
+    """Why a file could not be read, in one line.
+
+    >>> reason(UnicodeDecodeError("utf-8", b"ab\\xff", 2, 3, "invalid start byte"))
+    'it is not UTF-8 text: its byte 3 (0xff) is not part of any character'
+    """
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
+    if isinstance(exc, UnicodeDecodeError):
+        byte = exc.object[exc.start]
+        return (f"it is not UTF-8 text: its byte {exc.start + 1:,} (0x{byte:02x}) "
+                "is not part of any character")
     return str(exc).splitlines()[0]
+
+
+def kind_of(value: object) -> str:
+    """What a value of a record is, in the reader's words (no Python type names).
+
+    >>> [kind_of(v) for v in (None, True, 3, 1.5, "resign")]
+    ['nothing', 'true or false', 'a whole number', 'the number 1.5', "the word 'resign'"]
+    """
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return f"the number {value:g}"
+    if isinstance(value, str):
+        return f"the word {value[:40]!r}" if value.strip() else "empty text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a value of another kind"
 
 
 def loads(text: str) -> dict[str, Any]:
@@ -110,7 +141,7 @@ def loads(text: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         data = _from_yaml(text)
     if not isinstance(data, dict):
-        what = "empty" if data is None else f"a {type(data).__name__}"
+        what = "an empty file" if data is None else kind_of(data)
         raise MalformedRecord(f"record: expected a mapping of fields, got {what}")
     return data
 

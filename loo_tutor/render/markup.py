@@ -19,13 +19,14 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from importlib import resources
 from typing import Any
 
 from ..engine.cards import Card, Suit, parse_card
 from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.observe import PlayerView, observation
-from ..engine.rules import RuleId, RuleKey, VariantRuleId
+from ..engine.rules import RuleId, RuleKey, rule_by_id
 from ..engine.state import DealKind, DealState, Phase, Play, Seat, Trick
 from ..records.record import load_record
 from ..teaching.narrate import Narration, Step, steps
@@ -41,129 +42,34 @@ _COLOUR_CLASSES = {"#1b1b1b": "loo-black", "#c8102e": "loo-red", "#0b57d0": "loo
 #
 # Every look is a CSS class; a rendering carries one <style> block with the
 # rules for the classes it uses, so it looks the same in a notebook, in a
-# widget and on a static page, with or without the book's own CSS. Each rule
-# is emitted when the class that names it (the first item) appears.
+# widget and on a static page, with or without the book's own CSS. The rules
+# are the package's style sheets in ``styles/``.
 
-_BADGE = (".loo-dealer,.loo-you{display:inline-block;margin-left:0.3em;padding:0 0.35em;"
-          "border-radius:0.6em;background:#6b4a2b;color:#fff;font-size:0.8em}")
-_BESIDE = ".loo-indicator,.loo-miss{display:inline-block;margin:0.2em 0.6em}"
+_STYLES = resources.files(__package__) / "styles"
+_SECTION = re.compile(r"/\*\s*for:\s*([\w\s-]+?)\s*\*/")
+_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 
-COLOURS = (
-    "--loo-ink:var(--pst-color-text-base,#1b1b1b);"
-    "--loo-muted:var(--pst-color-text-muted,#4a4a4a);"
-    "--loo-paper:var(--pst-color-background,#fff);"
-    "--loo-seat-bg:var(--pst-color-surface,#fafaf7);"
-    "--loo-line:var(--pst-color-border,#8a8a8a);"
-    "--loo-link:var(--pst-color-link,#0b57d0);"
-    "--loo-link-hover:var(--pst-color-link-hover,#083f99);"
-    "--loo-focus:var(--pst-color-accent,#0b57d0);"
-    "--loo-ok:#17692f;--loo-bad:#b00020;--loo-legal:#a34700;--loo-mark-bg:#fff3cd;"
-    "--loo-button-bg:#e6e6e6;--loo-button-ink:#1b1b1b;--loo-primary:#0b57d0"
-)
-"""The colours of every drawing, as CSS custom properties of the book's theme.
 
-On the book's pages they take pydata-sphinx-theme's colours, light or
-dark; elsewhere (Jupyter, the classroom) the fallbacks, which are light.
-Card faces stay white with dark ink in both themes, as real cards are.
-"""
+def _compact(css: str) -> str:
+    """CSS without its comments and with its white space squeezed."""
+    css = re.sub(r"\s+", " ", _COMMENT.sub("", css))
+    return re.sub(r"\s*([{};,>])\s*", r"\1", css).replace(";}", "}").strip()
 
-DARK_COLOURS = ("--loo-ok:#6fdc8c;--loo-bad:#ff8a80;--loo-legal:#ffb74d;--loo-mark-bg:#4a3b12;"
-                "--loo-button-bg:#3a424d;--loo-button-ink:#f0f0f0;--loo-primary:#8ab4f8;"
-                "--loo-red-ink:#ff8a8a;--loo-black-ink:#f0f0f0;--loo-blue-ink:#8ab4f8;"
-                "--loo-green-ink:#7ee2a0")
-"""The colours that the dark theme (``html[data-theme=dark]``) changes beyond the theme's own."""
 
-_THEMED = ".loo-view,.loo-widget,.loo-figure"
-_VARIABLES = (f"{_THEMED}{{{COLOURS}}}"
-              + ",".join(f"html[data-theme=dark] {s}" for s in _THEMED.split(","))
-              + f"{{{DARK_COLOURS}}}")
+def _sheet(name: str) -> str:
+    return (_STYLES / name).read_text(encoding="utf-8")
 
-_CARD_INKS = "".join(f"--{name}-ink:{colour};" for colour, name in _COLOUR_CLASSES.items())
 
-_RULES: tuple[tuple[str, str], ...] = (
-    ("loo-view", _VARIABLES),
-    ("loo-card", f".loo-card{{{_CARD_INKS}}}"),
-    ("loo-card", (".loo-card{display:inline-flex;flex-direction:column;align-items:center;"
-                  "justify-content:center;width:2.6em;height:3.6em;margin:0.15em;"
-                  "border:1px solid #888;border-radius:0.35em;background:#fff;"
-                  "font:600 1em/1.1 system-ui,sans-serif;box-shadow:0 1px 2px #0003}")),
-    ("loo-pip", ".loo-pip{font-size:1.3em}"),
-    *((name, f".{name}{{color:var(--{name}-ink,{colour})}}")
-      for colour, name in _COLOUR_CLASSES.items()),
-    ("loo-lit", ".loo-lit{outline:3px solid var(--loo-legal,#a34700);outline-offset:1px}"),
-    ("loo-faded", (".loo-faded{background:#e4e4e4;border-style:dashed;box-shadow:none}"
-                   ".loo-faded.loo-red{color:#b0001e}")),
-    ("loo-card-back", (".loo-card-back{display:inline-block;width:2.6em;height:3.6em;"
-                       "margin:0.15em;border:1px solid #555;border-radius:0.35em;"
-                       "vertical-align:middle;background:repeating-linear-gradient("
-                       "45deg,#37598a 0 4px,#4a6fa5 4px 8px)}")),
-    ("loo-view", ".loo-view{container-type:inline-size;width:100%;max-width:100%}"),
-    ("loo-table", (".loo-table{position:relative;width:100%;max-width:50em;"
-                   "height:36em;margin:0.5em 0 1.5em;font:0.85em/1.3 system-ui,sans-serif;"
-                   "color:var(--loo-ink,#1b1b1b)}")),
-    ("loo-felt", (".loo-felt{position:absolute;left:13%;right:13%;top:15%;bottom:15%;"
-                  "border-radius:50%;background:radial-gradient(#2f7d4f,#1e5a37);"
-                  "border:0.5em solid #6b4a2b}")),
-    ("loo-seat", (".loo-seat{position:absolute;transform:translate(-50%,-50%);width:10.5em;"
-                  "padding:0.3em;background:var(--loo-seat-bg,#fafaf7);"
-                  "border:1px solid var(--loo-line,#8a8a8a);"
-                  "border-radius:0.5em;text-align:center}")),
-    ("loo-seat", ".loo-seat[data-to-act]{border:2px solid #e09b00;box-shadow:0 0 0.4em #e09b00}"),
-    ("loo-seat", ".loo-seat .loo-hand{display:block;min-height:3.9em}"),
-    ("loo-mine", (".loo-seat.loo-mine{transform:translateX(-50%);width:auto;min-width:10.5em;"
-                  "display:flex;flex-direction:column}"
-                  ".loo-seat.loo-mine .loo-own-hand{order:9;min-height:64px;min-width:152px}")),
-    ("loo-status", ".loo-status{font-size:0.85em}"),
-    ("loo-centre", (".loo-centre{position:absolute;left:50%;top:50%;"
-                    "transform:translate(-50%,-50%);width:22em;max-width:52%;"
-                    "text-align:center;color:#fff}")),
-    ("loo-indicator", _BESIDE),
-    ("loo-miss", _BESIDE),
-    ("loo-play", ".loo-play{display:inline-block;margin:0 0.1em}"),
-    ("loo-who", ".loo-who{display:block}"),
-    ("loo-won-by", ".loo-won-by{font-weight:700}"),
-    ("loo-dealer", _BADGE),
-    ("loo-you", _BADGE),
-    ("loo-you", ".loo-you{background:#0b57d0}"),
-    # Narrow columns (a phone): the seats line up in rows under the pool
-    # instead of round an oval, the reader's own seat last.
-    ("loo-table", ("@container (max-width:480px){"
-                   ".loo-table{height:auto;display:flex;flex-wrap:wrap;gap:0.4em;"
-                   "justify-content:center;margin-bottom:0.5em}"
-                   ".loo-felt{display:none}"
-                   ".loo-centre,.loo-seat,.loo-seat.loo-mine{position:static;transform:none}"
-                   ".loo-centre{order:-1;width:100%;max-width:none;padding:0.4em;"
-                   "border-radius:0.8em;background:radial-gradient(#2f7d4f,#1e5a37)}"
-                   ".loo-seat{flex:1 1 9em;width:auto;max-width:14em}"
-                   ".loo-seat.loo-mine{order:99;flex-basis:100%;max-width:none}}")),
-    ("loo-ledger", (".loo-ledger{border-collapse:collapse;margin:0.5em 0;"
-                    "font:0.9em system-ui,sans-serif}")),
-    ("loo-ledger", ".loo-ledger caption{text-align:left}"),
-    ("loo-ledger", (".loo-ledger th,.loo-ledger td{padding:0.15em 0.6em;"
-                    "border-bottom:1px solid var(--loo-line,#8a8a8a)}")),
-    ("loo-ledger", ".loo-ledger th[scope=row]{text-align:left}"),
-    ("loo-session", ".loo-session td,.loo-session th[scope=col]{text-align:center}"),
-    ("loo-session", ".loo-session th,.loo-session td{padding:0.15em 0.35em}"),
-    # A narrow column: each deal of the session becomes a small card of
-    # labelled lines instead of a row too wide for the screen.
-    ("loo-session", ".loo-session-view{container-type:inline-size;width:100%}"),
-    ("loo-session", ("@container (max-width:700px){"
-                     ".loo-session thead{position:absolute;width:1px;height:1px;"
-                     "overflow:hidden;clip-path:inset(50%)}"
-                     ".loo-session,.loo-session caption,.loo-session tbody,.loo-session tr,"
-                     ".loo-session tbody th,.loo-session td{display:block;width:auto}"
-                     ".loo-session tr{margin:0.4em 0;padding:0.2em 0.5em;"
-                     "border:1px solid var(--loo-line,#8a8a8a);border-radius:0.4em}"
-                     ".loo-session tbody th,.loo-session td{display:flex;gap:1em;"
-                     "justify-content:space-between;text-align:right;border:0}"
-                     ".loo-session [data-label]::before{content:attr(data-label);"
-                     "font-weight:600;text-align:left}}")),
-    ("loo-ok", ".loo-ok{color:var(--loo-ok,#17692f)}"),
-    ("loo-end", ".loo-end td{font-weight:700}.loo-end td[colspan]{text-align:left}"),
-    ("loo-replay", ".loo-replay{list-style:none;padding:0}"),
-    ("loo-step-title", ".loo-step-title{margin:0.8em 0 0}"),
-)
-"""Each rule of the style sheet, after the class whose presence calls for it."""
+def _sections(css: str) -> tuple[tuple[frozenset[str], str], ...]:
+    """The "for:" sections of a style sheet: the classes that call for each, and its rules."""
+    parts = _SECTION.split(css)[1:]
+    return tuple((frozenset(names.split()), _compact(rules))
+                 for names, rules in zip(parts[0::2], parts[1::2], strict=True))
+
+
+_VARIABLES = _compact(_sheet("colours.css"))
+_RULES = ((frozenset({"loo-view"}), _VARIABLES), *_sections(_sheet("drawings.css")))
+"""Each rule of the drawings' style sheet, after the classes whose presence calls for it."""
 
 _CLASS_ATTR = re.compile(r'class="([^"]*)"')
 
@@ -177,93 +83,21 @@ def stylesheet(page: str) -> str:
     ''
     """
     used = {name for attr in _CLASS_ATTR.findall(page) for name in attr.split()}
-    rules = dict.fromkeys(rule for name, rule in _RULES if name in used)  # once each, in order
-    return f"<style>{''.join(rules)}</style>" if rules else ""
+    rules = "".join(rule for names, rule in _RULES if names & used)
+    return f"<style>{rules}</style>" if rules else ""
 
 
-_TOUCH = "@media (max-width:600px),(pointer:coarse)"
+def _rules_for(*names: str) -> str:
+    return "".join(rule for wanted, rule in _RULES if wanted & set(names))
 
-CARD_TEXT_CSS = (f".loo-card-text{{{_CARD_INKS}display:inline-block;padding:0 0.2em;"
-                 "border:1px solid #8886;border-radius:0.25em;background:#fff;font-weight:600;"
-                 "line-height:1.3;white-space:nowrap}")
+
+CARD_TEXT_CSS = _rules_for("loo-card-text")
 """A card in running text or in a message (:func:`card_text_html`): a small white
 chip, as card faces are white, with the card's ink, in either theme."""
 
-WIDGET_CSS = (
-    _VARIABLES
-    + "".join(rule for name, rule in _RULES if name in ("loo-black", "loo-red", "loo-blue",
-                                                        "loo-green", "loo-ok"))
-    + ".loo-widget{max-width:100%;color:var(--loo-ink);"
-    # ipywidgets' own colours, from the theme's (dark on a dark page)
-    "--jp-widgets-color:var(--loo-ink);--jp-widgets-label-color:var(--loo-ink);"
-    "--jp-widgets-readout-color:var(--loo-ink);--jp-widgets-input-color:var(--loo-ink);"
-    "--jp-widgets-input-background-color:var(--loo-paper);"
-    "--jp-widgets-input-border-color:var(--loo-line);"
-    "--jp-widgets-input-focus-border-color:var(--loo-focus)}"
-    # links look like the book's links
-    + ".loo-widget a{color:var(--loo-link);text-decoration:underline}"
-    ".loo-widget a:hover{color:var(--loo-link-hover)}"
-    # a focus ring that shows: 3 px, in the theme's accent colour
-    # (ipywidgets' own fields and menus take theirs away with !important)
-    ".loo-widget :focus-visible,.loo-widget .jupyter-button:focus-visible:enabled,"
-    ".loo-widget input:focus-visible,.loo-widget select:focus-visible{"
-    "outline:3px solid var(--loo-focus)!important;outline-offset:2px}"
-    # buttons keep their whole label: they grow, and their rows wrap
-    ".loo-widget .widget-hbox{flex-wrap:wrap;max-width:100%}"
-    ".loo-widget .jupyter-button,.loo-widget .loo-snap-button{width:auto;min-width:2.6em;"
-    "height:auto;min-height:28px;padding:0.2em 0.8em;overflow:visible;white-space:normal;"
-    "text-overflow:clip;flex:0 0 auto;background:var(--loo-button-bg);"
-    "color:var(--loo-button-ink)}"
-    ".loo-widget .jupyter-button.mod-primary,.loo-widget .loo-snap-primary{"
-    "background:var(--loo-primary);color:var(--loo-paper)}"
-    ".loo-widget .jupyter-button:disabled{opacity:0.65}"
-    # descriptions are read in full, never cut to an ellipsis
-    ".loo-widget .widget-label,.loo-widget .widget-label-basic span,"
-    ".loo-widget .loo-snap-column{width:auto;max-width:none;overflow:visible;"
-    "text-overflow:clip;white-space:normal}"
-    ".loo-widget .widget-inline-hbox{max-width:100%}"
-    ".loo-widget .widget-dropdown,.loo-widget .widget-text{width:auto;max-width:100%}"
-    ".loo-widget .widget-dropdown>select,.loo-widget select{max-width:100%;min-width:0;"
-    "color:var(--loo-ink);background-color:var(--loo-paper);border-color:var(--loo-line)}"
-    ".loo-widget input.widget-input,.loo-widget input[type=text],"
-    ".loo-widget input[type=number]{color:var(--loo-ink);background:var(--loo-paper);"
-    "border-color:var(--loo-line)}"
-    ".loo-widget .widget-html-content{max-width:100%}"
-    + CARD_TEXT_CSS +
-    ".loo-verdict.loo-refused,.loo-error,.loo-bad{color:var(--loo-bad)}"
-    ".loo-verdict.loo-ok{color:var(--loo-ok)}"
-    ".loo-field-right{color:var(--loo-ok)}"
-    ".loo-field-wrong,.loo-field-unreadable{color:var(--loo-bad)}"
-    ".loo-field-empty{color:var(--loo-muted)}"
-    ".loo-field-note{margin:0 0 0.4em}"
-    # the reader's cards: buttons drawn as cards, at the reader's seat
-    # (the table fills the box, so that the row and the seat share a centre)
-    ".loo-table-box{position:relative;flex-direction:column;width:100%;max-width:552px}"
-    ".loo-table-box>.widget-html{width:100%;margin:0}"
-    ".loo-table-box .loo-table{margin-bottom:0;max-width:none}"
-    ".loo-table-box>.loo-hand-row{position:absolute;left:50%;bottom:6px;"
-    "transform:translateX(-50%);flex-wrap:nowrap;justify-content:center;margin:0}"
-    ".loo-widget .jupyter-button.loo-card-button,.loo-widget .loo-snap-button.loo-card-button{"
-    f"{_CARD_INKS}width:44px;min-width:44px;height:58px;margin:2px;padding:0;"
-    "border:1px solid #888;border-radius:6px;background:#fff;box-shadow:0 1px 2px #0003;"
-    "font:600 17px/1.1 system-ui,sans-serif;white-space:nowrap}"
-    ".loo-widget .loo-card-button.loo-red{color:var(--loo-red-ink)}"
-    ".loo-widget .loo-card-button.loo-black{color:var(--loo-black-ink)}"
-    ".loo-widget .loo-card-button.loo-blue{color:var(--loo-blue-ink)}"
-    ".loo-widget .loo-card-button.loo-green{color:var(--loo-green-ink)}"
-    ".loo-widget .jupyter-button.loo-card-button:disabled{opacity:1;background:#f1f1f1}"
-    ".loo-widget .loo-card-button.loo-lit{outline:3px solid #a34700;outline-offset:1px;"
-    "background:#fff3cd}"
-    # the step field and its words
-    ".loo-widget .loo-step-field input{width:4.5em}"
-    # touch screens and phones: targets of 44 px at least
-    + _TOUCH + "{.loo-widget .jupyter-button,.loo-widget .loo-snap-button{min-height:44px;"
-    "min-width:44px}"
-    ".loo-widget .widget-checkbox,.loo-widget .widget-dropdown,.loo-widget .widget-text,"
-    ".loo-widget .widget-inline-hbox{min-height:44px;height:auto}"
-    ".loo-widget .widget-dropdown>select,.loo-widget input.widget-input{min-height:44px}"
-    ".loo-widget input[type=checkbox]{width:22px;height:22px}}"
-)
+WIDGET_CSS = (_VARIABLES + _rules_for("loo-black", "loo-red", "loo-blue", "loo-green", "loo-ok",
+                                      "loo-card-text")
+              + _compact(_sheet("widgets.css")))
 """The style sheet of the widgets' own controls (see :func:`widget_stylesheet`)."""
 
 
@@ -354,8 +188,7 @@ The notebooks are built into ``notebooks/`` beside ``book/``, hence
 point elsewhere.
 """
 
-_RULE_ID = re.compile(r"\b[RV]-[A-Z]+(?:-[A-Z]+)*\b")
-_KNOWN_RULES: dict[str, RuleKey] = {rule.value: rule for rule in (*RuleId, *VariantRuleId)}
+_RULE_ID = re.compile(r"(\()?\b([RV]-[A-Z]+(?:-[A-Z]+)*)\b(?(1)\))")
 
 _ANNOUNCED = {
     Announcement.STAND: "stood",
@@ -365,18 +198,22 @@ _ANNOUNCED = {
 }
 
 
-def rule_link(rule: RuleKey, base: str = RULES_BASE) -> HtmlStr:
-    """A link to the book's section on ``rule``, showing its ID.
+def rule_link(rule: RuleKey, base: str = RULES_BASE, in_brackets: bool = False) -> HtmlStr:
+    """A link to the book's section on ``rule``, citing it by name and ID.
 
     Rules of the limited profile are explained on the rules page, rules that
-    only variants add on the variants page.
+    only variants add on the variants page. ``in_brackets`` writes it for a
+    place already in brackets: name, comma, ID. The ID never breaks at its hyphens.
 
-    >>> rule_link(RuleId.LEAD_ACE)
-    '<a class="loo-rule" href="../book/rules.html#r-lead-ace" title="The forced ace">R-LEAD-ACE</a>'
+    >>> rule_link(RuleId.LEAD_ACE)[-60:]
+    '>the forced ace (<span class="loo-id">R-LEAD-ACE</span>)</a>'
     """
     page = "rules" if isinstance(rule, RuleId) else "variants"
-    return HtmlStr(f'<a class="loo-rule" href="{html.escape(base)}{page}.html#{rule.label}" '
-                   f'title="{html.escape(rule.heading)}">{rule.value}</a>')
+    rule_id = f'<span class="loo-id">{rule.value}</span>'
+    name = html.escape(rule.name_in_text)
+    words = f"{name}, {rule_id}" if in_brackets else f"{name} ({rule_id})"
+    return HtmlStr(f'<a class="loo-rule" href="{html.escape(base)}{page}.html#{rule.label}">'
+                   f'{words}</a>')
 
 
 def card_text_html(card: Card) -> str:
@@ -397,14 +234,20 @@ def link_rules(text: str, base: str = RULES_BASE) -> HtmlStr:
     """Escape ``text`` for HTML, turn every rule ID in it into a link and every
     card written as the reader sees it (7♥) into one read out by name.
 
-    >>> link_rules("Follow suit (R-FOLLOW) & more").count('href="../book/rules.html#r-follow"')
-    1
+    A rule ID in brackets, as messages write it, is cited by name inside them.
+
+    >>> link_rules("A must follow (R-FOLLOW) & more")[-66:]
+    '>follow suit, <span class="loo-id">R-FOLLOW</span></a>) &amp; more'
     >>> 'aria-label="queen of spades">Q♠<' in link_rules("A plays Q♠.")
     True
     """
     def link(match: re.Match[str]) -> str:
-        rule = _KNOWN_RULES.get(match.group(0))
-        return match.group(0) if rule is None else rule_link(rule, base)
+        rule = rule_by_id(match.group(2))
+        if rule is None:
+            return match.group(0)
+        if match.group(1):
+            return f"({rule_link(rule, base, in_brackets=True)})"
+        return rule_link(rule, base)
 
     def card(match: re.Match[str]) -> str:
         return card_text_html(parse_card(match.group(0)))
@@ -618,7 +461,7 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
     wins = Counter(t.winner for t in state.tricks)
     for seat, name in enumerate(state.players):
         angle = math.radians(90 + 360 * ((seat - bottom) % count) / count)
-        x, y = 50 + 41 * math.cos(angle), 50 + 38 * math.sin(angle)
+        x, y = 50 + 37 * math.cos(angle), 50 + 38 * math.sin(angle)
         cards, words = _seat_cards(state, seat, view, four_colour, highlight, highlight_note)
         mine = own_hand and seat == view_seat
         if mine:

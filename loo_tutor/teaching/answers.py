@@ -87,6 +87,20 @@ def _text(value: object) -> str | None:
     return value.strip() if isinstance(value, str) else None
 
 
+_QUOTED_LENGTH = 40
+
+
+def _quoted(value: object) -> str:
+    """``value`` as a message quotes it: in quotes, cut short after 40 characters,
+    so that a huge answer gets a short message.
+
+    >>> _quoted("7H"), _quoted("x" * 100)
+    ("'7H'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…")
+    """
+    text = repr(value)
+    return text if len(text) <= _QUOTED_LENGTH else text[:_QUOTED_LENGTH - 1] + "…"
+
+
 def is_empty(value: object) -> bool:
     """Whether an answer is blank: ``None``, empty or blank text, an empty collection."""
     if value is None:
@@ -118,7 +132,7 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
     """
     forms = SIGNED_FORMS if signed else FORMS
     if isinstance(text, bool):
-        raise AnswerError(f"cannot read {text!r}: write {forms}")
+        raise AnswerError(f"cannot read {_quoted(text)}: write {forms}")
     if isinstance(text, (int, Fraction)):
         value = Fraction(text)
         if value < 0 and not signed:
@@ -126,7 +140,7 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
         return value
     cleaned = _text(text)
     if cleaned is None:
-        raise AnswerError(f"cannot read {text!r}: write {forms}")
+        raise AnswerError(f"cannot read {_quoted(text)}: write {forms}")
     if not cleaned:
         return None
     sign = 1
@@ -140,11 +154,11 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
     if match is not None:
         *whole, top, bottom = (int(g) for g in match.groups())
         if bottom == 0:
-            raise AnswerError(f"{cleaned!r} divides by zero; write {forms}")
+            raise AnswerError(f"{_quoted(cleaned)} divides by zero; write {forms}")
         return sign * (sum(whole, Fraction(0)) + Fraction(top, bottom))
     if _DECIMAL.fullmatch(body):
         return sign * Fraction(body.rstrip(".…") if not body.endswith(".") else body[:-1])
-    raise AnswerError(f"cannot read {cleaned!r}: write {forms}")
+    raise AnswerError(f"cannot read {_quoted(cleaned)}: write {forms}")
 
 
 def judge_amount(given: object, right: Fraction, rule: RuleKey | None, hint: str,
@@ -191,7 +205,7 @@ def parse_cards(value: object) -> tuple[Card, ...] | None:
     elif isinstance(value, (list, tuple, set, frozenset)):
         items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
     else:
-        raise AnswerError(f"cannot read {value!r}: write {CARD_FORMS}")
+        raise AnswerError(f"cannot read {_quoted(value)}: write {CARD_FORMS}")
     cards: list[Card] = []
     for item in items:
         if isinstance(item, Card):
@@ -200,7 +214,7 @@ def parse_cards(value: object) -> tuple[Card, ...] | None:
             try:
                 card = parse_card(item)
             except NotationError:
-                raise AnswerError(f"cannot read {item!r} as a card: write {CARD_FORMS}") from None
+                raise AnswerError(f"cannot read {_quoted(item)} as a card: write {CARD_FORMS}") from None
         if card not in cards:
             cards.append(card)
     return tuple(cards)
@@ -216,11 +230,11 @@ def parse_choice(value: object, options: Sequence[str], what: str = "answer") ->
         return None
     text = _text(value)
     if text is None:
-        raise AnswerError(f"cannot read {value!r}: the {what} is one of {', '.join(options)}")
+        raise AnswerError(f"cannot read {_quoted(value)}: the {what} is one of {', '.join(options)}")
     for option in options:
         if option.lower() == text.lower():
             return option
-    raise AnswerError(f"{text!r} is not a possible {what}: choose one of {', '.join(options)}")
+    raise AnswerError(f"{_quoted(text)} is not a possible {what}: choose one of {', '.join(options)}")
 
 
 def parse_choices(value: object, options: Sequence[str], what: str = "answer"
@@ -240,7 +254,7 @@ def parse_choices(value: object, options: Sequence[str], what: str = "answer"
     elif isinstance(value, (list, tuple, set, frozenset)):
         items = list(value)
     else:
-        raise AnswerError(f"cannot read {value!r}: choose from {', '.join(options)}")
+        raise AnswerError(f"cannot read {_quoted(value)}: choose from {', '.join(options)}")
     chosen = {parse_choice(item, options, what) for item in items if not is_empty(item)}
     return tuple(o for o in options if o in chosen)
 
@@ -264,7 +278,7 @@ def parse_names(value: object, players: Sequence[str]) -> tuple[str, ...] | None
     try:
         return parse_choices(value, players, "player")
     except AnswerError:
-        raise AnswerError(f"cannot read {value!r}: write player names ({', '.join(players)}) "
+        raise AnswerError(f"cannot read {_quoted(value)}: write player names ({', '.join(players)}) "
                           "separated by commas, or \"nobody\"") from None
 
 
@@ -283,7 +297,7 @@ def parse_yes_no(value: object) -> bool | None:
         return True
     if text in ("no", "n", "false"):
         return False
-    raise AnswerError(f"cannot read {value!r}: answer yes or no")
+    raise AnswerError(f"cannot read {_quoted(value)}: answer yes or no")
 
 
 def parse_rule(value: object) -> RuleId | None:
@@ -304,4 +318,4 @@ def parse_rule(value: object) -> RuleId | None:
     for rule in RuleId:
         if rule.value == text:
             return rule
-    raise AnswerError(f"cannot read {value!r} as a rule: write a rule ID such as R-FOLLOW")
+    raise AnswerError(f"cannot read {_quoted(value)} as a rule: write a rule ID such as R-FOLLOW")

@@ -43,6 +43,7 @@ from ..engine.state import (
     DealState,
     Exchange,
     Phase,
+    Play,
     deal_from_deck,
     deals_miss,
     shuffle_and_cut,
@@ -262,13 +263,41 @@ def _alone(action: Action, acting: DealState, other: DealState, side: str
 
 
 def action_text(action: Action) -> str:
-    """An action in a few words: ``stand``, ``pass``, ``7H``, ``discard 2C 3D``, ``keep``.
+    """An action as an option in a few of the reader's words: ``stand``, ``pass``,
+    ``7♥``, ``discard 2♣ 3♦``, ``keep``.
 
-    The words of a record's options (:func:`loo_tutor.records.record.action_text`), an
-    exchange of cards saying so.
+    >>> from loo_tutor.engine.cards import parse_card
+    >>> from loo_tutor.engine.state import Play
+    >>> action_text(Play(0, parse_card("7H")))
+    '7♥'
     """
-    text = record_action_text(action)
-    return f"discard {text}" if isinstance(action, Exchange) and action.cards else text
+    if isinstance(action, Play):
+        return action.card.shown
+    if isinstance(action, Exchange):
+        return ("discard " + " ".join(c.shown for c in action.cards)) if action.cards else "keep"
+    return record_action_text(action)
+
+
+_DOES = {"stand": "stands", "pass": "passes", "miss": "takes the miss",
+         "defend": "defends the pool", "keep": "keeps the hand"}
+
+
+def action_words(state: DealState, action: Action) -> str:
+    """Who did what, in a short sentence without its full stop: ``Ann plays 7♥``.
+
+    >>> from loo_tutor.engine.cards import parse_card
+    >>> from loo_tutor.engine.state import Play, new_deal
+    >>> deal = new_deal(["A", "B", "C", "D", "E"], 0, 0, random.Random(1))
+    >>> action_words(deal, Play(1, parse_card("7H")))
+    'B plays 7♥'
+    """
+    name = state.players[action.seat]
+    text = action_text(action)
+    if isinstance(action, Play):
+        return f"{name} plays {text}"
+    if isinstance(action, Exchange) and action.cards:
+        return f"{name} exchanges {text.removeprefix('discard ')}"
+    return f"{name} {_DOES.get(text, text)}"
 
 
 @dataclass
@@ -465,6 +494,7 @@ __all__ = [
     "Comparison",
     "Side",
     "action_text",
+    "action_words",
     "compare_deals",
     "deal_pack",
     "pack_of",

@@ -52,7 +52,7 @@ from ..engine.errors import LooError, MalformedRecord
 from ..engine.rules import RuleKey
 from ..records.reading import loads, read_text, reason
 from ..records.record import load_record
-from .answers import AnswerError
+from .answers import AnswerError, is_empty
 from .exercises import Exercise, Kind, from_record, make
 
 RIGHT, WRONG, NOT_AN_EXERCISE = "right", "wrong", "not an exercise"
@@ -269,13 +269,13 @@ def judge(kind: object, seed: object, answer: object, *,
     try:
         chosen = Kind.parse(kind)
     except LooError as exc:
-        return _not_an_exercise(_scalar_text(kind)[:40], _seed_or_none(seed), answer, str(exc))
+        return _not_an_exercise(_scalar_text(kind)[:40], _seed_or_minus_one(seed), answer, str(exc))
     try:
         number = _seed(seed)
         exercise = _made(chosen, number) if record is None else from_record(record, chosen,
                                                                            number)
     except LooError as exc:  # MalformedRecord among them
-        return _not_an_exercise(chosen.word, _seed_or_none(seed), answer, str(exc))
+        return _not_an_exercise(chosen.word, _seed_or_minus_one(seed), answer, str(exc))
     given = _plain(answer)
     try:
         results = exercise.grade(_fields(exercise, given))
@@ -302,7 +302,7 @@ def judge(kind: object, seed: object, answer: object, *,
     return Mark(chosen.word, number, text, RIGHT, "", "right")
 
 
-def _seed_or_none(seed: object) -> int:
+def _seed_or_minus_one(seed: object) -> int:
     try:
         return _seed(seed)
     except LooError:
@@ -316,21 +316,35 @@ def _rule_id(rule: RuleKey | None) -> str:
 # -- keys ------------------------------------------------------------------------------------
 
 
-def key_answer(exercise: Exercise) -> Any:
-    """The engine's answer to ``exercise`` in the answers-file shape (:data:`SHAPES`)."""
+def answer_value(exercise: Exercise, answers: Mapping[str, Any]) -> Any:
+    """Answers by field key, as an exercise's ``grade`` takes them, in the answers-file shape
+    (:data:`SHAPES`); parts left empty are left out.
+
+    >>> from loo_tutor.teaching.exercises import make
+    >>> answer_value(make(6, 1), {"left": "12", "net:Anna": "-3", "net:Ben": ""})
+    {'left': 12, 'net': {'Anna': '-3'}}
+    """
     values: dict[str, Any] = {}
-    for key, value in exercise.answers().items():
+    for f in exercise.fields:
+        value = answers.get(f.key)
+        if is_empty(value) and not (exercise.kind in _BARE and f is exercise.fields[0]):
+            continue
         shown = int(value) if isinstance(value, str) and value.isdigit() else value
-        if exercise.field(key).form == "names" and isinstance(value, str) and "," in value:
+        if f.form == "names" and isinstance(value, str) and "," in value:
             shown = [name.strip() for name in value.split(",")]
-        head, _, name = key.partition(":")
+        head, _, name = f.key.partition(":")
         if name:
             values.setdefault(_GROUPS[head], {})[name] = shown
         else:
-            values[key] = shown
-    if exercise.kind in _BARE and len(values) == 1:
-        return next(iter(values.values()))
+            values[f.key] = shown
+    if exercise.kind in _BARE and list(values) == [exercise.fields[0].key]:
+        return values[exercise.fields[0].key]
     return values
+
+
+def key_answer(exercise: Exercise) -> Any:
+    """The engine's answer to ``exercise`` in the answers-file shape (:data:`SHAPES`)."""
+    return answer_value(exercise, exercise.answers())
 
 
 def key_text(exercises: Sequence[Exercise], student: str = "answer key",
@@ -461,7 +475,7 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
         message = f"{said}: an item has kind, seed, answer, and optionally time and record"
         reading.problem(place, message)
         reading.marks.append((place, _not_an_exercise(_scalar_text(kind)[:40],
-                                                      _seed_or_none(seed), item.get("answer"),
+                                                      _seed_or_minus_one(seed), item.get("answer"),
                                                       message), ""))
         return
     when = _time(item.get("time"))
@@ -473,7 +487,7 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
         try:
             record = _record(reading.folder, item["record"])
         except MalformedRecord as exc:
-            mark = _not_an_exercise(_scalar_text(kind)[:40], _seed_or_none(seed),
+            mark = _not_an_exercise(_scalar_text(kind)[:40], _seed_or_minus_one(seed),
                                     item.get("answer"), f"the record: {exc}")
             reading.problem(f"{place}.record", mark.message)
             reading.marks.append((place, mark, when or ""))

@@ -3,14 +3,15 @@ and the one loop of a widget where the reader acts for a seat."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, Union
 
 import ipywidgets as widgets
 
+from ..engine.cards import Card
 from ..engine.errors import LooError, MalformedRecord
+from ..engine.observe import hidden_cards
 from ..engine.state import Action, DealState, Seat, Verdict
 from ..records.record import load_record, record_from_state
 from ..render.markup import HtmlStr, error_html, widget_stylesheet
@@ -58,23 +59,6 @@ def seat_of(players: DealState | Sequence[str], seat: Seat | str) -> Seat:
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
         return seat
     raise LooError(f"{seat!r} is not one of the players ({', '.join(names)})")
-
-
-def record_script(state: DealState, seat: Seat | None = None) -> str:
-    """The deal a widget shows, as a hidden machine-readable record.
-
-    An inert ``<script type="application/json" class="loo-record">`` holding
-    ``{"record": ..., "seat": ...}``: the deal written back as a record
-    (:func:`~loo_tutor.records.record.record_from_state`) and the reader's seat, if
-    any. Nothing reads it in the page; the browser tests parse it and check
-    the record with the engine, to compare with what the widget draws.
-    """
-    shown = {"record": record_from_state(state),
-             "seat": None if seat is None else state.players[seat]}
-    text = json.dumps(shown, ensure_ascii=False)
-    for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e")):
-        text = text.replace(char, escape)
-    return f'<script type="application/json" class="loo-record">{text}</script>'
 
 
 def one_line(exc: Exception) -> str:
@@ -157,6 +141,15 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
     def _render(self) -> str:
         raise NotImplementedError
 
+    def hidden_cards(self) -> frozenset[Card]:
+        """The cards this widget keeps face down: none may be in its HTML or its state.
+
+        The engine decides (:func:`~loo_tutor.engine.observe.hidden_cards`);
+        a widget that shows deals overrides this with the cards hidden in
+        every view it has shown since it was last reset.
+        """
+        return frozenset()
+
     @property
     def html(self) -> HtmlStr:
         """The widget's current content as static HTML (the error, if any)."""
@@ -210,6 +203,11 @@ class SeatWidget(LooWidget):
         self._base = rules_base
         self.header = self.part(widgets.HTML)
         return True
+
+    def hidden_cards(self) -> frozenset[Card]:
+        if self.error is not None or not self.states:
+            return frozenset()
+        return frozenset.intersection(*(hidden_cards(s, self.seat) for s in self.states))
 
     def _begin(self, start: DealState) -> None:
         """Start from ``start``: the automatic players act first if it is their turn."""

@@ -22,7 +22,7 @@ from ..render.markup import (
     table_html,
 )
 from ..teaching.narrate import dealer_rule
-from ._base import LooWidget, SeatWidget, Source, read_record, record_script, seat_of
+from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
 from .play import bot_action, verdict_html
 
 BUTTONS = {
@@ -151,8 +151,7 @@ class AnnouncementTrainer(SeatWidget):
             self.reset_button.focus()
         self.feedback.value = verdict_html(self.verdict, self._base) + "".join(
             narration_html(n, self._base) for n in self.told)
-        self.table.value = (table_html(state, self.seat, self._four, base=self._base)
-                            + record_script(state, self.seat))
+        self.table.value = table_html(state, self.seat, self._four, base=self._base)
 
     def _render(self) -> str:
         return f"{self.header.value}{self.feedback.value}{self.table.value}"

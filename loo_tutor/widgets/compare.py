@@ -1,4 +1,4 @@
-"""The same deal under two profiles side by side, with the diverging steps marked.
+"""The same deal under two profiles side by side, with where they part and meet again marked.
 
 The widget holds no rules: :mod:`loo_tutor.teaching.compare` plays the two deals and
 says where and why they part; this module draws them with
@@ -8,7 +8,7 @@ says where and why they part; this module draws them with
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -16,53 +16,83 @@ import ipywidgets as widgets
 from ..engine.errors import LooError
 from ..engine.profiles import describe, rules_value
 from ..engine.rules import Profile
-from ..engine.state import Action, DealState
-from ..render.markup import RULES_BASE, link_rules, rule_link, stylesheet, table_html
+from ..render.markup import RULES_BASE, link_rules, stylesheet, table_html
 from ..teaching.compare import (
     PRESETS,
     CompareStep,
     Comparison,
-    action_text,
+    action_words,
     compare_deals,
     profile_named,
 )
 from ._base import LooWidget, Source, read_record
 
-_STYLE = (
-    "<style>"
-    ".loo-compare-sides{display:flex;flex-wrap:wrap;gap:1em}"
-    ".loo-compare-side{flex:1 1 22em;min-width:0}"
-    ".loo-compare-side h4{margin:0.3em 0}"
-    ".loo-compare-log{font:0.9em/1.4 system-ui,sans-serif;padding-left:2em}"
-    ".loo-compare-log li{margin:0.15em 0}"
-    ".loo-diverge{border-left:6px solid #e09b00;padding-left:0.4em}"
-    ".loo-differ{border-left:4px dotted #0b57d0;padding-left:0.4em}"
-    ".loo-current{font-weight:600}"
-    ".loo-compare-now{margin:0.5em 0;padding:0.4em;border:1px solid var(--loo-line)}"
-    "</style>"
-)
+
+def step_lines(steps: Sequence[CompareStep], base: str = RULES_BASE) -> list[str]:
+    """The steps of a comparison as list items, in sentences.
+
+    A step both sides take alike is one sentence. The step where the two
+    games part says so, and why; so does the step where they meet again.
+    Between the two, each side's action is given, with a reason only where a
+    rule refused the left side's action on the right or where the reason changes.
+    """
+    lines = []
+    apart = False
+    said = ""
+    for step in steps:
+        left = "waits" if step.left_action is None else action_words(step.left, step.left_action)
+        right = ("waits" if step.right_action is None
+                 else action_words(step.right, step.right_action))
+        classes, head, why = "", "", ""
+        if step.repeated:
+            what = f"Both sides: {left}."
+            if apart:
+                classes, head = "loo-diverge", "<strong>Here the two games meet again.</strong> "
+            elif step.options_differ:
+                classes = "loo-differ"
+            why = step.explanation
+            apart = False
+        else:
+            what = f"Left: {left}. Right: {right}."
+            if not apart:
+                classes, head = "loo-diverge", "<strong>Here the two games part.</strong> "
+                why = step.explanation
+            elif step.refusal is not None or (step.explanation != said and step.note):
+                why = step.explanation
+            apart = True
+        said = step.explanation if why else said
+        reason = f"<br>{link_rules(why, base)}" if why else ""
+        lines.append(f'<li class="{classes}" value="{step.number}">{head}'
+                     f'{link_rules(what, base)}{reason}</li>')
+    return lines
 
 
-def step_line(step: CompareStep, base: str = RULES_BASE) -> str:
-    """One step of a comparison as a list item: both actions, and why it is marked."""
-    left = "waits" if step.left_action is None else _named(step.left, step.left_action)
-    right = "waits" if step.right_action is None else _named(step.right, step.right_action)
-    what = f"both: {left}" if step.repeated else f"left: {left} · right: {right}"
-    classes, tag = "", ""
-    if step.diverges:
-        classes, tag = "loo-diverge", "<strong>Diverges</strong>"
-        if step.rule is not None:
-            tag += f" ({rule_link(step.rule, base)})"
-        tag += ": "
-    elif step.options_differ:
-        classes, tag = "loo-differ", "<strong>Options differ</strong>: "
-    why = link_rules(step.explanation, base) if step.explanation else ""
-    return (f'<li class="{classes}" value="{step.number}">{html.escape(what)}'
-            f'{"<br>" + tag + why if tag else ""}</li>')
+def parting_summary(steps: Sequence[CompareStep]) -> str:
+    """Where the two games part and meet again so far, in one sentence.
+
+    >>> parting_summary([])
+    'So far the two games go the same way.'
+    """
+    parts, meets = [], []
+    apart = False
+    for step in steps:
+        if step.diverges and not apart:
+            parts.append(step.number)
+        elif step.repeated and apart:
+            meets.append(step.number)
+        apart = step.diverges
+    if not parts:
+        return "So far the two games go the same way."
+    said = f"The two games part at {_steps(parts)}"
+    return said + (f" and meet again at {_steps(meets)}." if meets else ".")
 
 
-def _named(state: DealState, action: Action) -> str:
-    return f"{state.players[action.seat]} {action_text(action)}"
+def _steps(numbers: Sequence[int]) -> str:
+    """``step 4``, ``steps 1 and 5``, ``steps 1, 5 and 9``."""
+    words = [str(n) for n in numbers]
+    if len(words) == 1:
+        return f"step {words[0]}"
+    return "steps " + ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def comparison_html(comparison: Comparison, four_colour: bool = False,
@@ -94,15 +124,12 @@ def comparison_html(comparison: Comparison, four_colour: bool = False,
         now = html.escape("The deal as dealt under both rules. Press Step to play on.")
     if comparison.is_over():
         now += html.escape(" Both deals are over; each settlement is under its table.")
-    count = len(comparison.diverging)
-    summary = (f"{count} diverging step{'s' if count != 1 else ''} so far"
-               if count else "No diverging step so far")
-    log = "".join(step_line(step, base) for step in steps)
+    log = "".join(step_lines(steps, base))
     body = (f'<div class="loo-compare"><div class="loo-compare-sides">{"".join(sides)}</div>'
             f'<p class="loo-compare-now" role="status" aria-live="polite">{now}</p>'
-            f'<p>{summary}.</p>'
+            f'<p>{parting_summary(steps)}</p>'
             f'<ol class="loo-compare-log" aria-label="Steps of the two deals">{log}</ol></div>')
-    return _STYLE + stylesheet(body) + body
+    return stylesheet(body) + body
 
 
 class VariantCompare(LooWidget):

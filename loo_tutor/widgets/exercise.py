@@ -8,9 +8,11 @@ answer comes from there. It holds no rule of its own.
 
 from __future__ import annotations
 
+import datetime
 import html
 import json
 import random
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +24,7 @@ from ..render.markup import RULES_BASE, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
 from ..teaching.exercises import Exercise, Field, Kind, from_record, make, score
+from ..teaching.marking import answer_value
 from ._base import LooWidget, Source, read_record
 from .stepper import DealStepper
 
@@ -50,7 +53,14 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     solved, as JSON in its ``data-loo-solved`` attribute (``[{"kind": 1,
     "title": "Which cards may be played?", "seed": 2024}]``, left out while
     there is none): the page's script keeps that list in the reader's
-    browser, so the progress lasts from one visit to the next.
+    browser, so the progress lasts from one visit to the next. Every variant
+    made from a seed that was checked is listed too, with its last answer in
+    the answers-file shape (:mod:`loo_tutor.teaching.marking`) and the time
+    of that check, as JSON in ``data-loo-answers`` (``[{"kind": 1, "name":
+    "legal-cards", "seed": 2024, "answer": ["10D"], "time":
+    "2026-12-04T10:15:00+00:00", "solved": true}]``): the page's script keeps
+    them for the reader's "Download my answers", which ``loo-tutor mark``
+    marks again.
 
     Attributes:
         results: for each variant (``"exercise 4, seed 1234"``): answers
@@ -58,24 +68,34 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
             last check, and whether it was solved.
         solved_variants: the kind and seed of each variant made from a seed
             that was solved, in the order they were solved.
+        answers: each variant made from a seed that was checked, by kind
+            and seed: its last answer (answers-file shape) and the time of
+            that check.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.results: dict[str, tuple[int, int, bool]] = {}
         self.solved_variants: list[tuple[Kind, int]] = []
+        self.answers: dict[tuple[Kind, int], tuple[Any, str]] = {}
         self.add_class("loo-score")
         self._show()
 
     def record(self, name: str, right: int, answered: int, solved: bool, *,
-               kind: Kind | None = None, seed: int | None = None) -> None:
+               kind: Kind | None = None, seed: int | None = None, answer: Any = None,
+               time: str = "") -> None:
         """Note the latest check of one variant: ``right`` of ``answered`` answers given.
 
         ``kind`` and ``seed`` say which variant it is, when it was made from
         a seed: once solved, it is listed in the marks the page keeps.
+        ``answer`` is what was given (answers-file shape) and ``time`` when
+        (ISO 8601); with a seed and some answer given, they are kept as the
+        variant's last answer.
         """
         was = self.results.get(name, (0, answered, False))
         self.results[name] = (right, answered, solved or was[2])
+        if kind is not None and seed is not None and answered:
+            self.answers[(kind, seed)] = (answer, time)
         if solved and kind is not None and seed is not None and (
                 (kind, seed) not in self.solved_variants):
             self.solved_variants.append((kind, seed))
@@ -102,6 +122,11 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
             solved = [{"kind": int(kind), "title": kind.title, "seed": seed}
                       for kind, seed in self.solved_variants]
             marks = f' data-loo-solved="{html.escape(json.dumps(solved), quote=True)}"'
+        if self.answers:
+            given = [{"kind": int(kind), "name": kind.word, "seed": seed, "answer": answer,
+                      "time": time, "solved": (kind, seed) in self.solved_variants}
+                     for (kind, seed), (answer, time) in self.answers.items()]
+            marks += f' data-loo-answers="{html.escape(json.dumps(given), quote=True)}"'
         self.value = (f'<p class="loo-score-line" role="status" aria-live="polite"{marks}>'
                       f"{text}</p>")
 
@@ -352,12 +377,30 @@ class ExerciseWidget(LooWidget):
         right, total = score(results)
         answered = sum(r.status != "empty" for r in results.values())
         waiting = f" {total - answered} not answered yet." if answered < total else ""
-        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
-                              f"answers right.{waiting}</p>")
+        self.summary.value = (f'<p class="loo-summary" role="status"{self._report()}>'
+                              f"{right} of {answered} answers right.{waiting}</p>")
         self.scoreboard.record(self.exercise.name, right, answered,
                                right == total and not self._shown,
-                               kind=self.exercise.kind, seed=self.exercise.seed)
+                               kind=self.exercise.kind, seed=self.exercise.seed,
+                               answer=answer_value(self.exercise, self.answers()),
+                               time=datetime.datetime.now(datetime.timezone.utc).isoformat(
+                                   timespec="seconds"))
         return results
+
+    def _report(self) -> str:
+        """The check as the classroom's page reports it to its server, as an attribute.
+
+        ``data-loo-checked`` holds the check's own id and the item of an
+        answers file: the kind, the seed and the answer (no verdict: the
+        server has the engine judge it again). Left out for an exercise made
+        from a record, which a seed cannot make.
+        """
+        if self.exercise is None or self.exercise.seed is None:
+            return ""
+        report = {"id": uuid.uuid4().hex, "kind": self.exercise.kind.word,
+                  "seed": self.exercise.seed,
+                  "answer": answer_value(self.exercise, self.answers())}
+        return f' data-loo-checked="{html.escape(json.dumps(report), quote=True)}"'
 
     def _note(self, outcome: FieldResult) -> str:
         lines = [d.message for d in outcome.details] or [outcome.message]

@@ -7,7 +7,9 @@ from fractions import Fraction
 
 import ipywidgets as widgets
 
+from ..engine.cards import Card
 from ..engine.errors import LooError
+from ..engine.observe import hidden_cards
 from ..engine.rules import RuleId
 from ..engine.state import DealState
 from ..records.record import check, replay
@@ -21,7 +23,7 @@ from ..teaching.answers import (
     parse_names,
 )
 from ..teaching.narrate import Narration, carry_hint, loo_hint, payout_hint
-from ._base import LooWidget, Source, read_record, record_script
+from ._base import LooWidget, Source, read_record
 
 __all__ = ["FORMS", "FieldResult", "PayoutChecker", "parse_amount"]
 
@@ -99,7 +101,7 @@ class PayoutChecker(LooWidget):
         self.summary = self.part(widgets.HTML)
         self.answer = self.part(widgets.HTML)
         table = table_html(self.final, None, four_colour, ledger=False, base=rules_base)
-        self.table = self.part(widgets.HTML, table + record_script(self.final))
+        self.table = self.part(widgets.HTML, table)
         self.show(
             self.table,
             self.part(widgets.HTML, f"<p>Amounts are in units; write {FORMS}. An empty field "
@@ -114,6 +116,9 @@ class PayoutChecker(LooWidget):
             self.summary,
             self.answer,
         )
+
+    def hidden_cards(self) -> frozenset[Card]:
+        return frozenset() if self.error is not None else hidden_cards(self.final, None)
 
     @staticmethod
     def _unfinished(result: dict[str, object]) -> str:

@@ -25,7 +25,7 @@ from ..render.markup import (
     rule_link,
     table_html,
 )
-from ._base import LooWidget, SeatWidget, Source, read_record, record_script, seat_of
+from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
 
 
 def starting_state(source: Source, from_trick: int | None = None) -> DealState:
@@ -131,7 +131,7 @@ def verdict_html(verdict: Verdict | None, base: str = RULES_BASE) -> str:
     if verdict:
         return '<p class="loo-verdict loo-ok" role="status">✓ Legal.</p>'
     rule = verdict.rule
-    link = "" if rule is None else f" {rule_link(rule, base)} ({html.escape(rule.heading)})"
+    link = "" if rule is None else f" — {rule_link(rule, base)}"
     return (f'<p class="loo-verdict loo-refused" role="alert">'
             f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
 
@@ -264,9 +264,8 @@ class PlayTrainer(SeatWidget):
                              f'{where}</p>')
         lit = self._lit()
         hand = observation(state, self.seat).hand or ()
-        self.table.value = (table_html(state, self.seat, self._four, lit, base=self._base,
-                                       ledger=False, own_hand=bool(hand))
-                            + record_script(state, self.seat))
+        self.table.value = table_html(state, self.seat, self._four, lit, base=self._base,
+                                      ledger=False, own_hand=bool(hand))
         update_card_buttons(self, self.hand, self.buttons, hand, lit, self._my_turn(),
                             self.play, self._four)
         self.feedback.value = verdict_html(self.verdict, self._base)

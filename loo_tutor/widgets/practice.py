@@ -22,7 +22,7 @@ from ..engine.session import Session
 from ..engine.state import Action, Announce, DealState, Phase, Play, Seat, Verdict
 from ..render.chart import balance_chart
 from ..render.markup import RULES_BASE, ledger_html, narration_html, table_html
-from ._base import SeatWidget, record_script, seat_of
+from ._base import SeatWidget, seat_of
 from .announce import BUTTONS, DOING, announcement_buttons
 from .play import hand_box, table_box, update_card_buttons, verdict_html
 from .session import DEFAULT_PLAYERS
@@ -335,9 +335,8 @@ class PracticeSession(SeatWidget):
                      if self.hint_text else "")
         self.feedback.value = verdict_html(self.verdict, self._base) + hint_line
         self.story.value = "".join(narration_html(n, self._base) for n in self.told)
-        self.table.value = (table_html(state, self.seat, self._four, base=self._base,
-                                       ledger=False, own_hand=playing or bool(hand))
-                            + record_script(state, self.seat))
+        self.table.value = table_html(state, self.seat, self._four, base=self._base,
+                                      ledger=False, own_hand=playing or bool(hand))
         self.ledger.value = ledger_html(state, self._base) if state.is_terminal() else ""
         self.review_box.value = self._review_html()
         self.chart.value = self._chart_html()

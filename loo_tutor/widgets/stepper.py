@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ..engine.cards import Card
 from ..engine.errors import LooError
+from ..engine.observe import hidden_cards
 from ..engine.state import DealState, Seat
 from ..render.markup import RULES_BASE, step_html
 from ..teaching.narrate import Narration, Step, steps
-from ._base import LooWidget, Source, read_record, record_script, seat_of
+from ._base import LooWidget, Source, read_record, seat_of
 
 
 class DealStepper(LooWidget):
@@ -28,20 +30,22 @@ class DealStepper(LooWidget):
 
     Attributes:
         steps: the narrated steps (empty when the record is unusable).
+        view_seat: the seat whose view is drawn, ``None`` for every hand.
     """
 
     def __init__(self, record: Source, four_colour: bool = False,
                  view_seat: Seat | str | None = None, rules_base: str = RULES_BASE) -> None:
         super().__init__()
         self.steps: list[Step] = []
+        self.view_seat: Seat | None = None
         try:
             self.steps = steps(read_record(record))
             seat = None if view_seat is None else seat_of(self.steps[0].state, view_seat)
         except LooError as exc:
             self._fail(exc)
             return
-        self._pages = [step_html(s, four_colour, seat, rules_base) + record_script(s.state, seat)
-                       for s in self.steps]
+        self.view_seat = seat
+        self._pages = [step_html(s, four_colour, seat, rules_base) for s in self.steps]
         last = len(self.steps) - 1
         pages = [self.part(widgets.HTML, page) for page in self._pages]
         self.stack = self.part(widgets.Stack, pages, selected_index=0)
@@ -67,6 +71,12 @@ class DealStepper(LooWidget):
             self.forward_button, self.last_button])
         self.show(controls, self.menu, self.stack)
         self._moved()
+
+    def hidden_cards(self) -> frozenset[Card]:
+        """The cards face down at every step: a step-through shows each step on demand."""
+        if self.error is not None:
+            return frozenset()
+        return frozenset.intersection(*(hidden_cards(s.state, self.view_seat) for s in self.steps))
 
     # -- navigation ------------------------------------------------------------
 

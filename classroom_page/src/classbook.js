@@ -1,0 +1,232 @@
+// The classroom page's part in keeping the class: who the reader joined as,
+// and every exercise they check sent to the server, which has the engine
+// judge it again and keeps it for the teacher.
+//
+// The exercise widget marks each check on its summary line with a
+// data-loo-checked attribute: the check's own id, the kind, the seed and
+// the answers, and no verdict (loo_tutor/widgets/exercise.py). Each mark
+// seen is first kept in this browser (an outbox in localStorage), then
+// posted to /loo/answer with the page's XSRF token and the student's
+// cookie; it leaves the outbox once the server says it is on disk. A check
+// whose report is lost (the server went away, the page was closed) is
+// posted again when the server answers, from this page or the next one
+// opened on this server; the server keeps one row per check id.
+//
+// A bar at the top of the page says who the reader joined as, with their
+// own progress as the server keeps it, or offers to join; while the server
+// does not answer it says so, and when it answers again after the page's
+// kernel is gone (the server was restarted) the page is opened again.
+
+const OUTBOX = 'loo-classroom-outbox';
+const MARK = 'data-loo-checked';
+const RETRY_MS = 2000;
+const MOST_KEPT = 500;
+
+let joined = null; // the name, once /loo/me says so
+let offline = false;
+let kernelLost = false;
+let flushing = false;
+
+function readOutbox() {
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(OUTBOX) || '{}');
+    return kept && typeof kept === 'object' && !Array.isArray(kept) ? kept : {};
+  } catch (error) {
+    return {};
+  }
+}
+
+function writeOutbox(kept) {
+  try {
+    window.localStorage.setItem(OUTBOX, JSON.stringify(kept));
+  } catch (error) {
+    // storage off or full: the report is still sent from memory below
+  }
+}
+
+const pending = readOutbox(); // this page's view of the outbox, also kept in memory
+
+function keep(report) {
+  const kept = { ...readOutbox(), ...pending };
+  kept[report.id] = report;
+  const ids = Object.keys(kept);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MOST_KEPT))) delete kept[id];
+  Object.assign(pending, kept);
+  writeOutbox(kept);
+}
+
+function forget(id) {
+  delete pending[id];
+  const kept = readOutbox();
+  delete kept[id];
+  writeOutbox(kept);
+}
+
+function xsrf() {
+  const found = document.cookie.match('\\b_xsrf=([^;]*)\\b');
+  return found ? decodeURIComponent(found[1]) : '';
+}
+
+// -- the bar -------------------------------------------------------------------
+
+function bar() {
+  let line = document.querySelector('.loo-class-bar');
+  if (!line) {
+    line = document.createElement('div');
+    line.className = 'loo-class-bar';
+    line.setAttribute('role', 'status');
+    document.body.prepend(line);
+  }
+  return line;
+}
+
+function joinLink() {
+  const link = document.createElement('a');
+  link.href = `/loo/join?next=${encodeURIComponent(location.pathname + location.search)}`;
+  link.textContent = 'Join the class';
+  link.className = 'loo-join';
+  return link;
+}
+
+function progressText(me) {
+  const kinds = Object.entries(me.kinds || {});
+  if (!kinds.length) return 'No exercise checked yet.';
+  return `Right / tried: ${kinds.map(([kind, t]) => `${kind} ${t.right} / ${t.tried}`).join(', ')}.`;
+}
+
+function draw(me) {
+  const line = bar();
+  const waiting = Object.keys(pending).length;
+  line.replaceChildren();
+  if (offline) {
+    line.dataset.looOffline = '';
+    line.append(`The classroom server is not answering. ${waiting
+      ? `${waiting} checked answer${waiting === 1 ? ' is' : 's are'} kept in this browser and will be sent`
+      : 'This page connects again'} when it is back.`);
+    return;
+  }
+  delete line.dataset.looOffline;
+  if (!joined) {
+    line.append('Join the class so that your teacher sees the exercises you check. ', joinLink());
+    if (waiting) line.append(` (${waiting} checked answer${waiting === 1 ? '' : 's'} waiting.)`);
+    return;
+  }
+  const name = document.createElement('strong');
+  name.textContent = joined;
+  line.append('Joined as ', name, `. ${me ? progressText(me) : ''}`);
+  line.dataset.looKept = waiting ? 'waiting' : 'all';
+  line.append(waiting ? ` Sending ${waiting} answer${waiting === 1 ? '' : 's'}...`
+    : ' Every answer you checked is kept for your teacher.');
+}
+
+// -- talking to the server -------------------------------------------------------
+
+async function whoAmI() {
+  const reply = await fetch('/loo/me', { credentials: 'same-origin', cache: 'no-store' });
+  if (!reply.ok) throw new Error(`status ${reply.status}`);
+  return reply.json();
+}
+
+async function send(report) {
+  const reply = await fetch('/loo/answer', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', 'X-XSRFToken': xsrf() },
+    body: JSON.stringify(report),
+  });
+  if (reply.status === 403) return 'not joined';
+  if (!reply.ok) throw new Error(`status ${reply.status}`);
+  return 'kept';
+}
+
+async function flush() {
+  if (flushing) return;
+  flushing = true;
+  try {
+    for (const report of Object.values({ ...readOutbox(), ...pending })) {
+      if (!joined) break;
+      if ((await send(report)) === 'kept') forget(report.id);
+      else joined = null;
+    }
+    if (offline) document.documentElement.dataset.looServer = 'back';
+    offline = false;
+    draw(joined ? await whoAmI() : null);
+  } catch (error) {
+    wentAway();
+  } finally {
+    flushing = false;
+  }
+}
+
+let retrying = null;
+
+function wentAway() {
+  offline = true;
+  document.documentElement.dataset.looServer = 'away';
+  draw(null);
+  if (!retrying) retrying = setTimeout(comeBack, RETRY_MS);
+}
+
+async function comeBack() {
+  retrying = null;
+  try {
+    const me = await whoAmI();
+    joined = me.name;
+    if (kernelLost) {
+      await flush();
+      if (!offline) location.reload(); // the server was started again: a new kernel for the page
+      return;
+    }
+    offline = false;
+    await flush();
+  } catch (error) {
+    wentAway();
+  }
+}
+
+function seen(element) {
+  let report;
+  try {
+    report = JSON.parse(element.getAttribute(MARK));
+  } catch (error) {
+    return;
+  }
+  if (!report || typeof report.id !== 'string' || pending[report.id]) return;
+  keep(report);
+  draw(null);
+  flush();
+}
+
+function watch() {
+  const look = (node) => {
+    if (node.nodeType !== 1) return;
+    if (node.hasAttribute(MARK)) seen(node);
+    node.querySelectorAll(`[${MARK}]`).forEach(seen);
+  };
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      if (change.type === 'attributes') look(change.target);
+      else change.addedNodes.forEach(look);
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true,
+    attributeFilter: [MARK] });
+}
+
+// Starts keeping the class. The page sends the event loo-connection-lost
+// when its kernel's connection drops, and loo-kernel-lost when it cannot be
+// made again.
+export function startClassbook() {
+  watch();
+  document.addEventListener('loo-connection-lost', () => {
+    if (!retrying) retrying = setTimeout(comeBack, 0); // is the server there at all?
+  });
+  document.addEventListener('loo-kernel-lost', () => {
+    kernelLost = true;
+    wentAway();
+  });
+  whoAmI().then((me) => {
+    joined = me.name;
+    draw(me);
+    return flush();
+  }).catch(wentAway);
+}

@@ -1,0 +1,307 @@
+"""The class book: who joined a classroom and every answer they checked, in SQLite.
+
+One database file, ``class.sqlite3``, in the folder the teacher chose
+(``loo-tutor classroom --data DIR``). This module alone reads and writes it
+and owns its schema, whose version is the database's ``user_version``
+(:data:`SCHEMA_VERSION`). The database runs in WAL mode and each answer is
+committed before the server replies to the page that sent it, so a server
+killed at any moment keeps every answer it acknowledged.
+
+What is kept:
+
+* ``students``: each name that joined, unique whatever its capitals and
+  spacing, and when it joined;
+* ``sessions``: the secret of each browser that joined (the value of its
+  cookie), tied to one student;
+* ``answers``: one row per exercise checked: the student, the engine's
+  :class:`~loo_tutor.teaching.marking.Mark` (kind, seed, the answer as text,
+  verdict, the rule behind the right answer, message, the rule's name and
+  the right answer) and the time; a page's own id for the check makes a
+  check sent twice (after a lost reply) one row;
+* ``settings``: the teacher's token, so that the teacher's page keeps
+  working across a restart with the same folder.
+
+Nothing here judges an answer: the rows hold the verdicts the server had the
+engine give.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
+
+SCHEMA_VERSION = 1
+"""The version of the schema below; a database of another version is not opened."""
+DATABASE = "class.sqlite3"
+"""The database's file name in the class folder."""
+LONGEST_NAME = 40
+"""The most characters a student's name may have."""
+STUCK_AFTER = 2
+"""A student is stuck on a kind when this many of their last checks of it were all wrong."""
+
+_SCHEMA = """
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE students (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    folded TEXT NOT NULL UNIQUE,
+    joined TEXT NOT NULL
+);
+CREATE TABLE sessions (
+    secret TEXT PRIMARY KEY,
+    student INTEGER NOT NULL REFERENCES students(id)
+);
+CREATE TABLE answers (
+    id INTEGER PRIMARY KEY,
+    student INTEGER NOT NULL REFERENCES students(id),
+    check_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    answer TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    message TEXT NOT NULL,
+    rule_name TEXT NOT NULL,
+    expected TEXT NOT NULL,
+    time TEXT NOT NULL,
+    UNIQUE (student, check_id)
+);
+CREATE INDEX answers_by_student ON answers (student, kind, id);
+"""
+
+
+class ClassBookError(Exception):
+    """The class folder or its database cannot be used; the message says why, in one line."""
+
+
+def now() -> str:
+    """The time now, as the rows keep it: UTC to the second, ``2026-12-04T17:20:03Z``."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (already tidied by :func:`tidy_name`) cannot be a student's name, or ``None``."""
+    if not name:
+        return "Type your name."
+    if len(name) > LONGEST_NAME:
+        return f"A name has at most {LONGEST_NAME} characters."
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        return "A name is letters, digits, spaces and punctuation only."
+    return None
+
+
+def tidy_name(name: str) -> str:
+    """``name`` as it is kept: NFC, its spaces collapsed and trimmed."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def _folded(name: str) -> str:
+    return tidy_name(name).casefold()
+
+
+Entry = tuple[str, Mark, str]
+"""One answer kept: the student, the engine's mark, the time; a row of the grade book."""
+
+
+@dataclass
+class KindTally:
+    """One student's exercises of one kind: variants tried, variants answered right."""
+
+    tried: int = 0
+    right: int = 0
+
+
+@dataclass
+class StudentSummary:
+    """What the teacher's page shows of one student."""
+
+    name: str
+    kinds: dict[str, KindTally] = field(default_factory=dict)
+    last: str = ""
+    missed: dict[str, int] = field(default_factory=dict)
+    checks: int = 0
+
+
+@dataclass
+class ClassSummary:
+    """The class at a glance: every student, who is stuck on what, the rules most missed."""
+
+    students: list[StudentSummary]
+    stuck: dict[str, list[str]]
+    missed: list[tuple[str, int, int]]
+    """Each rule missed: its ID, how many wrong answers, how many students."""
+    answers: int
+
+
+class ClassBook:
+    """The class kept in ``folder``: open it, then join, record and read.
+
+    The folder and its database are made if need be, unless ``create`` is
+    False (reading a class after the lesson).
+    """
+
+    def __init__(self, folder: Path, create: bool = True) -> None:
+        self.folder = folder
+        self.path = folder / DATABASE
+        if not create and not self.path.is_file():
+            raise ClassBookError(f"no class is kept in {folder} (it has no {DATABASE})")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise ClassBookError(f"cannot keep the class in {folder}: {exc}") from exc
+        try:
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise ClassBookError(f"{self.path} is not a class book ({exc})") from exc
+
+    def _open(self) -> None:
+        db = self._db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=5000")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise ClassBookError(f"{self.path} holds another program's tables, "
+                                     "not a class; choose another folder")
+            db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};"
+                             "COMMIT;")
+        elif version != SCHEMA_VERSION:
+            raise ClassBookError(f"{self.path} was written by another version of loo-tutor "
+                                 f"(class book version {version}, this one reads "
+                                 f"{SCHEMA_VERSION})")
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    # -- settings ----------------------------------------------------------------------
+
+    def setting(self, key: str, make: str) -> str:
+        """The setting ``key``; set to ``make`` first when it has none."""
+        self._db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, make))
+        value: str = self._db.execute("SELECT value FROM settings WHERE key = ?",
+                                      (key,)).fetchone()[0]
+        return value
+
+    def teacher_token(self) -> str:
+        """The teacher's token: made once for the folder, then the same at every start."""
+        return self.setting("teacher_token", secrets.token_urlsafe(24))
+
+    # -- students ----------------------------------------------------------------------
+
+    def join(self, name: str) -> tuple[str | None, str]:
+        """Join ``name`` to the class: ``(secret, name kept)``, or ``(None, why not)``.
+
+        The secret is the new browser session's, to be kept in its cookie.
+        A name taken by another student, whatever its capitals and spacing,
+        is refused.
+        """
+        kept = tidy_name(name)
+        problem = name_problem(kept)
+        if problem:
+            return None, problem
+        secret = secrets.token_urlsafe(32)
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            cursor = self._db.execute(
+                "INSERT INTO students (name, folded, joined) VALUES (?, ?, ?)",
+                (kept, _folded(kept), now()))
+            self._db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)",
+                             (secret, cursor.lastrowid))
+            self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            self._db.execute("ROLLBACK")
+            return None, (f"Someone in this class already goes by {kept}. "
+                          "Choose another name: add an initial, say.")
+        return secret, kept
+
+    def student_of(self, secret: str | None) -> tuple[int, str] | None:
+        """The student (id, name) whose browser holds ``secret``, or ``None``."""
+        if not secret:
+            return None
+        found = self._db.execute(
+            "SELECT students.id, students.name FROM sessions JOIN students "
+            "ON students.id = sessions.student WHERE sessions.secret = ?", (secret,)).fetchone()
+        return (int(found[0]), str(found[1])) if found else None
+
+    # -- answers -----------------------------------------------------------------------
+
+    def record(self, student: int, check_id: str, mark: Mark, time: str) -> bool:
+        """Keep ``mark`` as ``student``'s check ``check_id``; False when it was kept already.
+
+        The row is committed (to disk) before this returns.
+        """
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO answers (student, check_id, kind, seed, answer, verdict, "
+            "rule, message, rule_name, expected, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
+             mark.message, mark.rule_name, mark.expected, time))
+        return cursor.rowcount == 1
+
+    def rows(self, student: int | None = None) -> Iterator[Entry]:
+        """Every answer kept, in the order checked (only ``student``'s when given)."""
+        query = ("SELECT students.name, kind, seed, answer, verdict, rule, message, rule_name, "
+                 "expected, time FROM answers JOIN students ON students.id = answers.student")
+        if student is None:
+            found = self._db.execute(query + " ORDER BY answers.id")
+        else:
+            found = self._db.execute(query + " WHERE answers.student = ? ORDER BY answers.id",
+                                     (student,))
+        for name, kind, seed, answer, verdict, rule, message, rule_name, expected, time in found:
+            yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
+                             expected), time
+
+    def count(self) -> int:
+        """How many answers are kept."""
+        return int(self._db.execute("SELECT count(*) FROM answers").fetchone()[0])
+
+    def summary(self, student: int | None = None) -> ClassSummary:
+        """The class at a glance (or one student's part of it, for their own page)."""
+        names = self._db.execute(
+            "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
+            + " ORDER BY folded", (() if student is None else (student,))).fetchall()
+        by_name = {name: StudentSummary(name) for _, name in names}
+        solved: dict[tuple[str, str], set[int]] = {}
+        tried: dict[tuple[str, str], set[int]] = {}
+        recent: dict[tuple[str, str], list[str]] = {}
+        rule_students: dict[str, set[str]] = {}
+        rule_count: dict[str, int] = {}
+        total = 0
+        for name, mark, time in self.rows(student):
+            total += 1
+            one = by_name[name]
+            one.checks += 1
+            one.last = max(one.last, time)
+            if mark.verdict == NOT_AN_EXERCISE:
+                continue
+            key = (name, mark.kind)
+            tried.setdefault(key, set()).add(mark.seed)
+            if mark.is_right:
+                solved.setdefault(key, set()).add(mark.seed)
+            recent.setdefault(key, []).append(mark.verdict)
+            if mark.verdict == WRONG and mark.rule:
+                one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
+                rule_count[mark.rule] = rule_count.get(mark.rule, 0) + 1
+                rule_students.setdefault(mark.rule, set()).add(name)
+        stuck: dict[str, list[str]] = {}
+        for (name, kind), seeds in sorted(tried.items()):
+            by_name[name].kinds[kind] = KindTally(len(seeds), len(solved.get((name, kind), ())))
+            last = recent.get((name, kind), [])[-STUCK_AFTER:]
+            if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
+                stuck.setdefault(kind, []).append(name)
+        missed = sorted(((rule, count, len(rule_students[rule]))
+                         for rule, count in rule_count.items()),
+                        key=lambda item: (-item[1], -item[2], item[0]))
+        return ClassSummary(list(by_name.values()), stuck, missed, total)
