@@ -46,6 +46,7 @@ class Admission:
 
     most: int
     notebooks: tuple[str, ...]
+    retry_s: int = RETRY_S
 
     @classmethod
     def of(cls, most: int, notebooks: Iterable[str]) -> Admission:
@@ -56,6 +57,10 @@ class Admission:
         running = len(kernel_manager.list_kernel_ids())
         ready: int = sum(kernel_manager.get_pool_size(name) for name in self.notebooks)
         return max(0, running - ready)
+
+    def full_page(self) -> str:
+        """The page for a student who must wait."""
+        return full_page(self.most, self.retry_s)
 
     def full(self, kernel_manager: Any) -> bool:
         """Whether the next student must wait (never, without a maximum)."""

@@ -89,8 +89,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from loo_tutor.apps.admission import RETRY_S, Admission, full_page
-
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
@@ -111,7 +109,7 @@ KERNEL_SPECS = "loo_tutor.apps.kernels.ClassroomKernelSpecs"
 """The kernel spec manager that starts each Python kernel as the classroom's (by name:
 it needs Jupyter, which is optional)."""
 ADMISSION = "loo_admission"
-"""The server setting holding the :class:`Admission` of the notebook pages."""
+"""The server setting holding the :class:`~loo_tutor.apps.admission.Admission` of the notebook pages."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -410,11 +408,11 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     @web.authenticated  # type: ignore[untyped-decorator]
     async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
         self.xsrf_token  # noqa: B018 - reading it sets the cookie
-        admission: Admission | None = self.settings.get(ADMISSION)
+        admission = self.settings.get(ADMISSION)
         if admission is not None and admission.full(self.kernel_manager):
             self.set_status(503)
-            self.set_header("Retry-After", str(RETRY_S))
-            self.finish(full_page(admission.most))
+            self.set_header("Retry-After", str(admission.retry_s))
+            self.finish(admission.full_page())
             return None
         return await base.get(self, *args, **kwargs)
 
@@ -529,7 +527,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         voila_app = importlib.import_module("voila.app")
-        from . import classroom_students, classroom_teacher
+        from . import admission, classroom_students, classroom_teacher
         from .classbook import ClassBook, ClassBookError
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
@@ -579,7 +577,7 @@ def run(args: argparse.Namespace) -> int:
         sign_notebooks(self.contents_manager.notary, served)
         _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
-        self.app.settings[ADMISSION] = Admission.of(args.max_students, served)
+        self.app.settings[ADMISSION] = admission.Admission.of(args.max_students, served)
         found: list[Any] = [
             *classroom_students.routes(book_of_class, code),
             *classroom_teacher.routes(book_of_class, code,
