@@ -91,6 +91,8 @@ class Student:
             reply = await AsyncHTTPClient().fetch(HTTPRequest(
                 self.base + self.page, request_timeout=timeout, connect_timeout=timeout))
         except HTTPClientError as exc:
+            if exc.code == 599:  # Tornado's own code: no answer, or none in time
+                raise PageError(f"no page within {timeout:g} s") from exc
             raise PageError(f"the page answered {exc.code}") from exc
         html = reply.body.decode()
         for cookie in reply.headers.get_list("Set-Cookie"):
@@ -309,16 +311,19 @@ async def attend(base: str, crowd: Crowd, rounds: int, arrive_s: float, think_s:
     await asyncio.sleep(arrive_s)
     student = Student(base, PAGE)
     started = time.monotonic()
+    doing = "opening the page"
     try:
         await student.open(timeout)
         crowd.open_s.append(time.monotonic() - started)
         crowd.live += 1
+        doing = "playing"
         await play(student, crowd, rounds, think_s)
         crowd.settled += 1
         await leave.wait()
     except (PageError, OSError, asyncio.TimeoutError) as exc:
         crowd.settled += 1
-        crowd.errors.append(f"{type(exc).__name__}: {exc}".splitlines()[0] or type(exc).__name__)
+        why = str(exc).splitlines()[0] if str(exc) else "no answer in time"
+        crowd.errors.append(f"{doing}: {why}")
     finally:
         await student.leave()
 
