@@ -57,6 +57,10 @@ class the server
   checked on a page is judged again by the server and kept
   (:mod:`.classbook`), and the teacher watches the class on a page of their
   own (:mod:`.classroom_teacher`), with the token printed at start;
+* starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
+  debugger or history file: :mod:`.kernels`), and with ``--max-students``
+  tells a student who comes when the class is full so, and lets them in
+  when a place is free (:mod:`.admission`);
 * sends each websocket message at once, and says nothing above a debug
   line when a message finds its page closed (a student closing a tab).
 
