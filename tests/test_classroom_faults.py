@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import in_browser, new_page
+from browser_support import axe_findings, in_browser, new_page
 from classroom_server import (
     NOTEBOOKS,
     PAGE,
@@ -74,6 +74,9 @@ def test_a_kernel_that_dies_mid_deal_is_said_plainly_and_a_fresh_start_offered(
             seen["page"] = page.locator("body").inner_text()
             seen["inert"] = page.evaluate("document.getElementById('rendered_cells').inert")
             seen["focused"] = page.evaluate("document.activeElement.textContent")
+            seen["axe"] = axe_findings(page, within=".loo-kernel-lost")
+            box = notice.get_by_role("button", name="Start again").bounding_box()
+            seen["target"] = (box["width"], box["height"])
             notice.get_by_role("button", name="Start again").click()
             fresh = page.locator(".loo-widget").filter(has_text=TRAINER)
             fresh.locator("button", has_text="7♥").wait_for(timeout=180_000)
@@ -87,6 +90,7 @@ def test_a_kernel_that_dies_mid_deal_is_said_plainly_and_a_fresh_start_offered(
     assert LOST in seen["notice"] and "Start again" in seen["notice"]
     assert "Traceback" not in seen["page"] and "Error" not in seen["page"]
     assert seen["inert"] is True and seen["focused"] == "Start again"
+    assert seen["axe"] == [] and min(seen["target"]) >= 24
     assert seen["fresh"] == 0 and seen["new kernel"] and seen["notice after"] == 0
 
 
