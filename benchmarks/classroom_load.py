@@ -221,6 +221,15 @@ def answering(args: argparse.Namespace) -> int:
               f"{statistics.median(lag):.1f} s, p95 {percentile(lag, 0.95):.1f} s, max "
               f"{max(lag):.1f} s (read every 0.25 s); at the end it showed "
               f"{out.teacher_final} answers")
+        arriving = [s for s, at in zip(lag, out.teacher_lag_at, strict=True)
+                    if at <= out.last_joined]
+        settled = [s for s, at in zip(lag, out.teacher_lag_at, strict=True)
+                   if at > out.last_joined]
+        for words, part in (("while students were still arriving", arriving),
+                            ("once every student had joined", settled)):
+            if part:
+                print(f"  {words}: {len(part)} answers, median "
+                      f"{statistics.median(part):.1f} s, max {max(part):.1f} s")
     print(f"class book: {out.rows} rows, {out.distinct} distinct checks; shown but not kept: "
           f"{out.missing}; kept but never shown: {out.extra}")
     print(f"requests to other hosts: {len(out.outside)}; console errors: {len(out.errors)}; "

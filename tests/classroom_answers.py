@@ -47,13 +47,14 @@ _CHECK = """(button) => new Promise((resolve) => {
   button.click();
 })"""
 
-# Resolve with the ms until the page's bar says every check is kept.
-_KEPT = """() => new Promise((resolve) => {
+# Resolve with the ms until the page's bar says every check is kept, or -1
+# after ``limit`` ms.
+_KEPT = """(limit) => new Promise((resolve) => {
   const started = performance.now();
   const look = () => {
     if (document.querySelector('.loo-class-bar[data-loo-kept="all"]')) {
       resolve(performance.now() - started);
-    } else if (performance.now() - started > 20000) {
+    } else if (performance.now() - started > limit) {
       resolve(-1);
     } else {
       setTimeout(look, 20);
@@ -78,6 +79,9 @@ class Answers:
     missing: int = 0
     extra: int = 0
     teacher_lag_s: list[float] = field(default_factory=list)
+    teacher_lag_at: list[float] = field(default_factory=list)
+    """When (``time.monotonic``) the class book held each answer counted in ``teacher_lag_s``."""
+    last_joined: float = 0.0
     teacher_final: int = -1
     errors: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
@@ -106,22 +110,31 @@ async def _student(browser: Any, base: str, name: str, rounds: int, arrive: floa
     await page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
                                  timeout=300_000)
     out.joined += 1
+    out.last_joined = max(out.last_joined, time.monotonic())
     widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
     boxes = widget.locator('.widget-checkbox input[type="checkbox"]')
     check = await widget.locator("button", has_text="Check").first.element_handle()
     count = await boxes.count()
-    for n in range(rounds):
-        await boxes.nth(n % count).click()
-        waited, check_id = await check.evaluate(_CHECK)
-        if waited < 0:
-            out.unanswered += 1
-            continue
-        out.check_ms.append(waited)
-        out.shown.append(check_id)
-        kept = await page.evaluate(_KEPT)
-        if kept >= 0:
-            out.kept_ms.append(waited + kept)
-        await page.wait_for_timeout(400)  # a student reads the verdict
+    mine = 0
+    try:
+        for n in range(rounds):
+            await boxes.nth(n % count).click()
+            waited, check_id = await check.evaluate(_CHECK)
+            if waited < 0:
+                out.unanswered += 1
+                continue
+            out.check_ms.append(waited)
+            out.shown.append(check_id)
+            mine += 1
+            kept = await page.evaluate(_KEPT, 20_000)
+            if kept >= 0:
+                out.kept_ms.append(waited + kept)
+            await page.wait_for_timeout(400)  # a student reads the verdict
+    finally:
+        # The class ends once each page has sent what it showed (the browser
+        # closing would take a page's unsent checks with it).
+        if mine and await page.evaluate(_KEPT, 180_000) < 0:
+            out.errors.append(f"{name}'s page still had checks to send after 3 minutes")
     return context
 
 
@@ -141,7 +154,9 @@ async def _watch_teacher(teacher: Any, database: Path, done: asyncio.Event,
         for n in range(1, shown + 1):
             shown_at.setdefault(n, now)
         await asyncio.sleep(0.25)
-    out.teacher_lag_s = [shown_at[n] - kept_at[n] for n in sorted(kept_at) if n in shown_at]
+    counted = [n for n in sorted(kept_at) if n in shown_at]
+    out.teacher_lag_s = [shown_at[n] - kept_at[n] for n in counted]
+    out.teacher_lag_at = [kept_at[n] for n in counted]
 
 
 async def _run(server: Server, database: Path, students: int, rounds: int, stagger: float,

@@ -135,6 +135,10 @@ def test_mark_class_prints_the_class_and_its_grade_book_after_the_lesson(
     assert main(["mark", "--class", str(tmp_path), "--csv", "-"]) == 0
     printed = capsys.readouterr().out
     assert printed == expected.getvalue() and "\n'=Bob," in printed
+    empty = tmp_path / "empty"
+    ClassBook(empty).close()
+    assert main(["mark", "--class", str(empty)]) == 0
+    assert capsys.readouterr().out == f"no answer is kept in {empty} yet\n"
     assert main(["mark", "--class", str(tmp_path / "none")]) == 2
     assert "no class is kept in" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()

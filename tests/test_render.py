@@ -212,8 +212,9 @@ def test_ledger_rows_come_from_the_settlement() -> None:
     settled = final.settlement()
     for seat, amount in settled.net.items():
         name = final.players[seat]
-        sign = "+" if amount > 0 else ""
-        shown = re.escape(f"{sign}{amount}")
+        # the book's signs: +6, 0, and a true minus, −3
+        shown = re.escape(f"+{amount}" if amount > 0
+                          else f"\u2212{-amount}" if amount < 0 else "0")
         row = rf">{name}(?: \(dealer\))?</th>(?:(?!<tr>).)*?>{shown}</td></tr>"
         assert re.search(row, ledger), name
 

@@ -60,7 +60,8 @@ def ledger_rows(widget: SessionLedger) -> list[list[str]]:
 
 
 def signed(amount: Fraction) -> str:
-    return f"{'+' if amount > 0 else ''}{amount}"
+    """The book's signs: +6, 0, and a true minus, −3."""
+    return f"+{amount}" if amount > 0 else f"\u2212{-amount}" if amount < 0 else "0"
 
 
 @pytest.mark.parametrize(("players", "deals", "seed"), [(FIVE, 5, 1), (FIVE, 10, 7), (SIX, 6, 2)])

@@ -8,6 +8,7 @@ at the end run random play under every option.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -533,3 +534,49 @@ def test_a_limited_profile_written_as_a_mapping_gives_the_contract_output() -> N
 def test_every_three_card_variant_rule_has_a_test() -> None:
     three_card = set(VariantRuleId) - {VariantRuleId.PAM, VariantRuleId.PAM_CIVIL}
     assert three_card == COVERED, sorted(three_card - COVERED)
+
+
+FAST_PATH_PROFILES = [LIMITED, BLENHEIM, profile(club_law=True), profile(irish=True),
+                      profile(single_pot="miss"), profile(dealer_defends_sole=True),
+                      profile(two_player_top_trump=True), profile(no_heading=True),
+                      profile(three_card_flush=True), profile(reveal="immediate"),
+                      profile(trump_lead="opening"), profile(simple_ace_duty=True)]
+
+
+def _tried(state: DealState) -> list[Any]:
+    """The actions to judge at a step: every announcement or card of the player to act,
+    and the same from the next seat, out of turn."""
+    tried: list[Any] = []
+    for seat in {state.current_player(), (state.current_player() or 0) + 1}:
+        seat %= len(state.players)
+        tried += [Announce(seat, call) for call in Announcement]
+        tried += [Play(seat, card) for card in state.hands[seat] + (state.miss or ())]
+    return tried
+
+
+@pytest.mark.parametrize("rules", FAST_PATH_PROFILES, ids=lambda p: describe(p) or p.name)
+def test_the_limited_fast_path_answers_as_the_general_path(rules: Profile) -> None:
+    # The same rules under another name are never taken for the limited profile, so
+    # they go the general way; every answer must be the same on random deals.
+    general = replace(rules, name=f"{rules.name} (general)")
+    assert not general.is_limited
+    for seed in range(40):
+        rng = random.Random(seed)
+        players = [f"P{i}" for i in range(rng.randint(5, 8))]
+        dealer, carried = rng.randrange(len(players)), rng.choice((0, 0, 3, 6, 9))
+        fast = new_deal(players, dealer, carried, random.Random(seed), rules)
+        slow = new_deal(players, dealer, carried, random.Random(seed), general)
+        while not fast.is_terminal():
+            assert fast.legal_actions() == slow.legal_actions()
+            for action in _tried(fast):
+                one, other = fast.check(action), slow.check(action)
+                assert (one.ok, one.rule, one.message) == (other.ok, other.rule, other.message)
+            if fast.phase is Phase.EXCHANGE:
+                assert fast.legal_exchanges() == slow.legal_exchanges()
+            options = fast.legal_actions()
+            passing = Announce(fast.current_player(), PASS)  # type: ignore[arg-type]
+            # Passing often brings the dealer's rarer cases: a single stander or miss-taker.
+            action = passing if passing in options and rng.random() < 0.6 else rng.choice(options)
+            fast, slow = fast.apply(action), slow.apply(action)
+        assert slow.is_terminal()
+        assert fast.settlement() == slow.settlement()

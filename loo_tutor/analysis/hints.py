@@ -31,7 +31,7 @@ from typing import Any
 
 from ..engine.cards import Card, card_text
 from ..engine.errors import LooError
-from ..engine.state import DealState, Phase, Seat
+from ..engine.state import DealState, Phase, Seat, signed_text
 from ..records.record import record_from_state, replay
 from .solver import Outcome, Solver
 
@@ -47,10 +47,6 @@ def result(state: DealState, outcome: Outcome, seat: Seat) -> Fraction:
     return won - state.profile.loo if seat in outcome.looed else won
 
 
-def _signed(amount: Fraction) -> str:
-    return f"+{amount}" if amount >= 0 else f"\u2212{-amount}"
-
-
 def _tricks(count: int) -> str:
     word = _WORDS.get(count, str(count))
     return f"{word} trick" if count == 1 else f"{word} tricks"
@@ -63,8 +59,8 @@ def describe(state: DealState, outcome: Outcome, seat: Seat, person: str = "you"
     if seat == state.defender:
         return f"{person} {win} {_tricks(won)} for the pool"
     if seat in outcome.looed:
-        return f"{person} {be} looed ({_signed(result(state, outcome, seat))})"
-    return f"{person} {win} {_tricks(won)} ({_signed(result(state, outcome, seat))})"
+        return f"{person} {be} looed ({signed_text(result(state, outcome, seat))})"
+    return f"{person} {win} {_tricks(won)} ({signed_text(result(state, outcome, seat))})"
 
 
 def _would(state: DealState, outcome: Outcome, seat: Seat) -> str:
@@ -72,8 +68,8 @@ def _would(state: DealState, outcome: Outcome, seat: Seat) -> str:
     if seat == state.defender:
         return f"you would win {_tricks(won)} for the pool"
     if seat in outcome.looed:
-        return f"you would be looed ({_signed(result(state, outcome, seat))})"
-    return f"you would win {_tricks(won)} ({_signed(result(state, outcome, seat))})"
+        return f"you would be looed ({signed_text(result(state, outcome, seat))})"
+    return f"you would win {_tricks(won)} ({signed_text(result(state, outcome, seat))})"
 
 
 def _rank(state: DealState, outcome: Outcome, seat: Seat) -> tuple[int, Fraction]:

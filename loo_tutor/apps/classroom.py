@@ -531,8 +531,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         voila_app = importlib.import_module("voila.app")
-        from . import admission, classroom_students, classroom_teacher
-        from .classbook import ClassBook, ClassBookError
+        from . import admission, classroom_students, classroom_teacher  # they need Tornado, as Voila
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
@@ -540,6 +539,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: loo-tutor classroom needs Voila, which is not installed; "
               f"install it with: {INSTALL_HINT}", file=sys.stderr)
         return EXIT_BAD
+    from .classbook import ClassBook, ClassBookError
 
     notebooks = Path(args.notebooks).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0

@@ -17,11 +17,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..engine.cards import parse_card
 from ..engine.errors import LooError, MalformedRecord, NotationError
 from ..engine.rules import rule_by_id
+from ..engine.state import signed_text
 from ..records import reading
 from ..records.record import check
 
@@ -122,7 +124,7 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"payouts: {paid}")
         lines.append(f"looed: {', '.join(result['looed']) or 'nobody'}")
         lines.append(f"carried to the next deal: {result['carried_next']}")
-    lines.append("net: " + ", ".join(f"{p} {_signed(v)}" for p, v in result["net"].items()))
+    lines.append("net: " + ", ".join(f"{p} {signed_text(Fraction(v))}" for p, v in result["net"].items()))
     if result["next"]:
         step = result["next"]
         lines.append(f"next: {step['player']} to {step['phase']}; legal: "
@@ -146,10 +148,6 @@ def _cited(rule_id: str) -> str:
     """A rule ID of the result cited by name: ``the forced ace (R-LEAD-ACE)``."""
     rule = rule_by_id(rule_id)
     return rule_id if rule is None else rule.cited
-
-
-def _signed(amount: str) -> str:
-    return amount if amount.startswith("-") or amount == "0" else "+" + amount
 
 
 def _print_line(line: dict[str, Any]) -> None:
@@ -371,10 +369,14 @@ def _run_mark(args: argparse.Namespace) -> int:
     every: list[Any] = [read_answers(path) for path in args.files]
     if args.class_folder:
         try:
-            every += _class_marked(args.class_folder)
+            students = _class_marked(args.class_folder)
         except ValueError as exc:
             print(f"error: {_one_line(str(exc))}", file=sys.stderr)
             worst = EXIT_BAD
+        else:
+            if not students and not quiet:
+                print(f"no answer is kept in {args.class_folder} yet")
+            every += students
     for marked in every:
         path = marked.path
         for problem in marked.problems:
@@ -460,8 +462,8 @@ def _add_mark_command(commands: Any) -> None:
     mark = commands.add_parser(
         "mark", help="mark students' answers files: every exercise made again and judged",
         description="Mark answers files (one per student, typed from a worksheet or downloaded "
-                    "from the book's exercises page): one line per student with the score by "
-                    "kind of exercise.",
+                    "from the book's exercises page), or with --class the answers a classroom "
+                    "kept: one line per student with the score by kind of exercise.",
         epilog_from=_mark_help, formatter_class=argparse.RawDescriptionHelpFormatter)
     mark.add_argument("files", nargs="*", metavar="FILE", help="an answers file, or - for stdin")
     mark.add_argument("--class", dest="class_folder", metavar="DIR",

@@ -60,7 +60,8 @@ class CivilLead:
     card: Card
 
 
-Action = Announce | Play | Exchange
+Action = Announce | Play | Exchange | CivilLead
+"""An action of any game: what :meth:`~loo_tutor.engine.state.DealMachine.check` judges."""
 
 
 @dataclass(frozen=True)

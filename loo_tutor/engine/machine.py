@@ -13,9 +13,9 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, ClassVar, NamedTuple, TypeVar, cast
+from typing import ClassVar, NamedTuple, TypeVar, cast
 
-from .actions import Announce, CivilLead, Exchange, IllegalActionError, Play, Seat, Verdict
+from .actions import Action, Announce, CivilLead, Exchange, IllegalActionError, Play, Seat, Verdict
 from .cards import ACE, Card, Suit, full_deck
 from .errors import LooError, RuleError
 from .legality import Announcement, cards_shown, trick_winner_index
@@ -271,7 +271,7 @@ class DealMachine:
         return (self.pam is not None and self.phase is _PLAY and not self.trick
                 and card.suit is self.trump and card.rank == ACE)
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order."""
         seat = self._turn
         if seat is None:
@@ -279,14 +279,14 @@ class DealMachine:
         if self.phase is _ANNOUNCE:
             return [Announce(seat, a) for a in self.legal_announcements()]
         if self.phase is _EXCHANGE:
-            swaps = [Exchange(seat, cards) for cards in self.legal_exchanges()]
+            swaps: list[Action] = [Exchange(seat, cards) for cards in self.legal_exchanges()]
             if self.may_take_turned():
                 hand = self._discards(seat)
                 swaps += [Exchange(seat, cards, True)
                           for size in range(1, self.exchange_limit(True) + 1)
                           for cards in combinations(hand, size)]
             return swaps
-        actions: list[Any] = []
+        actions: list[Action] = []
         civil = self.pam is not None
         for card in self.legal_cards():
             actions.append(Play(seat, card))
@@ -310,7 +310,7 @@ class DealMachine:
 
     # -- judging and acting ----------------------------------------------
 
-    def check(self, action: Any) -> Verdict:
+    def check(self, action: Action) -> Verdict:
         """Judge an action without taking it. Never raises.
 
         Returns:
@@ -325,18 +325,47 @@ class DealMachine:
             return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
         return Verdict(False, refusal[0], refusal[1], allowed)
 
-    def is_legal(self, action: Any) -> bool:
+    def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be taken now: :meth:`check` without the sentence."""
-        kind = type(action)
-        if kind is Play:
+        if type(action) is Play:
             return (self.phase is _PLAY and action.seat == self._turn
                     and action.card in self.legal_cards())
-        if kind is Announce:
+        if type(action) is Announce:
             return (self.phase is _ANNOUNCE and action.seat == self._turn
                     and action.announcement in self.legal_announcements())
         return self._refusal(action) is None
 
-    def apply(self: _Machine, action: Any) -> _Machine:
+    def announce_if_legal(self, seat: Seat, call: Announcement) -> bool:
+        """Take ``seat``'s announcement if it is legal now; whether it was taken.
+
+        :meth:`is_legal` and :meth:`push` of an
+        :class:`~loo_tutor.engine.state.Announce` in one step,
+        for replaying a record in place; a refused announcement changes nothing.
+        """
+        if self.phase is not _ANNOUNCE or seat != self._turn:
+            return False
+        if call not in self.legal_announcements():
+            return False
+        self._announce(seat, call)
+        return True
+
+    def play_if_legal(self, card: Card) -> bool:
+        """Play ``card`` for the player to act if it is legal now; whether it was played.
+
+        :meth:`is_legal` and :meth:`push` of a
+        :class:`~loo_tutor.engine.state.Play` in one step, for
+        replaying a record in place; a refused card changes nothing.
+        """
+        seat = self._turn
+        if self.phase is not _PLAY or seat is None:
+            return False
+        hand = self.held[seat]
+        if card not in (hand if len(hand) == 1 else self._open_cards(hand)):
+            return False
+        self._play(seat, card)
+        return True
+
+    def apply(self: _Machine, action: Action) -> _Machine:
         """The state after a legal action; this state is left unchanged.
 
         This is :meth:`check`, :meth:`copy`, then :meth:`push` on the copy.
@@ -352,7 +381,7 @@ class DealMachine:
         after.push(action)
         return after
 
-    def push(self, action: Any) -> None:
+    def push(self, action: Action) -> None:
         """Take ``action`` in this state, in place, **without checking it**.
 
         Like python-chess's ``Board.push``: the caller vouches that the action
@@ -361,14 +390,13 @@ class DealMachine:
         rule describes. Replaying records, play-outs, estimates and the solver
         use this; anything else should use :meth:`apply`.
         """
-        kind = type(action)
-        if kind is Play:
+        if type(action) is Play:
             self._play(action.seat, action.card)
-        elif kind is Announce:
+        elif type(action) is Announce:
             self._announce(action.seat, action.announcement)
-        elif kind is Exchange:
+        elif type(action) is Exchange:
             self._exchange(action.seat, action.cards, action.take_turned)
-        else:  # a civil lead (V-PAM-CIVIL)
+        elif type(action) is CivilLead:  # V-PAM-CIVIL
             self.civil.append(len(self.tricks) + 1)
             self._play(action.seat, action.card)
 
@@ -473,7 +501,8 @@ class DealMachine:
                     self.revealed_after = len(self.tricks) + 1
                     break
         winner = seats[trick_winner_index(cards, self.trump, self.pam)]
-        self.tricks.append(Trick(self.leader, tuple(zip(seats, cards, strict=True)), winner))  # type: ignore[arg-type]
+        plays = tuple([(seats[i], cards[i]) for i in range(len(cards))])
+        self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == self.HAND_SIZE:
             self.phase = _OVER
@@ -500,7 +529,7 @@ class DealMachine:
 
     # -- explanations, and the refusals in the order they are tried ----------
 
-    def _describe(self, action: Any) -> str:
+    def _describe(self, action: Action) -> str:
         name = self._name(action.seat)
         if isinstance(action, Announce):
             return f"{name} announcing {action.announcement.value}"
@@ -512,7 +541,7 @@ class DealMachine:
             return f"{name} leading {action.card.shown} with \"Pam, be civil\""
         return f"{name} playing {action.card.shown}"
 
-    def _refusal(self, action: Any) -> tuple[RuleKey, str] | None:
+    def _refusal(self, action: Action) -> tuple[RuleKey, str] | None:
         """``None`` if the action is legal, else the rule and the message."""
         if isinstance(action, Announce):
             return self._announce_refusal(action.seat, action.announcement)

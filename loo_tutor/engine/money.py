@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .actions import Seat
 from .rules import Profile
 
-_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+_FRACTIONS: dict[int, Fraction] = {}
+_DENOMINATORS: Final = 1 << 20  # a key numerator * _DENOMINATORS + denominator names one pair
 
 
 def exact(numerator: int, denominator: int) -> Fraction:
@@ -22,7 +23,9 @@ def exact(numerator: int, denominator: int) -> Fraction:
     Ledger amounts repeat a great deal (thirds of small pools), and building a
     Fraction costs far more than looking one up.
     """
-    key = (numerator, denominator)
+    if not 0 < denominator < _DENOMINATORS:
+        return Fraction(numerator, denominator)
+    key = numerator * _DENOMINATORS + denominator
     value = _FRACTIONS.get(key)
     if value is None:
         value = Fraction(numerator, denominator)
@@ -45,6 +48,20 @@ def amount_text(value: Fraction) -> str:
     """
     text = _TEXTS.get(id(value))
     return str(value) if text is None else text
+
+
+def signed_text(amount: Fraction) -> str:
+    """A change of balance as the reader sees it: ``+8``, ``0``, ``−3``, ``+10/3``.
+
+    A gain carries a plus sign and a loss the minus sign (U+2212); nothing
+    gained or lost is plain ``0``.
+
+    >>> signed_text(exact(10, 3)), signed_text(exact(0, 1)), signed_text(exact(-3, 1))
+    ('+10/3', '0', '−3')
+    """
+    if amount > 0:
+        return f"+{amount}"
+    return f"\u2212{-amount}" if amount < 0 else "0"
 
 
 class Settlement(NamedTuple):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 
@@ -367,9 +368,14 @@ class Profile:
         """Limited three-card Loo as taught by this tutor."""
         return cls()
 
-    @property
+    @cached_property
     def is_limited(self) -> bool:
-        """Whether this is the default profile, whose output CONTRACT.md fixes."""
+        """Whether this is the default profile, whose output CONTRACT.md fixes.
+
+        The deal machine takes a shorter path for these rules: the same
+        answers with fewer questions (``tests/test_variants.py`` holds it to
+        the general path).
+        """
         return self == LIMITED
 
     def stakes_by_seat(self, seats: int, dealer: int, carried_anything: bool) -> tuple[int, ...]:

@@ -49,6 +49,7 @@ from .money import (
     amount_text,
     exact,
     settle,
+    signed_text,
 )
 from .three_card import (
     DealerCase,
@@ -92,6 +93,7 @@ __all__ = [
     "seats_from_left",
     "settle",
     "shuffle_and_cut",
+    "signed_text",
     "split_deck",
     "start_deal",
     "undealt",

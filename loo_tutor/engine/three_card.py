@@ -138,7 +138,7 @@ class DealState(DealMachine):
         """The announcements open to the player to act (empty outside announcing)."""
         if self.phase is not _ANNOUNCE:
             return []
-        if self.profile is not LIMITED:
+        if not self.profile.is_limited:
             return self._variant_announcements()
         miss_free = self.miss_taker is None
         if self._turn != self.dealer:
@@ -243,7 +243,7 @@ class DealState(DealMachine):
         if seat == self.dealer:
             if call is _PASS and len(self.active) == 1:
                 self._collect(self.active[0])
-            elif self.profile is LIMITED:
+            elif self.profile.is_limited:
                 self._start_play()
             else:
                 self._close_announcements()
@@ -300,7 +300,7 @@ class DealState(DealMachine):
 
     def _call_refusal(self, name: str, seat: Seat, call: Announcement
                       ) -> tuple[RuleKey, str] | None:
-        if self.profile is not LIMITED:
+        if not self.profile.is_limited:
             refusal = self._variant_announce_refusal(name, seat, call)
             if refusal is not None:
                 return refusal

@@ -45,10 +45,10 @@ PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump",
 """The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
 
 
-_FIELD_SETS = {fields: frozenset(fields) for fields in (FIELDS, IRISH_FIELDS, PAM_FIELDS)}
+_SET, _IRISH_SET, _PAM_SET = frozenset(FIELDS), frozenset(IRISH_FIELDS), frozenset(PAM_FIELDS)
 _SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
 _WORDS = {a.value: a for a in Announcement}
-_CARD_OF_TEXT = {card.text: card for card in CARDS}.__getitem__
+_CARD_OF_TEXT: dict[str, Card] = {card.text: card for card in CARDS}
 _CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
 
 
@@ -84,7 +84,7 @@ def _cards(value: Any, field: str, key: object = None, count: int | None = None
             f"{_where(field, key)}: expected exactly {count} cards, got {len(value)}"
         )
     try:
-        return tuple(map(_CARD_OF_TEXT, value))
+        return tuple([_CARD_OF_TEXT[text] for text in value])
     except (KeyError, TypeError):  # not canonical text: take the slow, forgiving route
         where = _where(field, key)
         return tuple(_card(v, f"{where}[{i}]") for i, v in enumerate(value))
@@ -129,7 +129,7 @@ def parse_carried(value: Any) -> Fraction:
     numerator, denominator = match.groups()
     if denominator is not None and int(denominator) == 0:
         raise MalformedRecord(f"carried: {value!r} has a zero denominator")
-    return Fraction(int(numerator), int(denominator or 1))
+    return exact(int(numerator), int(denominator or 1))
 
 
 class ParsedRecord:
@@ -155,7 +155,7 @@ class ParsedRecord:
             profile = LIMITED if rules is None else profile_from_rules(rules)
         pam = profile.game == "pam"
         allowed = PAM_FIELDS if pam else IRISH_FIELDS if profile.irish else FIELDS
-        if not _FIELD_SETS[allowed].issuperset(record):
+        if not (_PAM_SET if pam else _IRISH_SET if profile.irish else _SET).issuperset(record):
             key = next(k for k in record if k not in allowed)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
         players = self._players(record.get("players"), profile)
@@ -245,12 +245,13 @@ class ParsedRecord:
             given = hands[name]
             if type(given) is list and len(given) == 3:
                 try:  # canonical card text: one lookup per card
-                    by_seat.append(tuple(map(_CARD_OF_TEXT, given)))
+                    by_seat.append((_CARD_OF_TEXT[given[0]], _CARD_OF_TEXT[given[1]],
+                                    _CARD_OF_TEXT[given[2]]))
                     continue
                 except (KeyError, TypeError):
                     pass
             by_seat.append(_cards(given, "hands", name, 3))
-        if profile is LIMITED or (not profile.irish and not profile.single_pot_miss):
+        if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
             if kind is _DOUBLE and miss_text is None:
                 raise MalformedRecord(
                     "miss: a double deal (carried above 0) needs the 3 cards of the miss"
@@ -266,8 +267,7 @@ class ParsedRecord:
         indicator = _card(trump_text, "trump")
         stock_text = record.get("stock")
         stock = () if stock_text is None else _cards(stock_text, "stock")
-        distinct = set().union(*by_seat, miss or (), (indicator,), stock)
-        if len(distinct) != 3 * len(by_seat) + (3 if miss else 0) + 1 + len(stock):
+        if not _all_distinct([*by_seat, miss or (), (indicator,), stock]):
             every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
             twice = next(c for c in every if every.count(c) > 1)
             raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
@@ -336,14 +336,12 @@ class ParsedRecord:
         if len(tricks) > most:
             raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most {most}")
         played = []
-        count = 0
         for t, trick in enumerate(tricks):
             cards = _cards(trick, "tricks", t)
             if not cards:
                 raise MalformedRecord(f"tricks[{t}]: an empty trick")
             played.append(cards)
-            count += len(cards)
-        if len(set().union(*played)) != count:
+        if not _all_distinct(played):
             every = [c for cards in played for c in cards]
             twice = next(c for c in every if every.count(c) > 1)
             raise MalformedRecord(f"tricks: {twice.shown} is played twice")
@@ -388,8 +386,19 @@ def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
     return tuple(by_seat), indicator, stock
 
 
+def _all_distinct(groups: Sequence[Sequence[Card]]) -> bool:
+    """Whether no card appears twice in ``groups``, all taken together."""
+    seen = [False] * len(CARDS)
+    for cards in groups:
+        for card in cards:
+            if seen[card.index]:
+                return False
+            seen[card.index] = True
+    return True
+
+
 def _distinct(cards: Sequence[Card], field: str) -> None:
-    if len(set(cards)) != len(cards):
+    if not _all_distinct((cards,)):
         twice = next(c for c in cards if cards.count(c) > 1)
         raise MalformedRecord(f"{field}: {twice.shown} appears twice (R-PACK-CARDS)")
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, cast
 
 from ..engine.cards import Card
 from ..engine.errors import LooError, MalformedRecord
-from ..engine.legality import Announcement
 from ..engine.pam import PamState
 from ..engine.state import (
+    Action,
     Announce,
     CivilLead,
     DealMachine,
@@ -78,22 +78,7 @@ def replay_pam(record: Mapping[str, Any]) -> Replay:
     return walk(parsed, keep=True)
 
 
-class _Parsed(Protocol):
-    """What the replay reads of a record whose shape has been validated."""
-
-    @property
-    def start(self) -> Any: ...
-    @property
-    def announce(self) -> list[tuple[int, Announcement]]: ...
-    @property
-    def exchange(self) -> list[tuple[int, tuple[Card, ...], bool]]: ...
-    @property
-    def civil(self) -> frozenset[int]: ...
-    @property
-    def tricks(self) -> list[tuple[Card, ...]]: ...
-
-
-def walk(parsed: _Parsed, keep: bool) -> Replay:
+def walk(parsed: ParsedRecord, keep: bool) -> Replay:
     """Take the record's actions in order until one is refused (CONTRACT §2.2).
 
     The one replay loop of every game. With ``keep`` every state is kept (each
@@ -105,10 +90,13 @@ def walk(parsed: _Parsed, keep: bool) -> Replay:
     states = [state]
     actions: list[Any] = []
     for seat, call in parsed.announce:
-        announce = Announce(seat, call)
-        if not state.is_legal(announce):
-            return _stopped(state, states, actions, announce)
-        state = _take(state, announce, states, actions, keep)
+        if keep:
+            announce = Announce(seat, call)
+            if not state.is_legal(announce):
+                return _stopped(state, states, actions, announce)
+            state = _kept(state, announce, states, actions)
+        elif not state.announce_if_legal(seat, call):
+            return _stopped(state, states, actions, Announce(seat, call))
     if parsed.exchange and state.phase is not Phase.EXCHANGE:
         if state.phase is Phase.ANNOUNCE:
             raise MalformedRecord("exchange: given before the announcements are finished")
@@ -119,19 +107,30 @@ def walk(parsed: _Parsed, keep: bool) -> Replay:
         if not state.is_legal(exchange):
             return _stopped(state, states, actions, exchange)
         try:
-            state = _take(state, exchange, states, actions, keep)
+            if keep:
+                state = _kept(state, exchange, states, actions)
+            else:
+                state.push(exchange)
         except LooError as exc:
             raise MalformedRecord(f"stock: {exc}") from None
     if parsed.tricks:
-        _check_trick_shape(state, parsed.tricks)
+        _check_trick_shape(cast(_Dealt, state), parsed.tricks)
     civil = parsed.civil
     for t, trick in enumerate(parsed.tricks):
+        civil_lead = t + 1 in civil
         for i, card in enumerate(trick):
-            player: int = state.current_player()
-            play = CivilLead(player, card) if i == 0 and t + 1 in civil else Play(player, card)
-            if not state.is_legal(play):
-                return _stopped(state, states, actions, play)
-            state = _take(state, play, states, actions, keep)
+            if keep or (civil_lead and i == 0):
+                player = _to_act(state)
+                play: Play | CivilLead = (CivilLead(player, card) if civil_lead and i == 0
+                                          else Play(player, card))
+                if not state.is_legal(play):
+                    return _stopped(state, states, actions, play)
+                if keep:
+                    state = _kept(state, play, states, actions)
+                else:
+                    state.push(play)
+            elif not state.play_if_legal(card):
+                return _stopped(state, states, actions, Play(_to_act(state), card))
     return Replay(states, actions, None)
 
 
@@ -139,18 +138,21 @@ def _stopped(state: Any, states: list[Any], actions: list[Any], action: Any) -> 
     return Replay(states, actions, (action, state.check(action)))
 
 
-_State = TypeVar("_State", bound=DealMachine)
+def _to_act(state: DealMachine) -> int:
+    """The player to play a record's next card: there is one, as the trick shape was checked."""
+    player = state.current_player()
+    assert player is not None
+    return player
 
 
-def _take(state: _State, action: Any, states: list[_State], actions: list[Any],
-          keep: bool) -> _State:
-    """``state`` after the legal ``action``: a copy kept in ``states``, or ``state`` itself."""
-    if keep:
-        state = state.copy()
-        states.append(state)
-        actions.append(action)
-    state.push(action)
-    return state
+def _kept(state: DealMachine, action: Action, states: list[DealMachine],
+          actions: list[Action]) -> DealMachine:
+    """A copy of ``state`` after the legal ``action``, kept in ``states``."""
+    after = state.copy()
+    after.push(action)
+    states.append(after)
+    actions.append(action)
+    return after
 
 
 def phase_of(action: Any) -> str:

@@ -7,12 +7,12 @@ options, or the first illegal action with the rule it breaks.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..engine.pam import PamState
 from ..engine.profiles import describe
-from ..engine.rules import LIMITED
-from ..engine.state import DealKind, Phase, amount_text
+from ..engine.rules import RuleKey
+from ..engine.state import DealKind, DealMachine, DealState, Phase, amount_text
 from .parse import ParsedRecord
 from .replay import action_text, phase_of, walk
 from .write import card_texts
@@ -37,15 +37,17 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
     if walked.refused is None:
         return _result(state)
     action, verdict = walked.refused
+    assert verdict.rule is not None  # a refusal names the rule it applies
     return _result(state, error=(action.seat, phase_of(action), action_text(action),
                                  verdict.rule, verdict.message))
 
 
-def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
+def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None = None
+            ) -> dict[str, Any]:
     """The result dict of CONTRACT.md §2.4, with the keys a variant adds (book: Variants)."""
     names = state.players
     complete = error is None and state.phase is Phase.OVER
-    pam = type(state) is PamState
+    three = state if type(state) is DealState else None
     tricks = []
     for trick in state.all_tricks():
         cards = []
@@ -57,13 +59,13 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
     active = []
     for seat in state.active:
         active.append(names[seat])
-    defender = None if pam else state.defender
+    defender = None if three is None else three.defender
     result: dict[str, Any] = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
-        "kind": "pam" if pam else "simple" if state.kind is _SIMPLE else "double",
+        "kind": "pam" if three is None else "simple" if three.kind is _SIMPLE else "double",
         "pool": amount_text(state.pool),
         "trump": None if state.trump is None else "SHDC"[state.trump],
-        "revealed_after_trick": None if pam else state.revealed_after,
+        "revealed_after_trick": None if three is None else state.revealed_after,
         "active": active,
         "defender": None if defender is None else names[defender],
         "collected_by": None,
@@ -90,7 +92,8 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
             net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
     result["net"] = net
     if error is None and not complete:
-        to_act: int = state.current_player()
+        to_act = state.current_player()
+        assert to_act is not None  # an unfinished deal waits for somebody
         options = [action_text(action) for action in state.legal_actions()]
         result["next"] = {"player": names[to_act], "phase": state.phase.value,
                           "options": sorted(options)}
@@ -102,13 +105,13 @@ def _result(state: Any, error: tuple[Any, ...] | None = None) -> dict[str, Any]:
         player, phase, action, rule, message = error
         result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
-    if pam:
-        _pam_result(state, result)
-    elif state.profile is not LIMITED and not state.profile.is_limited:
-        result["rules"] = describe(state.profile)
-        result["flush"] = None if state.flush is None else names[state.flush]
-        if state.profile.irish:
-            result["exchanges"] = {names[seat]: card_texts(cards) for seat, cards, _ in state.exchanges}
+    if three is None:
+        _pam_result(cast(PamState, state), result)
+    elif not three.profile.is_limited:
+        result["rules"] = describe(three.profile)
+        result["flush"] = None if three.flush is None else names[three.flush]
+        if three.profile.irish:
+            result["exchanges"] = {names[seat]: card_texts(cards) for seat, cards, _ in three.exchanges}
     return result
 
 

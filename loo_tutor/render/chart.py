@@ -19,6 +19,7 @@ import html as _html
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..engine.state import signed_text
 from .markup import HtmlStr
 
 # Eight colours that stay apart for the common kinds of colour blindness
@@ -28,15 +29,11 @@ COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#7
            "#B0B0B0")
 
 
-def _signed(amount: Fraction) -> str:
-    return f"+{amount}" if amount > 0 else f"\u2212{-amount}" if amount < 0 else "0"
-
-
 def _summary(players: Sequence[str], rows: Sequence[Sequence[Fraction]]) -> str:
     if not rows:
         return "No deal has been played yet."
     last = rows[-1]
-    parts = ", ".join(f"{name} {_signed(last[i])}" for i, name in enumerate(players))
+    parts = ", ".join(f"{name} {signed_text(last[i])}" for i, name in enumerate(players))
     deals = "one deal" if len(rows) == 1 else f"{len(rows)} deals"
     return f"Balances after {deals}: {parts}."
 

@@ -27,7 +27,7 @@ from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.observe import PlayerView, observation
 from ..engine.rules import RuleId, RuleKey, rule_by_id
-from ..engine.state import DealKind, DealState, Phase, Play, Seat, Trick
+from ..engine.state import DealKind, DealState, Phase, Play, Seat, Trick, signed_text
 from ..records.record import load_record
 from ..teaching.narrate import Narration, Step, steps
 
@@ -406,7 +406,7 @@ def ledger_html(state: DealState, base: str = RULES_BASE, *, style: bool = True)
             f'<tr><th scope="row">{html.escape(name)}'
             f'{" (dealer)" if seat == state.dealer else ""}</th>'
             f'<td>{tricks}</td><td>{"" if received is None else received}</td>'
-            f'<td>{looed}</td><td>{_signed(net)}</td></tr>'
+            f'<td>{looed}</td><td>{signed_text(net)}</td></tr>'
         )
     head = "".join(f'<th scope="col">{h}</th>'
                    for h in ("Player", "Tricks", "Receives", "Looed", "Net"))
@@ -416,11 +416,6 @@ def ledger_html(state: DealState, base: str = RULES_BASE, *, style: bool = True)
         f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row" colspan="4">'
         f'Carried to the next deal</th><td>{settled.carried_next}</td></tr></tfoot></table>',
         style))
-
-
-def _signed(amount: Fraction) -> str:
-    """An amount with its sign: ``+8``, ``0``, ``-3``, ``+10/3``."""
-    return f"{'+' if amount > 0 else ''}{amount}"
 
 
 def table_html(state: DealState, view_seat: Seat | None = None, four_colour: bool = False,
@@ -642,7 +637,7 @@ def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
             cells = (f'<th scope="row" data-label="Deal">End</th><td colspan="5">The last pool '
                      f'of {before} is shared equally: {each} ({link(RuleId.SESSION_END)})</td>')
             css = ' class="loo-end"'
-        balances = "".join(f'<td data-label="{html.escape(name)}">{_signed(b)}</td>'
+        balances = "".join(f'<td data-label="{html.escape(name)}">{signed_text(b)}</td>'
                            for name, b in zip(players, row.balances, strict=True))
         check = (f'<span class="loo-ok">{row.total} ✓</span>' if row.total == 0
                  else f'<strong role="alert">{row.total} ✗</strong>')
@@ -661,5 +656,5 @@ def session_html(players: Sequence[str], rows: Sequence[SessionRow], deals: int,
         who = " and ".join(html.escape(w) for w in winners)
         verb = "wins" if len(winners) == 1 else "share the win"
         result = (f'<p class="loo-winner"><strong>{who} {verb} the session with '
-                  f'{_signed(best)}</strong> ({link(RuleId.SESSION_RESULT)}).</p>')
+                  f'{signed_text(best)}</strong> ({link(RuleId.SESSION_RESULT)}).</p>')
     return HtmlStr(_styled(f'<div class="loo-session-view">{intro}{table}{result}</div>', style))

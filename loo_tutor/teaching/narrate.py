@@ -443,8 +443,9 @@ def narrate_action(before: DealState, action: Action, after: DealState) -> Narra
     elif isinstance(action, Exchange):
         told = _exchange_sentence(before, action)
     else:
+        assert isinstance(action, Play)  # three-card Loo has no civil lead
         told = narrate_play(before, action)
-    if isinstance(action, Play) and len(after.tricks) > len(before.tricks):
+    if len(after.tricks) > len(before.tricks):
         told += _trick_end(before, after)
     if after.flush is not None:
         told += _flush(after) + _carry(after)
