@@ -717,12 +717,13 @@ def answers_file_is_marked_or_refused(drawn: tuple[str, tuple[int, ...] | None])
         with open(Path(tmp, "book.csv"), encoding="utf-8", newline="") as book:
             rows = list(csv.reader(book))
     for problem in marked.problems:
-        assert one_line(problem) and problem.startswith(f"{hostile}: "), problem
+        assert one_line(problem) and problem.isprintable(), problem
+        assert problem.startswith(f"{hostile}: "), problem
     if not marked.read:
         assert len(marked.problems) == 1 and not marked.marks, marked.problems
     for place, mark, _ in marked.marks:
         assert mark.verdict in (RIGHT, WRONG, NOT_AN_EXERCISE), mark
-        assert one_line(mark.message) and "\n" not in mark.answer, mark
+        assert one_line(mark.message) and mark.answer.isprintable() and mark.kind.isprintable()
         assert (mark.rule != "") == (mark.verdict == WRONG), mark
         if mark.verdict == NOT_AN_EXERCISE:
             assert any(p.startswith(f"{hostile}: {place}") for p in marked.problems), place

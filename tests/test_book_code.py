@@ -1,5 +1,5 @@
-"""Every code example of the book runs: its ``>>>`` examples as doctests, its
-Python blocks as scripts, and its ``loo-tutor`` commands as commands.
+"""Every code example of the book runs: its ``>>>`` examples as doctests and its
+Python blocks as scripts (its ``loo-tutor`` commands: tests/test_docs_commands.py).
 
 The examples run in a fresh folder holding the files they name (a deal record
 called ``my_deal.yaml`` or ``my-deal.yaml``), as a reader would have them; the
@@ -15,10 +15,7 @@ import doctest
 import io
 import os
 import re
-import shlex
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,17 +23,11 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 BOOK = ROOT / "book"
-FENCE = re.compile(r"^```(\w+)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+# A fenced block, plain (```yaml) or a code-block directive with its options
+# (```{code-block} yaml, then lines such as :caption: and a blank line).
+FENCE = re.compile(r"^```(?:\{code-block\}\s+)?(\w+)\n(?::\w+:[^\n]*\n)*\n?(.*?)^```\s*$",
+                   re.MULTILINE | re.DOTALL)
 RECORD = ROOT / "loo_tutor" / "records" / "data" / "forced-ace.yaml"
-
-NOT_RUN = {
-    "loo-tutor classroom": "starts a server that runs until stopped "
-                           "(tests/test_classroom.py starts it)",
-    "python -m loo_tutor.analysis.lab": "runs the strategy experiments, minutes of computing, "
-                               "and rewrites the book's data",
-}
-"""Commands shown in the book that the suite does not run here, and why."""
-
 
 def blocks(language: str) -> list[tuple[str, str]]:
     """Every fenced block of ``language`` in the book: page and text."""
@@ -64,15 +55,12 @@ def reader_folder(tmp_path: Path) -> Iterator[Path]:
 PYTHON = blocks("python")
 DOCTESTS = [(page, body) for page, body in PYTHON if body.lstrip().startswith(">>>")]
 SCRIPTS = [(page, body) for page, body in PYTHON if not body.lstrip().startswith(">>>")]
-COMMANDS = [(page, commands) for page, body in blocks("bash")
-            if (commands := [line.split("#")[0].strip() for line in body.splitlines()
-                             if line.strip().startswith(("loo-tutor", "python "))])]
 
 
 def test_the_book_has_code_of_every_kind() -> None:
     assert {page for page, _ in DOCTESTS} >= {"practice.md"}
     assert {page for page, _ in SCRIPTS} >= {"engine.md", "teachers.md"}
-    assert sum(len(commands) for _, commands in COMMANDS) >= 4
+    assert {page for page, _ in RECORDS} and {page for page, _ in ANSWERS} >= {"exercises.md"}
 
 
 def page_doctests(page: Path) -> list[doctest.DocTest]:
@@ -105,27 +93,6 @@ def test_python_block_runs(page: str, code: str, tmp_path: Path) -> None:
     with reader_folder(tmp_path), contextlib.redirect_stdout(io.StringIO()) as printed:
         exec(compile(code, f"{page} block", "exec"), {"__name__": "__book__"})
     assert "Traceback" not in printed.getvalue()
-
-
-@pytest.mark.parametrize(("page", "commands"), COMMANDS, ids=ids(COMMANDS))
-def test_commands_run(page: str, commands: list[str], tmp_path: Path) -> None:
-    for command in commands:
-        reason = next((why for start, why in NOT_RUN.items() if command.startswith(start)),
-                      None)
-        if reason is not None:
-            assert reason  # shown, not run: see NOT_RUN
-            continue
-        words = shlex.split(command)
-        program = ([sys.executable, "-m", "loo_tutor"] if words[0] == "loo-tutor"
-                   else [sys.executable])
-        with reader_folder(tmp_path):
-            done = subprocess.run([*program, *words[1:]], capture_output=True, text=True,
-                                  timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                                  check=False)
-        assert done.returncode == 0, (command, done.stderr)
-        out = re.search(r"--out (\S+)", command)
-        if out is not None:
-            assert any((tmp_path / out.group(1)).iterdir())
 
 
 RECORDS = [(page, text) for page, text in blocks("yaml") if not text.startswith("student:")]

@@ -26,6 +26,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -148,6 +149,10 @@ def test_a_package_installed_from_a_wheel_finds_the_page_script(tmp_path: Path) 
                  "--wheel-dir", str(tmp_path / "dist"), str(source), cwd=tmp_path)
     assert built.returncode == 0, built.stdout
     (wheel,) = (tmp_path / "dist").glob("loo_tutor-*.whl")
+    with zipfile.ZipFile(wheel) as contents:  # the drawings' style sheets are package data
+        sheets = sorted(n for n in contents.namelist() if n.startswith("loo_tutor/render/styles/"))
+    assert sheets == sorted(f"loo_tutor/render/styles/{p.name}"
+                            for p in (ROOT / "loo_tutor" / "render" / "styles").glob("*.css"))
     venv = tmp_path / "venv"
     made = _run(sys.executable, "-m", "venv", str(venv))
     assert made.returncode == 0, made.stdout
@@ -516,6 +521,17 @@ def test_classroom_forced_ace_refuses_7h_and_plays_ah(server: Server) -> None:
             assert "R-LEAD-ACE" in refused.inner_text()
             rule = refused.locator("a.loo-rule", has_text="R-LEAD-ACE")
             rule_link.append(rule.evaluate("link => link.href"))
+            # A page of its own: titled by its heading, a way back, the book's reading width,
+            # and a rule that opens in a new tab, so the deal stays where it is.
+            assert page.title() == "The forced ace · Loo Tutor classroom", page.title()
+            back = page.locator("nav.loo-back a")
+            assert back.evaluate("a => new URL(a.href).pathname") == "/"
+            width = page.locator("#rendered_cells").evaluate("e => e.getBoundingClientRect().width")
+            assert width <= 50 * 16 + 1, width
+            with context.expect_page() as opened:
+                rule.click()
+            opened.value.close()
+            assert trainer.locator(".loo-refused").count() == 1  # the deal is still there
 
             trainer.locator("button", has_text="A♥").click()
             trainer.locator(".loo-ok").wait_for(timeout=30_000)
@@ -717,3 +733,20 @@ def test_classroom_on_the_network_requires_its_token() -> None:
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+
+def test_tornado_is_given_a_ping_timeout_no_longer_than_its_interval() -> None:
+    """Jupyter's own pings keep their 90 s timeout; Tornado no longer warns at each page."""
+    websocket = importlib.import_module("tornado.websocket")
+
+    class JupyterLike(websocket.WebSocketHandler):  # type: ignore[misc]
+        ping_interval = property(lambda self: 30_000)
+        ping_timeout = property(lambda self: 90_000)
+
+        def get_websocket_protocol(self) -> tuple[int, int]:
+            return self.ping_interval, self.ping_timeout
+
+    handler = classroom._classroom_socket((r"/api/kernels/(.*)/channels", JupyterLike))[1]
+    socket = object.__new__(handler)
+    assert socket.get_websocket_protocol() == (30_000, 30_000)
+    assert socket.ping_timeout == 90_000

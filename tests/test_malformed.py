@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from loo_tutor import MalformedRecord, check, load_record, loads
@@ -20,9 +22,9 @@ CASES = {
     "players missing": ("dealer: E\ncarried: 0\n", "players"),
     "players not a list": (SIMPLE.replace("[A, B, C, D, E]", "ABCDE"), "players"),
     "non-text name": (SIMPLE.replace("[A, B, C, D, E]", "[A, B, C, D, No]").replace(
-        "dealer: E", "dealer: A"), "players[4]"),
+        "dealer: E", "dealer: A"), "players: the fifth"),
     "empty name": (SIMPLE.replace("[A, B, C, D, E]", '[A, B, C, D, ""]').replace(
-        "dealer: E", "dealer: A"), "players[4]"),
+        "dealer: E", "dealer: A"), "players: the fifth"),
     "duplicate name": (SIMPLE.replace("[A, B, C, D, E]", "[A, B, C, D, A]").replace(
         "dealer: E", "dealer: A"), "players"),
     "nine players": (SIMPLE.replace("[A, B, C, D, E]", "[A, B, C, D, E, F, G, H, I]"), "players"),
@@ -36,7 +38,7 @@ CASES = {
     "deck and hands": (SIMPLE + "hands: {}\n", "deck/hands"),
     "neither deck nor hands": (SIMPLE.replace(f"deck: {DECK}\n", ""), "deck/hands"),
     "short deck": (SIMPLE.replace(", AC]", "]"), "deck"),
-    "unknown card": (SIMPLE.replace("AC]", "1C]"), "deck[51]"),
+    "unknown card": (SIMPLE.replace("AC]", "1C]"), "deck, 52nd card"),
     "trump with deck": (SIMPLE + "trump: 2H\n", "trump"),
     "miss with deck": (SIMPLE + "miss: [2H, 3H, 4H]\n", "miss"),
     "hands missing a player": (FORCED_ACE.replace(", E: [JS, JD, JC]", ""), "hands"),
@@ -52,12 +54,13 @@ CASES = {
     "announce unknown player": (FORCED_ACE + "announce: {Z: stand}\n", "announce"),
     "announce unknown word": (FORCED_ACE + "announce: {A: fold}\n", "announce.A"),
     "tricks not a list": (FORCED_ACE + STOOD + "tricks: AH\n", "tricks"),
-    "trick not a list": (FORCED_ACE + STOOD + "tricks: [AH]\n", "tricks[0]"),
+    "trick not a list": (FORCED_ACE + STOOD + "tricks: [AH]\n", "tricks: the first trick"),
     "four tricks": (FORCED_ACE + STOOD + "tricks: [[AH], [7H], [KC], [9H]]\n", "tricks"),
-    "empty trick": (FORCED_ACE + STOOD + "tricks: [[]]\n", "tricks[0]"),
+    "empty trick": (FORCED_ACE + STOOD + "tricks: [[]]\n", "tricks: the first trick"),
     "card played twice": (FORCED_ACE + STOOD + "tricks: [[AH, 9H, 2H], [AH]]\n", "tricks"),
     "tricks before announcements end": (FORCED_ACE + "announce: {A: stand}\ntricks: [[AH]]\n",
                                         "tricks"),
+    "resign outside the Blenheim rules": (FORCED_ACE + "announce: {A: resign}\n", "announce.A"),
     "duplicate YAML key": (FORCED_ACE + "announce: {A: stand, A: pass}\n", "line"),
     "invalid YAML": ("players: [A, B\n", "invalid YAML"),
     "empty text": ("", "record"),
@@ -70,6 +73,27 @@ def test_malformed_record_names_the_field_in_one_line(text: str, field: str) -> 
         check(loads(text))
     message = str(refused.value)
     assert "\n" not in message and message.startswith(field), message
+    assert not PYTHON_WORDS.search(message), message
+    assert not re.search(r"\[\d+\]", message), message  # positions are counted from one
+
+
+PYTHON_WORDS = re.compile(r"\b(str|int|float|bool|dict|NoneType|tuple)\b|\bcodec\b")
+
+
+def test_resign_is_pass_under_the_blenheim_rules_and_told_to_write_pass_elsewhere() -> None:
+    record = FORCED_ACE + "announce: {A: stand, B: stand, C: stand, D: resign, E: resign}\n"
+    blenheim = check(loads("rules: blenheim\n" + record))
+    as_pass = check(loads("rules: blenheim\n" + record.replace("resign", "pass")))
+    assert blenheim == as_pass and blenheim["error"] is None
+    with pytest.raises(MalformedRecord, match="write pass"):
+        check(loads(record))
+
+
+def test_a_trick_cut_short_is_counted_from_one_in_words() -> None:
+    with pytest.raises(MalformedRecord) as refused:
+        check(loads(FORCED_ACE + STOOD + "tricks: [[AH], [7H, 3S, 5D]]\n"))
+    assert str(refused.value) == ("tricks: the first trick has 1 card of 3, "
+                                  "yet another trick follows it")
 
 
 def test_an_illegal_announcement_wins_over_later_trick_structure() -> None:

@@ -65,6 +65,14 @@ def test_one_changed_answer_is_exactly_that_item_wrong_with_its_rule(
     assert tried > 30  # every part of every item, not one per item
 
 
+def test_the_key_of_a_large_worksheet_is_read_and_marks_right(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 180 exercises: more values than a deal record may hold, well within an answers file's
+    assert main(["worksheet", "--count", "30", "--seed", "1", "--out", str(tmp_path)]) == 0
+    assert main(["mark", str(tmp_path / "key.yaml")]) == 0
+    assert "180 of 180 right" in capsys.readouterr().out
+
+
 def test_the_key_of_an_exercise_made_from_a_record_marks_right(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = OWN_EXAMPLES / "01_seed000_forced_ace.yaml"

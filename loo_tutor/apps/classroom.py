@@ -360,6 +360,12 @@ def _classroom_socket(route: Any) -> Any:
       so a write that finds the page gone would otherwise end up, much later,
       as asyncio's "Task exception was never retrieved" traceback on the
       teacher's screen: a student closing a tab is not an error.
+    * Tornado is given a ping timeout no longer than its ping interval.
+      Jupyter Server's handlers keep their own pings in milliseconds (every
+      30,000 ms, closing after 90,000 ms without an answer), and Tornado 6.5
+      reads the same two numbers as its own, in seconds, and warns on every
+      start that 90000 cannot be longer than 30000. Those pings of Tornado's
+      (every 30,000 s) never matter; Jupyter's, which do, are left as they are.
     """
     websocket = importlib.import_module("tornado.websocket")
     if not _handled_by(route, websocket.WebSocketHandler):
@@ -387,8 +393,21 @@ def _classroom_socket(route: Any) -> Any:
             sent.add_done_callback(page_gone)
         return sent
 
-    handler = type(base.__name__, (base,), {"open": open_at_once,
-                                             "write_message": write_message})
+    def get_websocket_protocol(self: Any) -> Any:
+        self.loo_for_tornado = True
+        try:
+            return base.get_websocket_protocol(self)
+        finally:
+            self.loo_for_tornado = False
+
+    def ping_timeout(self: Any) -> Any:
+        own = base.ping_timeout.__get__(self)
+        return min(own, self.ping_interval) if getattr(self, "loo_for_tornado", False) else own
+
+    handler = type(base.__name__, (base,), {
+        "open": open_at_once, "write_message": write_message,
+        "get_websocket_protocol": get_websocket_protocol,
+        "ping_timeout": property(ping_timeout)})
     return (route[0], handler, *route[2:])
 
 

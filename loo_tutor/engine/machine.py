@@ -21,6 +21,7 @@ from .errors import LooError, RuleError
 from .legality import Announcement, cards_shown, trick_winner_index
 from .money import Settlement, exact, settle
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .words import counted
 
 
 class Phase(str, enum.Enum):
@@ -432,7 +433,7 @@ class DealMachine:
         start = self.cards_drawn()
         drawn += self.stock[start:start + count - len(drawn)]
         if len(drawn) < count:
-            raise RuleError(f"the stock given lists {len(self.stock)} cards, too few for "
+            raise RuleError(f"the stock given lists {counted(len(self.stock), 'card')}, too few for "
                             "the cards drawn; give the stock in full", RuleId.DEAL_STOCK)
         self.exchanges.append((seat, tuple(cards), drawn))
         kept = tuple(card for card in self.held[seat] if card not in cards)
@@ -621,16 +622,25 @@ class DealMachine:
     def _exchange_turn_refusal(self, name: str, seat: Seat, cards: tuple[Card, ...]
                                ) -> tuple[RuleKey, str] | None:
         """An exchange at the wrong time, by a player not in, out of turn, or of cards not held."""
+        if dict(self.announcements).get(seat) is Announcement.PASS:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} passed, so {name} is out of this deal and takes no part in the "
+                "exchange."
+            )
         if self.phase is _OVER:
             return self._over_refusal(name)
-        if self.phase is not _EXCHANGE:
-            when = ("the announcements are not finished" if self.phase is _ANNOUNCE
-                    else "the exchanges are over and play has begun")
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
+        if self.phase is _ANNOUNCE:
+            return VariantRuleId.EXCHANGE, (
+                f"{name} cannot exchange yet: the announcements are not finished."
+            )
         if seat not in self.active:
             return VariantRuleId.EXCHANGE, (
                 f"{name} is out of this deal, so {name} takes no part in the exchange."
             )
+        if self.phase is not _EXCHANGE:
+            when = ("play has begun" if self.all_tricks()
+                    else "every player in the deal has had their one exchange")
+            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
         refusal = self._out_of_turn(name, seat, VariantRuleId.EXCHANGE, "must wait",
                                     "the players in the deal exchange in turn from the "
                                     "dealer's left")

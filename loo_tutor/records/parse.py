@@ -31,7 +31,8 @@ from ..engine.state import (
     start_deal,
     undealt,
 )
-from .reading import load
+from ..engine.words import counted, ordinal
+from .reading import kind_of, load
 
 FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
           "announce", "tricks")
@@ -76,32 +77,26 @@ def _card(value: Any, where: str) -> Card:
 
 def _cards(value: Any, field: str, key: object = None, count: int | None = None
            ) -> tuple[Card, ...]:
-    """Read a list of cards for ``field`` (``field.key`` or ``field[key]`` in messages)."""
+    """Read a list of cards for ``field`` (``field.key`` in messages)."""
     if type(value) is not list and not isinstance(value, tuple):
-        raise MalformedRecord(f"{_where(field, key)}: expected a list of cards, got {_kind(value)}")
+        raise MalformedRecord(f"{_where(field, key)}: expected a list of cards, got {kind_of(value)}")
     if count is not None and len(value) != count:
         raise MalformedRecord(
-            f"{_where(field, key)}: expected exactly {count} cards, got {len(value)}"
+            f"{_where(field, key)}: expected exactly {counted(count, 'card')}, got {len(value)}"
         )
     try:
         return tuple([_CARD_OF_TEXT[text] for text in value])
     except (KeyError, TypeError):  # not canonical text: take the slow, forgiving route
         where = _where(field, key)
-        return tuple(_card(v, f"{where}[{i}]") for i, v in enumerate(value))
+        return tuple(_card(v, f"{where}, {ordinal(i + 1)} card") for i, v in enumerate(value))
 
 
 def _where(field: str, key: object) -> str:
-    if key is None:
-        return field
-    return f"{field}[{key}]" if isinstance(key, int) else f"{field}.{key}"
+    return field if key is None else f"{field}.{key}"
 
 
 def _is_mapping(value: Any) -> bool:
     return type(value) is dict or isinstance(value, Mapping)
-
-
-def _kind(value: Any) -> str:
-    return "nothing" if value is None else f"{type(value).__name__} {value!r}"
 
 
 def parse_carried(value: Any) -> Fraction:
@@ -115,7 +110,7 @@ def parse_carried(value: Any) -> Fraction:
     """
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise MalformedRecord(
-            f"carried: expected a whole number or text like \"13/3\", got {_kind(value)}"
+            f"carried: expected a whole number or text like \"13/3\", got {kind_of(value)}"
         )
     if isinstance(value, int):
         if value < 0:
@@ -149,7 +144,7 @@ class ParsedRecord:
     def __init__(self, record: Any, profile: Profile | None = None) -> None:
         """Validate ``record``; ``profile`` is its ``rules`` already read, if it was."""
         if not _is_mapping(record):
-            raise MalformedRecord(f"record: expected a mapping of fields, got {_kind(record)}")
+            raise MalformedRecord(f"record: expected a mapping of fields, got {kind_of(record)}")
         if profile is None:
             rules = record.get("rules")
             profile = LIMITED if rules is None else profile_from_rules(rules)
@@ -161,7 +156,7 @@ class ParsedRecord:
         players = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
         if not isinstance(dealer, str) or dealer not in players:
-            raise MalformedRecord(f"dealer: {_kind(dealer)} is not one of the players")
+            raise MalformedRecord(f"dealer: {kind_of(dealer)} is not one of the players")
         if "carried" not in record:
             raise MalformedRecord("carried: missing (use 0 when nothing was carried)")
         carried = parse_carried(record["carried"])
@@ -178,7 +173,6 @@ class ParsedRecord:
             self.announce = self._announce(record.get("announce"), seat, False)
             self.tricks = self._tricks(record.get("tricks"), PAM_TRICKS)
             self.civil = _civil(record.get("civil"), len(self.tricks))
-            _check_pam_stock(self.start, self.exchange)
             return
         kind = deal_kind(carried, profile)
         hands, miss, indicator, stock = self._cards(record, players, seat, dealer_seat, kind,
@@ -186,14 +180,15 @@ class ParsedRecord:
         self.start = start_deal(players, dealer_seat, carried, hands, miss, indicator, profile,
                                 stock)
         self.announce = self._announce(record.get("announce"), seat,
-                                       kind is _SIMPLE and miss is None)
+                                       kind is _SIMPLE and miss is None,
+                                       blenheim=profile.name == "blenheim")
         self.tricks = self._tricks(record.get("tricks"), 3)
         self.civil = _NO_CIVIL
 
     @staticmethod
     def _players(players: Any, profile: Profile) -> list[str]:
         if not isinstance(players, list):
-            raise MalformedRecord(f"players: expected a list of names, got {_kind(players)}")
+            raise MalformedRecord(f"players: expected a list of names, got {kind_of(players)}")
         try:
             named = all(map(str.strip, players))
         except TypeError:  # not text
@@ -202,7 +197,8 @@ class ParsedRecord:
             i, name = next((i, n) for i, n in enumerate(players)
                            if not isinstance(n, str) or not n.strip())
             raise MalformedRecord(
-                f"players[{i}]: {_kind(name)} is not a name (quote names such as \"No\")"
+                f"players: the {ordinal(i + 1)} is {kind_of(name)}, not a name "
+                "(quote names such as \"No\")"
             )
         if len(set(players)) != len(players):
             twice = next(n for n in players if players.count(n) > 1)
@@ -234,7 +230,7 @@ class ParsedRecord:
             stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
             return (*split_deck(cards, len(players), dealer, kind, profile), stock)
         if hands is None or not _is_mapping(hands):
-            raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
+            raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
         for name in hands:
             if name not in seat:
                 raise MalformedRecord(f"hands: {name!r} is not one of the players")
@@ -274,13 +270,15 @@ class ParsedRecord:
         return by_seat, miss, indicator, stock
 
     @staticmethod
-    def _announce(announce: Any, seat: dict[str, int], silent: bool
+    def _announce(announce: Any, seat: dict[str, int], silent: bool, blenheim: bool = False
                   ) -> list[tuple[int, Announcement]]:
+        """Each announcement; under the Blenheim rules ``resign``, their word for passing,
+        is read as ``pass`` (SPEC §11.3)."""
         if announce is None:
             return []
         if not _is_mapping(announce):
             raise MalformedRecord(
-                f"announce: expected a mapping player -> word, got {_kind(announce)}")
+                f"announce: expected a mapping player -> word, got {kind_of(announce)}")
         if announce and silent:
             raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
         calls = []
@@ -289,10 +287,17 @@ class ParsedRecord:
                 raise MalformedRecord(f"announce: {name!r} is not one of the players")
             call = _WORDS.get(word) if type(word) is str else None  # written canonically
             if call is None and isinstance(word, str):
-                call = _WORDS.get(word.strip().lower())
+                said = word.strip().lower()
+                call = _WORDS.get(said)
+                if said == "resign":
+                    if not blenheim:
+                        raise MalformedRecord(
+                            f"announce.{name}: 'resign' is the Blenheim rules' word for "
+                            "passing; under these rules write pass")
+                    call = Announcement.PASS
             if call is None:
                 raise MalformedRecord(
-                    f"announce.{name}: {_kind(word)} is not stand, pass, miss or defend"
+                    f"announce.{name}: {kind_of(word)} is not stand, pass, miss or defend"
                 )
             calls.append((seat[name], call))
         return calls
@@ -306,7 +311,7 @@ class ParsedRecord:
             return []
         if not _is_mapping(exchange):
             raise MalformedRecord(
-                f"exchange: expected a mapping player -> cards discarded, got {_kind(exchange)}"
+                f"exchange: expected a mapping player -> cards discarded, got {kind_of(exchange)}"
             )
         swaps = []
         for name, given in exchange.items():
@@ -321,7 +326,7 @@ class ParsedRecord:
                 take = given.get("take_turned", False)
                 if not isinstance(take, bool):
                     raise MalformedRecord(
-                        f"exchange.{name}.take_turned: expected true or false, got {_kind(take)}"
+                        f"exchange.{name}.take_turned: expected true or false, got {kind_of(take)}"
                     )
                 given = given.get("discard", [])
             swaps.append((seat[name], _cards(given, "exchange", name), take))
@@ -332,14 +337,14 @@ class ParsedRecord:
         if tricks is None:
             return []
         if not isinstance(tricks, list):
-            raise MalformedRecord(f"tricks: expected a list of tricks, got {_kind(tricks)}")
+            raise MalformedRecord(f"tricks: expected a list of tricks, got {kind_of(tricks)}")
         if len(tricks) > most:
             raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most {most}")
         played = []
         for t, trick in enumerate(tricks):
-            cards = _cards(trick, "tricks", t)
+            cards = _cards(trick, f"tricks: the {ordinal(t + 1)} trick")
             if not cards:
-                raise MalformedRecord(f"tricks[{t}]: an empty trick")
+                raise MalformedRecord(f"tricks: the {ordinal(t + 1)} trick is empty")
             played.append(cards)
         if not _all_distinct(played):
             every = [c for cards in played for c in cards]
@@ -366,7 +371,7 @@ def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
         dealt, indicator, stock = split_pam_deck(cards, len(players), dealer)
         return tuple(dealt), indicator, stock
     if hands is None or not _is_mapping(hands):
-        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {_kind(hands)}")
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
     for name in hands:
         if name not in players:
             raise MalformedRecord(f"hands: {name!r} is not one of the players")
@@ -381,7 +386,8 @@ def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
     stock = () if record.get("stock") is None else _cards(record["stock"], "stock")
     room = len(CARDS) - PAM_HAND * len(players) - 1
     if len(stock) > room:
-        raise MalformedRecord(f"stock: {len(stock)} cards, but only {room} are left after the deal")
+        raise MalformedRecord(f"stock: {counted(len(stock), 'card')}, but only {room} are left "
+                              "after the deal")
     _distinct([c for h in by_seat for c in h] + [indicator, *stock], "hands/trump/stock")
     return tuple(by_seat), indicator, stock
 
@@ -407,7 +413,7 @@ def _civil(value: Any, tricks: int) -> frozenset[int]:
     if value is None:
         return _NO_CIVIL
     if not isinstance(value, list):
-        raise MalformedRecord(f"civil: expected a list of trick numbers, got {_kind(value)}")
+        raise MalformedRecord(f"civil: expected a list of trick numbers, got {kind_of(value)}")
     for number in value:
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= PAM_TRICKS:
             raise MalformedRecord(f"civil: {number!r} is not a trick number from 1 to {PAM_TRICKS}")
@@ -418,12 +424,3 @@ def _civil(value: Any, tricks: int) -> frozenset[int]:
     return frozenset(value)
 
 
-def _check_pam_stock(start: PamState, exchange: list[tuple[int, tuple[Card, ...], bool]]
-                     ) -> None:
-    """A Pam hands record must list the stock as far as its exchanges can draw."""
-    draws = sum(len(cards) - take for _, cards, take in exchange)
-    if len(start.stock) < min(draws, start.stock_size):
-        raise MalformedRecord(
-            f"stock: the exchanges need {draws} cards from the stock, but it lists "
-            f"{len(start.stock)}"
-        )

@@ -16,6 +16,9 @@ any value is built:
 * a value its tag cannot make (``!!bool maybe``, the date ``2026-13-45``);
 * the same key twice in one mapping.
 
+Other files read with this reader give :class:`Limits` of their own for the
+text's length and the count of values; the other limits hold for every file.
+
 >>> loads('hands: {A: [AS, 5D, 6D], [QS, 2D, 3D]: x}')
 Traceback (most recent call last):
 ...
@@ -29,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,20 +54,38 @@ at most 200."""
 MAX_VALUE_CHARACTERS = 500
 """The longest single value (a name, a card, a number)."""
 
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much text and how many values a reading accepts, and what it reads.
+
+    The defaults are a deal record's; other files read safely with limits of
+    their own (``loo-tutor mark``'s answers files hold hundreds of answers).
+    """
+
+    characters: int = MAX_CHARACTERS
+    values: int = MAX_VALUES
+    what: str = "a deal record"
+
+
+RECORD = Limits()
+"""The limits of a deal record."""
+
 _PLAYER_KEYS = frozenset({"hands", "announce", "exchange"})
 _BOM = "\ufeff"
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of a file, ``-`` meaning standard input, read no further than a record can go.
+def read_text(path: str | os.PathLike[str], limits: Limits = RECORD) -> str:
+    """The text of a file, ``-`` meaning standard input, read no further than ``limits`` go.
 
     Raises:
         OSError, UnicodeDecodeError: the file cannot be read as UTF-8 text.
     """
     if path == "-":
-        return sys.stdin.read(MAX_CHARACTERS + 1)
+        return sys.stdin.read(limits.characters + 1)
     with open(path, encoding="utf-8") as handle:
-        return handle.read(MAX_CHARACTERS + 1)
+        return handle.read(limits.characters + 1)
 
 
 def load(source: str | os.PathLike[str]) -> dict[str, Any]:
@@ -106,12 +128,12 @@ def kind_of(value: object) -> str:
     """What a value of a record is, in the reader's words (no Python type names).
 
     >>> [kind_of(v) for v in (None, True, 3, 1.5, "resign")]
-    ['nothing', 'true or false', 'a whole number', 'the number 1.5', "the word 'resign'"]
+    ['nothing', 'true', 'a whole number', 'the number 1.5', "the word 'resign'"]
     """
     if value is None:
         return "nothing"
     if isinstance(value, bool):
-        return "true or false"
+        return str(value).lower()
     if isinstance(value, int):
         return "a whole number"
     if isinstance(value, float):
@@ -125,21 +147,21 @@ def kind_of(value: object) -> str:
     return "a value of another kind"
 
 
-def loads(text: str) -> dict[str, Any]:
-    """Parse the text of a record: JSON first, then YAML.
+def loads(text: str, limits: Limits = RECORD) -> dict[str, Any]:
+    """Parse the text of a record (or another file, with its ``limits``): JSON first, then YAML.
 
     Raises:
         MalformedRecord: the text is neither, is not a mapping, or is refused
             for one of the reasons in this module's description.
     """
-    if len(text) > MAX_CHARACTERS:
-        raise MalformedRecord(f"record: longer than {MAX_CHARACTERS:,} characters, "
-                              "far more than a deal record needs")
+    if len(text) > limits.characters:
+        raise MalformedRecord(f"record: longer than {limits.characters:,} characters, "
+                              f"far more than {limits.what} needs")
     text = text.removeprefix(_BOM)
     try:
-        data = _from_json(text)
+        data = _from_json(text, limits)
     except json.JSONDecodeError:
-        data = _from_yaml(text)
+        data = _from_yaml(text, limits)
     if not isinstance(data, dict):
         what = "an empty file" if data is None else kind_of(data)
         raise MalformedRecord(f"record: expected a mapping of fields, got {what}")
@@ -149,12 +171,12 @@ def loads(text: str) -> dict[str, Any]:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def _from_json(text: str) -> Any:
+def _from_json(text: str, limits: Limits) -> Any:
     try:
         data = json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int)
     except RecursionError:
         raise MalformedRecord(f"record: nested more than {MAX_DEPTH} deep") from None
-    _check_json(data)
+    _check_json(data, limits)
     return data
 
 
@@ -174,7 +196,7 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def _check_json(data: Any) -> None:
+def _check_json(data: Any, limits: Limits) -> None:
     """Depth and size of parsed JSON (its keys are text and it has no aliases)."""
     level, count = [data], 0
     for depth in range(1, MAX_DEPTH + 2):
@@ -188,8 +210,8 @@ def _check_json(data: Any) -> None:
                 below.extend(value)
             elif isinstance(value, str) and len(value) > MAX_VALUE_CHARACTERS:
                 raise MalformedRecord(f"record: {_too_long(len(value))}")
-        if count > MAX_VALUES:
-            raise MalformedRecord(f"record: more than {MAX_VALUES:,} values")
+        if count > limits.values:
+            raise MalformedRecord(f"record: more than {limits.values:,} values")
         if not below:
             return
         if depth == MAX_DEPTH:
@@ -204,19 +226,21 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, stopped as soon as the text nests deeper than :data:`MAX_DEPTH`
     or holds more than :data:`MAX_VALUES` values."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, limits: Limits) -> None:
         super().__init__(text)
         self.depth = self.values = 0
+        self.limits = limits
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         self.depth += 1
         self.values += 1
         try:
-            if self.depth > MAX_DEPTH or self.values > MAX_VALUES:
+            if self.depth > MAX_DEPTH or self.values > self.limits.values:
                 where = _line(self.peek_event())  # type: ignore[no-untyped-call]
                 raise MalformedRecord(
                     f"{where}nested more than {MAX_DEPTH} deep" if self.depth > MAX_DEPTH else
-                    f"{where}more than {MAX_VALUES:,} values, far more than a deal record has")
+                    f"{where}more than {self.limits.values:,} values, far more than "
+                    f"{self.limits.what} has")
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -255,16 +279,16 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
                         _mapping_without_duplicates)
 
 
-def _from_yaml(text: str) -> Any:
+def _from_yaml(text: str, limits: Limits) -> Any:
     try:
-        loader = _Loader(text)
+        loader = _Loader(text, limits)
     except yaml.YAMLError as exc:  # a character YAML does not allow, such as NUL
         raise MalformedRecord(f"invalid YAML: {_first_line(exc)}") from None
     try:
         root = loader.get_single_node()
         if root is None:
             return None
-        _Inspection().node(root, "record", 1)
+        _Inspection(limits.values).node(root, "record", 1)
         return loader.construct_document(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
@@ -283,7 +307,8 @@ class _Inspection:
     its anchor); an alias then counts all the values and the depth it stands for.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, most: int) -> None:
+        self.most = most  # values, aliases written out
         self.done: dict[int, tuple[int, int]] = {}  # id(node) -> (values, height)
         self.open: set[int] = set()
 
@@ -326,8 +351,8 @@ class _Inspection:
             count, below = self.node(item, place, depth + 1)
             values += count
             height = max(height, below + 1)
-            if values > MAX_VALUES:
-                raise MalformedRecord(f"{_line(item)}more than {MAX_VALUES:,} values once "
+            if values > self.most:
+                raise MalformedRecord(f"{_line(item)}more than {self.most:,} values once "
                                       "its aliases are written out")
         return values, height
 

@@ -25,6 +25,7 @@ from ..engine.state import (
     Play,
     Verdict,
 )
+from ..engine.words import counted, ordinal
 from .parse import ParsedRecord
 
 CIVIL = " civil"
@@ -97,11 +98,8 @@ def walk(parsed: ParsedRecord, keep: bool) -> Replay:
             state = _kept(state, announce, states, actions)
         elif not state.announce_if_legal(seat, call):
             return _stopped(state, states, actions, Announce(seat, call))
-    if parsed.exchange and state.phase is not Phase.EXCHANGE:
-        if state.phase is Phase.ANNOUNCE:
-            raise MalformedRecord("exchange: given before the announcements are finished")
-        raise MalformedRecord("exchange: the deal has no exchanges left to make (it is "
-                              "over, or play has begun)")
+    if parsed.exchange and state.phase is Phase.ANNOUNCE:  # like tricks given too early
+        raise MalformedRecord("exchange: given before the announcements are finished")
     for seat, cards, take in parsed.exchange:
         exchange = Exchange(seat, cards, take)
         if not state.is_legal(exchange):
@@ -202,11 +200,13 @@ def _check_trick_shape(state: _Dealt, tricks: list[tuple[Card, ...]]) -> None:
     for t, trick in enumerate(tricks):
         if len(trick) > players:
             raise MalformedRecord(
-                f"tricks[{t}]: {len(trick)} cards but only {players} players are active"
+                f"tricks: the {ordinal(t + 1)} trick has {counted(len(trick), 'card')}, "
+                f"but only {counted(players, 'player')} are in the deal"
             )
         if len(trick) < players and t < len(tricks) - 1:
             raise MalformedRecord(
-                f"tricks[{t}]: {len(trick)} cards of {players}, yet another trick follows"
+                f"tricks: the {ordinal(t + 1)} trick has {counted(len(trick), 'card')} of "
+                f"{players}, yet another trick follows it"
             )
 
 

@@ -50,7 +50,7 @@ import yaml
 
 from ..engine.errors import LooError, MalformedRecord
 from ..engine.rules import RuleKey
-from ..records.reading import loads, read_text, reason
+from ..records.reading import Limits, loads, read_text, reason
 from ..records.record import load_record
 from .answers import AnswerError, is_empty
 from .exercises import Exercise, Kind, from_record, make
@@ -86,6 +86,11 @@ _GROUPS = {"payout": "payouts", "net": "net"}  # fields "payout:Anna" are read u
 _BARE = (Kind.LEGAL_CARDS, Kind.TRICK, Kind.DEALER)  # kinds whose answer may be one value
 _ITEM_KEYS = ("kind", "seed", "answer", "time", "record")
 _LONGEST_TEXT = 300
+
+LIMITS = Limits(characters=100_000, values=8_000, what="an answers file")
+"""How large an answers file may be. There is room for a key of about 600 exercises (a
+worksheet of 100 of each kind), read with the records' safe reader all the same, which
+takes seconds at most."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,7 @@ def answer_text(value: object) -> str:
     elif isinstance(plain, list):
         text = "[" + ", ".join(answer_text(v) for v in plain) + "]"
     elif isinstance(plain, dict):
-        text = "{" + ", ".join(f"{k}: {answer_text(v)}" for k, v in plain.items()) + "}"
+        text = "{" + ", ".join(f"{_printable(k)}: {answer_text(v)}" for k, v in plain.items()) + "}"
     else:
         text = _printable(str(plain))
     return text if len(text) <= _LONGEST_TEXT else text[:_LONGEST_TEXT - 1] + "…"
@@ -269,7 +274,7 @@ def judge(kind: object, seed: object, answer: object, *,
     try:
         chosen = Kind.parse(kind)
     except LooError as exc:
-        return _not_an_exercise(_scalar_text(kind)[:40], _seed_or_minus_one(seed), answer, str(exc))
+        return _not_an_exercise(_kind_shown(kind), _seed_or_minus_one(seed), answer, str(exc))
     try:
         number = _seed(seed)
         exercise = _made(chosen, number) if record is None else from_record(record, chosen,
@@ -414,7 +419,7 @@ class _Reading:
     problems: list[str] = field(default_factory=list)
 
     def problem(self, place: str, message: str) -> None:
-        self.problems.append(f"{self.path}: {place}: {_sentence(message)}")
+        self.problems.append(f"{self.path}: {_printable(place)}: {_sentence(message)}")
 
 
 def read_answers(path: str) -> Marked:
@@ -426,7 +431,7 @@ def read_answers(path: str) -> Marked:
     shown = "standard input" if path == "-" else path
     folder = Path.cwd() if path == "-" else Path(path).parent
     try:
-        text = read_text(path)
+        text = read_text(path, LIMITS)
     except (OSError, UnicodeDecodeError) as exc:
         return Marked(path, "", problems=(f"{shown}: cannot read the file: {reason(exc)}",),
                       read=False)
@@ -436,17 +441,17 @@ def read_answers(path: str) -> Marked:
 def mark_text(text: str, path: str = "answers", folder: str | os.PathLike[str] = ".") -> Marked:
     """Read and mark the text of an answers file; ``path`` names it in the problem lines."""
     try:
-        data = loads(text)
+        data = loads(text, LIMITS)
     except MalformedRecord as exc:
-        message = str(exc).removeprefix("record: ").replace("a deal record", "an answers file")
+        message = str(exc).removeprefix("record: ")
         return Marked(path, "", problems=(f"{path}: {_sentence(message)}",), read=False)
     reading = _Reading(path, Path(folder))
     unknown = [k for k in data if k not in ("student", "answers")]
     student = data.get("student")
     answers = data.get("answers")
     if unknown:
-        reading.problem(_scalar_text(unknown[0])[:40], "an answers file has only the fields "
-                        "student and answers")
+        reading.problem(_key_name(unknown[0]), "an answers file has only the fields student "
+                        "and answers")
     elif not isinstance(answers, list):
         reading.problem("answers", "missing or not a list: write answers as a list of "
                         "items, each with kind, seed and answer")
@@ -461,6 +466,18 @@ def mark_text(text: str, path: str = "answers", folder: str | os.PathLike[str] =
     return Marked(path, name or Path(path).stem, tuple(reading.marks), tuple(reading.problems))
 
 
+def _kind_shown(kind: object) -> str:
+    """A kind that names none, as a mark shows it."""
+    return _printable(_scalar_text(kind))[:40]
+
+
+def _key_name(key: object) -> str:
+    """A key as a place in a problem line: as written, or quoted when it would mislead."""
+    text = _scalar_text(key)
+    plain = text and text.isprintable() and text.strip() == text and len(text) <= 40
+    return text if plain else repr(text[:40])
+
+
 def _mark_item(reading: _Reading, place: str, item: object) -> None:
     if not isinstance(item, dict):
         reading.problem(place, "an item is a mapping with kind, seed and answer")
@@ -470,11 +487,11 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
     missing = [k for k in ("kind", "seed") if k not in item]
     kind, seed = item.get("kind"), item.get("seed")
     if unknown or missing:
-        said = (f"unknown field {_scalar_text(unknown[0])[:40]!r}" if unknown
+        said = (f"unknown field {_key_name(unknown[0])}" if unknown
                 else f"no {missing[0]}")
         message = f"{said}: an item has kind, seed, answer, and optionally time and record"
         reading.problem(place, message)
-        reading.marks.append((place, _not_an_exercise(_scalar_text(kind)[:40],
+        reading.marks.append((place, _not_an_exercise(_kind_shown(kind),
                                                       _seed_or_minus_one(seed), item.get("answer"),
                                                       message), ""))
         return
@@ -487,7 +504,7 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
         try:
             record = _record(reading.folder, item["record"])
         except MalformedRecord as exc:
-            mark = _not_an_exercise(_scalar_text(kind)[:40], _seed_or_minus_one(seed),
+            mark = _not_an_exercise(_kind_shown(kind), _seed_or_minus_one(seed),
                                     item.get("answer"), f"the record: {exc}")
             reading.problem(f"{place}.record", mark.message)
             reading.marks.append((place, mark, when or ""))
