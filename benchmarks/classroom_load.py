@@ -42,6 +42,10 @@ never shows one; a student's own browser pays that on the student's
 computer. The script turns that popup off (``--disable-features``), which
 leaves the work of the page itself untouched; ``--browser-ui`` keeps it, for
 comparison with the figures measured before this was done.
+
+For classes larger than the browsers let this machine hold, and to measure
+the server alone, ``benchmarks/classroom_crowd.py`` has students speak the
+page's protocol without a browser.
 """
 
 from __future__ import annotations

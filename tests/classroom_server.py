@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 START_TIMEOUT = 120.0
 _ADDRESS = re.compile(r"Open (http://\S+) in a browser")
+KERNEL_MARK = re.compile(r"ipykernel|loo_tutor\.apps\.classroom_kernel")
+"""What a kernel's command line holds: Jupyter's launcher, or the classroom's."""
 
 
 @dataclass
@@ -126,7 +128,7 @@ def kernels(server: Server) -> list[psutil.Process]:
     found = []
     for child in children:
         try:
-            if "ipykernel" in " ".join(child.cmdline()):
+            if KERNEL_MARK.search(" ".join(child.cmdline())):
                 found.append(child)
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             continue

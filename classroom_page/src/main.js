@@ -8,6 +8,7 @@ import '@jupyter-widgets/controls/css/widgets-base.css';
 import 'font-awesome/css/font-awesome.css';
 import './page.css';
 import { Widget as LuminoWidget } from '@lumino/widgets';
+import { watchKernel } from './faults.js';
 import { Kernel } from './kernel.js';
 import { WidgetManager } from './manager.js';
 import { startProgress } from './progress.js';
@@ -101,6 +102,7 @@ export async function start() {
     throw error;
   }
   mark('kernel connected');
+  watchKernel(kernel);
   stopKernelOnLeaving(config.baseUrl, kernel);
   const manager = new WidgetManager(kernel);
   await manager.load();

@@ -57,6 +57,10 @@ class the server
   checked on a page is judged again by the server and kept
   (:mod:`.classbook`), and the teacher watches the class on a page of their
   own (:mod:`.classroom_teacher`), with the token printed at start;
+* starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
+  debugger or history file: :mod:`.kernels`), and with ``--max-students``
+  tells a student who comes when the class is full so, and lets them in
+  when a place is free (:mod:`.admission`);
 * sends each websocket message at once, and says nothing above a debug
   line when a message finds its page closed (a student closing a tab).
 
@@ -105,6 +109,11 @@ SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tu
                   "./dev build builds it into the package, and a wheel built after that "
                   "carries it)")
 """Says how to get the light page's script when it is missing."""
+KERNEL_SPECS = "loo_tutor.apps.kernels.ClassroomKernelSpecs"
+"""The kernel spec manager that starts each Python kernel as the classroom's (by name:
+it needs Jupyter, which is optional)."""
+ADMISSION = "loo_admission"
+"""The server setting holding the :class:`~loo_tutor.apps.admission.Admission` of the notebook pages."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -274,7 +283,8 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
                                # book's in-browser pages, fails to load in Voila.
                                "extension_denylist": ["@jupyterlite/pyodide-kernel-extension"],
                                # Voila's route that runs cells sent by the page.
-                               "progressive_rendering": False},
+                               "progressive_rendering": False,
+                               "kernel_spec_manager_class": KERNEL_SPECS},
         "MappingKernelManager": kernels,
         # The kernels talk to the server over local sockets in the server's own
         # folder rather than TCP ports any program on the machine can reach
@@ -408,7 +418,9 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     server accepts only with the token of the ``_xsrf`` cookie in its form
     (the same check as for any form of the server). Voila's notebook page
     does not read the token, so the cookie would never be set and the
-    request would be refused.
+    request would be refused. When the class is full (see
+    :mod:`loo_tutor.apps.admission`), the handler answers with the page that
+    says so instead of starting a kernel.
     """
     voila_handler = importlib.import_module("voila.handler")
     web = importlib.import_module("tornado.web")
@@ -419,6 +431,12 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     @web.authenticated  # type: ignore[untyped-decorator]
     async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
         self.xsrf_token  # noqa: B018 - reading it sets the cookie
+        admission = self.settings.get(ADMISSION)
+        if admission is not None and admission.full(self.kernel_manager):
+            self.set_status(503)
+            self.set_header("Retry-After", str(admission.retry_s))
+            self.finish(admission.full_page())
+            return None
         return await base.get(self, *args, **kwargs)
 
     handler = type(base.__name__, (base,), {"get": get})
@@ -532,7 +550,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         voila_app = importlib.import_module("voila.app")
-        from . import classroom_students, classroom_teacher  # they need Tornado, as Voila
+        from . import admission, classroom_students, classroom_teacher  # they need Tornado, as Voila
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
@@ -582,6 +600,7 @@ def run(args: argparse.Namespace) -> int:
         sign_notebooks(self.contents_manager.notary, served)
         _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
+        self.app.settings[ADMISSION] = admission.Admission.of(args.max_students, served)
         found: list[Any] = [
             *classroom_students.routes(book_of_class, code),
             *classroom_teacher.routes(book_of_class, code,
@@ -604,6 +623,7 @@ def run(args: argparse.Namespace) -> int:
               f"{args.pool_size} kernel(s) per notebook kept ready"
               + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
                  else "")
+              + (f", at most {args.max_students} student(s) at once" if args.max_students else "")
               + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
         if toc_problem:
             print(toc_problem, flush=True)

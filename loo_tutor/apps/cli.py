@@ -532,6 +532,9 @@ def _add_classroom_command(commands: Any) -> None:
     room.add_argument("--cull-after", type=_minutes, default=20, metavar="MINUTES",
                       help="stop a kernel idle this many minutes with no page connected, "
                            "or seconds written like 30s; 0 never (default 20)")
+    room.add_argument("--max-students", type=_count, default=0, metavar="N",
+                      help="at most N students at once; the next is told the class is full "
+                           "and gets in when a place is free (default 0: no maximum)")
     room.add_argument("--book", default=None, metavar="DIR",
                       help="built book to serve for the rule links "
                            "(default: _build/html beside NOTEBOOKS, when it exists)")
