@@ -8,6 +8,8 @@ goes: one kernel per open page, plus the kernels kept ready.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import queue
 import re
@@ -18,8 +20,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import psutil
 
@@ -471,3 +475,12 @@ def class_at_work(server: Server, sessions: int, rounds: int, cull_wait: float,
         load.culled_s = None
     load.kernels_left = len(kernels(server))
     return load
+
+
+_T = TypeVar("_T")
+
+
+def in_a_loop_of_its_own(work: Coroutine[Any, Any, _T]) -> _T:
+    """``asyncio.run(work)`` in another thread: a browser kept for the session runs a loop in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()

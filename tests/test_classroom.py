@@ -10,7 +10,6 @@ missing Chromium is a failure, never a skip.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import gc
 import gzip
 import importlib
@@ -27,9 +26,9 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import nbformat
@@ -39,12 +38,11 @@ from loo_tutor.apps import classroom
 from loo_tutor.apps.cli import build_parser, main
 
 from browser_support import in_browser, new_page
-from classroom_server import kernel_ids, stop
+from classroom_server import in_a_loop_of_its_own, kernel_ids, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 START_TIMEOUT = 90.0
-T = TypeVar("T")
 
 
 def _free_port() -> int:
@@ -292,12 +290,6 @@ def test_options_are_documented(capsys: pytest.CaptureFixture[str]) -> None:
         assert option in text
 
 
-def _in_a_loop_of_its_own(work: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(work)`` in another thread: a browser kept for the session runs a loop in this one."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
-
-
 class _Log:
     def __init__(self) -> None:
         self.lines: list[tuple[str, str]] = []
@@ -338,7 +330,7 @@ def _unretrieved_failures(handler: type, log: _Log) -> list[str]:
         gc.collect()
         return reported
 
-    return _in_a_loop_of_its_own(write())
+    return in_a_loop_of_its_own(write())
 
 
 def test_a_message_for_a_closed_page_is_dropped_quietly() -> None:
@@ -416,7 +408,7 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
         seen.append(list(kernels.said))
         return seen
 
-    before_run, after_run, at_end = _in_a_loop_of_its_own(play())
+    before_run, after_run, at_end = in_a_loop_of_its_own(play())
     assert before_run == []
     assert after_run == ["Kernel ready for a.ipynb: k0 has run the notebook"]
     assert at_end == [*after_run, "Kernel ready for a.ipynb: k2 has run the notebook"]

@@ -13,7 +13,7 @@ import urllib.request
 from loo_tutor.apps.admission import RETRY_S
 
 from classroom_protocol import PAGE, TRAINER, PageError, Student
-from classroom_server import NOTEBOOKS, free_port, start, stop, wait_for_kernels
+from classroom_server import NOTEBOOKS, free_port, in_a_loop_of_its_own, start, stop, wait_for_kernels
 
 
 def fetch(url: str) -> tuple[int, str, dict[str, str]]:
@@ -51,7 +51,7 @@ def test_the_student_after_the_maximum_waits_and_gets_in_when_one_leaves() -> No
             await later.leave()
             return code, page, headers, live and again, tries
 
-        code, page, headers, both_live, tries = asyncio.run(class_of_one())
+        code, page, headers, both_live, tries = in_a_loop_of_its_own(class_of_one())
     finally:
         stop(server)
     assert both_live
