@@ -14,7 +14,7 @@ failures with the smallest failing input hypothesis found.
     python benchmarks/fuzz.py --examples 2000 --targets records cli --seed 7
 
 Exit status 1 when a property failed. The CI run of the same properties is
-``pytest tests/test_fuzz_records.py tests/test_fuzz_inputs.py``.
+``pytest tests/records/test_fuzz_records.py tests/apps/test_fuzz_inputs.py``.
 """
 
 from __future__ import annotations

@@ -145,7 +145,7 @@ def open_live(page: Any, site: str, path: str, widget_text: str, button_text: st
     """Open ``path`` of the site, wait until its widgets are live and return the page.
 
     Until Python is ready the page shows its saved widgets and a status line
-    saying so (tests/test_browser_book.py looks at them); once live, each
+    saying so (tests/book/test_browser_book.py looks at them); once live, each
     saved copy has given way to its live widget, in place, and the one
     showing ``widget_text`` draws its ``button_text`` button.
     """

@@ -26,6 +26,18 @@ if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
                                     f"from {module.__file__}, not the compiled build")
 
 HERE = Path(__file__).parent
+
+# The test folders, one per layer of the package (ARCHITECTURE.md) and one for
+# the book; each test is marked with its folder's name, so that
+# ``pytest -m engine`` runs one layer's tests alone.
+TEST_FOLDERS = ("engine", "records", "analysis", "teaching", "render", "widgets", "apps", "book")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = item.path.relative_to(HERE).parts if item.path.is_relative_to(HERE) else ()
+        if len(parts) > 1 and parts[0] in TEST_FOLDERS:
+            item.add_marker(parts[0])
 OWN_EXAMPLES = HERE / "data" / "examples"
 
 

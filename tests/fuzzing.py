@@ -754,4 +754,4 @@ TARGETS: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], object]]] = {
     "yaml": (hostile_texts(), hostile_text_is_read_or_refused),
     "answers_files": (hostile_answers_files(), answers_file_is_marked_or_refused),
 }
-"""Name -> (strategy, property), for ``benchmarks/fuzz.py`` and ``tests/test_fuzz_inputs.py``."""
+"""Name -> (strategy, property), for ``benchmarks/fuzz.py`` and ``tests/apps/test_fuzz_inputs.py``."""

@@ -24,7 +24,7 @@ compared with what the widget draws:
   buttons are enabled only on the reader's turn to play;
 * no widget's drawing names a card the widget hides (its ``hidden_cards()``).
 
-Used by ``tests/test_offline_site.py`` (a few clicks per page, in CI) and by
+Used by ``tests/book/test_offline_site.py`` (a few clicks per page, in CI) and by
 ``benchmarks/monkey.py`` (1,000 clicks, on demand). Every request that
 leaves the site can be refused (``offline=True``), as a school network that
 blocks other hosts would.

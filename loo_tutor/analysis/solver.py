@@ -404,7 +404,7 @@ class _Search:
         each player choosing which of their two cards to play and so which
         one to keep; the third trick is then decided by the cards kept, with
         no choice left. The duties are those of :mod:`loo_tutor.engine.legality`
-        for hands of two cards (``tests/test_solver.py`` checks that they
+        for hands of two cards (``tests/analysis/test_solver.py`` checks that they
         allow the same cards). ``held`` masks the cards in the players'
         hands; the cards of the trick so far are in :attr:`trick`.
         """

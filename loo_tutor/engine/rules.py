@@ -373,7 +373,7 @@ class Profile:
         """Whether this is the default profile, whose output CONTRACT.md fixes.
 
         The deal machine takes a shorter path for these rules: the same
-        answers with fewer questions (``tests/test_variants.py`` holds it to
+        answers with fewer questions (``tests/engine/test_variants.py`` holds it to
         the general path).
         """
         return self == LIMITED

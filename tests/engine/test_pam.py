@@ -46,7 +46,7 @@ from loo_tutor.records.record import replay_pam
 
 from conftest import without_message
 
-DATA = Path(__file__).parent / "data" / "pam"
+DATA = Path(__file__).parents[1] / "data" / "pam"
 RECORDS = sorted(DATA.glob("*.yaml"))
 PLAYERS = ["A", "B", "C", "D", "E"]
 A, B, C, D, E = range(5)

@@ -7,7 +7,7 @@ cell hands a widget (record text, player names, seeds). Each gets junk,
 huge and hostile values (markup and script, a megabyte of text, control
 characters, negative and huge numbers), set as the page would set it
 (``.value``), then the widget's own buttons are pressed (``.click()``).
-``tests/test_live_faults.py`` types such a value into a live page.
+``tests/book/test_live_faults.py`` types such a value into a live page.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Every code example of the book runs: its ``>>>`` examples as doctests and its
-Python blocks as scripts (its ``loo-tutor`` commands: tests/test_docs_commands.py).
+Python blocks as scripts (its ``loo-tutor`` commands: tests/book/test_docs_commands.py).
 
 The examples run in a fresh folder holding the files they name (a deal record
 called ``my_deal.yaml`` or ``my-deal.yaml``), as a reader would have them; the
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 BOOK = ROOT / "book"
 # A fenced block, plain (```yaml) or a code-block directive with its options
 # (```{code-block} yaml, then lines such as :caption: and a blank line).

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from sphinx.errors import ExtensionError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "_ext"))
 
 import loo_live  # noqa: E402 (the build extension's folder, just added)

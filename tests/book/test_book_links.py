@@ -16,7 +16,7 @@ import yaml
 
 from loo_tutor import RuleId
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 BOOK = ROOT / "book"
 NOTEBOOKS = ROOT / "notebooks"
 TARGET = re.compile(r"^\((r-[a-z-]+)\)=\s*$", re.MULTILINE)

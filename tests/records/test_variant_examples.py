@@ -3,7 +3,7 @@
 The records in tests/data/variants/ extend CONTRACT.md with the ``rules`` key;
 each was worked out by hand before its expected result was written down.
 The check and the command line must agree with them as for the limited
-examples (tests/test_examples.py).
+examples (tests/records/test_examples.py).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from loo_tutor.widgets import (
 
 from conftest import OWN_EXAMPLES
 
-WIDGETS_DIR = Path(__file__).parent.parent / "loo_tutor" / "widgets"
+WIDGETS_DIR = Path(__file__).parents[2] / "loo_tutor" / "widgets"
 RULE_HREF = re.compile(r'href="[^"]*rules\.html#([^"]*)"')
 LABELS = {rule.label for rule in RuleId}
 

@@ -71,7 +71,7 @@ def by_title(name: str, title: str) -> Narration:
 def test_every_shipped_record_is_a_copy_of_a_tested_example() -> None:
     assert sorted(SHIPPED) == names()
     for name, source in SHIPPED.items():
-        shipped = Path(__file__).parent.parent / "loo_tutor" / "records" / "data" / f"{name}.yaml"
+        shipped = Path(__file__).parents[2] / "loo_tutor" / "records" / "data" / f"{name}.yaml"
         assert shipped.read_bytes() == (OWN_EXAMPLES / source).read_bytes(), name
 
 

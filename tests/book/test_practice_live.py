@@ -1,6 +1,6 @@
 """The practice page runs its session in the browser.
 
-Served and driven like tests/test_live_browser.py: the page turns live
+Served and driven like tests/book/test_live_browser.py: the page turns live
 (Python in the browser, without matplotlib), a hint is asked for and names
 the card the engine's solver names, the card is played and accepted, and
 nothing is fetched from another host or logged as an error.

@@ -40,7 +40,7 @@ from loo_tutor.apps.cli import build_parser, main
 from browser_support import in_browser, new_page
 from classroom_server import in_a_loop_of_its_own, kernel_ids, stop
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 START_TIMEOUT = 90.0
 

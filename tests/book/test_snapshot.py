@@ -19,7 +19,7 @@ from ipywidgets.embed import dependency_state, embed_data
 from loo_tutor.records.data import example
 from loo_tutor.widgets import DealStepper, PlayTrainer
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "_ext"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "_ext"))
 
 import loo_snapshot
 

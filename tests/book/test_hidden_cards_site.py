@@ -32,7 +32,7 @@ from loo_tutor.engine.cards import parse_card
 
 from leaks import leaks, model_strings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
 sys.path.insert(0, str(ROOT / "_ext"))
 

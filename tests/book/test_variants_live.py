@@ -1,6 +1,6 @@
 """The Variants live page runs its comparison widgets in the browser.
 
-Served and driven like tests/test_live_browser.py: the page turns live
+Served and driven like tests/book/test_live_browser.py: the page turns live
 (Python in the browser), the club-law comparison answers a click on Back
 and on Step with the engine's own verdict, and nothing is fetched from
 another host or logged as an error.

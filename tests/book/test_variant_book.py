@@ -1,6 +1,6 @@
 """The Variants chapter and the engine agree: one section per variant rule ID.
 
-Like tests/test_book_links.py for the limited rules: every
+Like tests/book/test_book_links.py for the limited rules: every
 :class:`~loo_tutor.engine.rules.VariantRuleId` has exactly one ``(v-…)=`` target in
 the book, headed by its ID and heading, and the chapter lists every example
 record and links to the live comparison.
@@ -17,7 +17,7 @@ from loo_tutor.engine.profiles import OPTIONS
 from loo_tutor.engine.rules import VariantRuleId
 from loo_tutor.render.markup import rule_link
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 BOOK = ROOT / "book"
 PAGE = BOOK / "variants.md"
 V_TARGET = re.compile(r"^\((v-[a-z-]+)\)=\s*$", re.MULTILINE)

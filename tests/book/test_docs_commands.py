@@ -27,7 +27,7 @@ import pytest
 
 from classroom_server import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "book").glob("*.md"))]
 ACTIVATE = "source .venv/bin/activate"
 FENCE = re.compile(r"^(\s*)(`{3,})\s*(.*?)\s*$")

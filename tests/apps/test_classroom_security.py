@@ -132,7 +132,7 @@ def test_code_sent_over_the_kernel_websocket_is_not_run(server: Server, tmp_path
 
 def test_no_source_reaches_the_browser(server: Server) -> None:
     page, kernel = _open_page(server.url)
-    source = Path(__file__).resolve().parent.parent / "notebooks" / "forced-ace.ipynb"
+    source = Path(__file__).resolve().parents[2] / "notebooks" / "forced-ace.ipynb"
     cells = [("".join(c["source"])) for c in json.loads(source.read_text())["cells"]
              if c["cell_type"] == "code"]
     assert cells and all(line.strip() not in page for cell in cells for line in cell.splitlines()

@@ -29,7 +29,7 @@ from loo_tutor.render.markup import (
 )
 from loo_tutor.teaching.narrate import CITED, Narration, steps
 
-BOOK_RULES = Path(__file__).parent.parent / "book" / "rules.md"
+BOOK_RULES = Path(__file__).parents[2] / "book" / "rules.md"
 
 
 class _Cards(HTMLParser):
@@ -306,7 +306,7 @@ def test_replay_html_draws_every_step_with_narration() -> None:
 
 
 def test_replay_html_reads_a_path_and_shows_a_refusal() -> None:
-    path = Path(__file__).parent / "data" / "examples" / "31_follow_suit.yaml"
+    path = Path(__file__).parents[1] / "data" / "examples" / "31_follow_suit.yaml"
     page = replay_html(str(path))
     assert ('Refused: C may not play <span class="loo-card-text loo-black" role="img" '
             'aria-label="9 of clubs">9♣</span>') in page

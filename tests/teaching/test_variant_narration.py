@@ -14,7 +14,7 @@ from loo_tutor.records.record import replay
 from loo_tutor.render.markup import ledger_html
 from loo_tutor.teaching.narrate import narrate_settlement, steps
 
-VARIANTS = Path(__file__).parent / "data" / "variants"
+VARIANTS = Path(__file__).parents[1] / "data" / "variants"
 
 
 def last_step(name: str) -> tuple[str, tuple[object, ...]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-BOOK = Path(__file__).parent.parent / "book"
+BOOK = Path(__file__).parents[2] / "book"
 CHAPTERS = ["table", "simple-deal", "double-deal", "dealer", "play", "payout", "examples"]
 CELL = re.compile(r"^```\{code-cell\} ipython3\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 FRONT_MATTER = re.compile(r"\A---\njupytext:\n.*?format_name: myst\n.*?kernelspec:\n.*?---\n",

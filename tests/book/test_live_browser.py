@@ -25,7 +25,7 @@ on 127.0.0.1 and drive Debian's Chromium through Playwright:
 * a MyST markdown notebook (``{code-cell}`` page, tests/data/live) goes live
   with no more than the build extension does for every page.
 
-Every page's walk for the no-other-host rule is tests/test_offline_site.py.
+Every page's walk for the no-other-host rule is tests/book/test_offline_site.py.
 A missing Chromium is a failure, never a skip: ``./dev test`` installs it.
 """
 

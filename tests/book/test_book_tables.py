@@ -17,7 +17,7 @@ from loo_tutor.engine.errors import LooError
 from loo_tutor.render.markup import card_text_html, ledger_html, table_html
 from loo_tutor.teaching.answers import parse_amount
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 BOOK = ROOT / "book"
 sys.path.insert(0, str(ROOT / "_ext"))
 

@@ -35,7 +35,7 @@ from loo_tutor.teaching.exercises import make
 
 from browser_support import serve_directory
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
 LOCAL_HOSTS = {"127.0.0.1"}

@@ -8,7 +8,7 @@ import pytest
 
 from loo_tutor import check, loads
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 IRISH = (DATA / "variants" / "09_irish_exchange.yaml").read_text()
 PAM = (DATA / "pam" / "03_exchange_then_play.yaml").read_text()
 
