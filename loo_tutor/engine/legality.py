@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import ACE, KING, Card, Suit
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
@@ -48,8 +49,10 @@ class Announcement(str, enum.Enum):
         return self.value
 
 
-_STAND, _PASS, _MISS, _DEFEND = (Announcement.STAND, Announcement.PASS, Announcement.MISS,
-                                 Announcement.DEFEND)
+_STAND: Final = Announcement.STAND
+_PASS: Final = Announcement.PASS
+_MISS: Final = Announcement.MISS
+_DEFEND: Final = Announcement.DEFEND
 
 
 class DealerCase(str, enum.Enum):
@@ -73,7 +76,9 @@ _DEALER_RULES = {
     DealerCase.SOLE_MISS: RuleId.ANN_DEALER_SOLE_MISS,
     DealerCase.SEVERAL: RuleId.ANN_DEALER_OTHER,
 }
-_SOLE_STAND, _SOLE_MISS, _SEVERAL = DealerCase.SOLE_STAND, DealerCase.SOLE_MISS, DealerCase.SEVERAL
+_SOLE_STAND: Final = DealerCase.SOLE_STAND
+_SOLE_MISS: Final = DealerCase.SOLE_MISS
+_SEVERAL: Final = DealerCase.SEVERAL
 
 
 def dealer_case_of(players_in: Sequence[int], miss_taker: int | None) -> DealerCase:
@@ -198,7 +203,7 @@ def explain_simple_announcement(profile: Profile, name: str, speaks: bool, left:
     )
 
 
-PAM_RANK = ACE + 1
+PAM_RANK: Final = ACE + 1
 """The rank Pam compares with: above the ace of trumps (V-PAM)."""
 
 

@@ -39,6 +39,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 from .actions import Announce, CivilLead, Exchange, Play, Seat
 from .cards import CARDS, Card, Suit, sort_hand
@@ -61,16 +62,16 @@ from .machine import (
 from .profiles import PAM
 from .rules import Profile, RuleId, RuleKey
 
-HAND_SIZE = 5
+HAND_SIZE: Final = 5
 """Cards in every hand (R-DEAL-ORDER as Pam Loo changes it)."""
 
-TRICKS = 5
+TRICKS: Final = 5
 """Tricks in a deal played out; each earns a fifth of the pool (R-PAY-THIRD)."""
 
-JACK = 9
+JACK: Final = 9
 """The rank index of a jack (see :data:`loo_tutor.engine.cards.RANK_TEXT`)."""
 
-_STAND = Announcement.STAND
+_STAND: Final = Announcement.STAND
 
 
 PamAction = Announce | Exchange | Play | CivilLead
@@ -96,7 +97,7 @@ class Flush:
     exempt: tuple[Seat, ...]
 
 
-_FLUSH_KINDS = ("plain", "trump", "pam")  # weakest first: a flush's class is its index
+_FLUSH_KINDS: Final = ("plain", "trump", "pam")  # weakest first: a flush's class is its index
 
 
 def pam_card(trump: Suit, running: bool) -> Card:

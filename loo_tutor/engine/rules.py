@@ -402,11 +402,14 @@ class Profile:
         >>> LIMITED.stakes_by_seat(5, 4, False)
         (0, 0, 0, 0, 3)
         """
+        stakes = [0] * seats
         if self.stakes == "everyone":
             if carried_anything:
-                return tuple(self.stake if seat == dealer else 0 for seat in range(seats))
-            return tuple(self.ante if seat == dealer else self.stake for seat in range(seats))
-        return tuple(self.ante if seat == dealer else 0 for seat in range(seats))
+                stakes[dealer] = self.stake
+                return tuple(stakes)
+            stakes = [self.stake] * seats
+        stakes[dealer] = self.ante
+        return tuple(stakes)
 
 
 LIMITED = Profile.limited()

@@ -15,6 +15,7 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Final
 
 from .actions import Action, Seat
 from .cards import Card
@@ -46,10 +47,14 @@ class DealKind(str, enum.Enum):
     """Something carried, so a miss, announcements and trumps turned at once."""
 
 
-_ANNOUNCE, _PLAY = Phase.ANNOUNCE, Phase.PLAY
-_SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE
-_STAND, _PASS, _MISS, _DEFEND = (Announcement.STAND, Announcement.PASS, Announcement.MISS,
-                                 Announcement.DEFEND)
+_ANNOUNCE: Final = Phase.ANNOUNCE
+_PLAY: Final = Phase.PLAY
+_SIMPLE: Final = DealKind.SIMPLE
+_DOUBLE: Final = DealKind.DOUBLE
+_STAND: Final = Announcement.STAND
+_PASS: Final = Announcement.PASS
+_MISS: Final = Announcement.MISS
+_DEFEND: Final = Announcement.DEFEND
 
 
 class DealState(DealMachine):
