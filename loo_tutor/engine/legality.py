@@ -302,6 +302,8 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
     led = trump if first is pam else first.suit
     same = _of_suit(hand, led, trump, pam)
     if same:
+        if len(same) == 1:
+            return same  # the one card of the suit led is played, whether or not it heads
         high = -1
         for card in trick:
             if card is pam:
@@ -318,6 +320,11 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
         return beaters or same
     if trump is None:
         return list(hand)
+    for card in hand:
+        if card is pam or card.suit is trump:
+            break
+    else:
+        return list(hand)  # no trump to win with (R-DISCARD)
     top = -1
     for card in trick:
         if card is pam:
