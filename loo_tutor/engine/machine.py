@@ -161,9 +161,9 @@ class DealMachine:
         self.dealer = dealer
         self.order = seats_from_left(count, dealer)
         self.carried = carried
-        self.stakes = profile.stakes_by_seat(count, dealer, carried.numerator != 0)
-        staked = sum(self.stakes)
-        self.pool = exact(carried.numerator + staked * carried.denominator, carried.denominator)
+        numerator, denominator = carried.numerator, carried.denominator
+        self.stakes = profile.stakes_by_seat(count, dealer, numerator != 0)
+        self.pool = exact(numerator + sum(self.stakes) * denominator, denominator)
         self.hands = tuple(dealt)
         self.indicator = indicator
         self.pam = None
