@@ -245,13 +245,15 @@ class ParsedRecord:
             return (*split_deck(cards, len(players), dealer, kind, profile), stock)
         if hands is None or not _is_mapping(hands):
             raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
-        for name in hands:
-            if name not in seat:
-                raise MalformedRecord(f"hands: {name!r} is not one of the players")
+        if hands.keys() != seat.keys():  # compared as sets; the loops name the odd one out
+            for name in hands:
+                if name not in seat:
+                    raise MalformedRecord(f"hands: {name!r} is not one of the players")
+            for name in players:
+                if name not in hands:
+                    raise MalformedRecord(f"hands: no hand for {name!r}")
         by_seat: list[tuple[Card, ...]] = []
         for name in players:
-            if name not in hands:
-                raise MalformedRecord(f"hands: no hand for {name!r}")
             given = hands[name]
             if type(given) is list and len(given) == 3:
                 try:  # canonical card text: one lookup per card
