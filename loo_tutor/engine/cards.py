@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from .errors import NotationError
 
@@ -67,11 +68,11 @@ class Suit(enum.IntEnum):
 
 _SUIT_BY_TEXT = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
 
-RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_TEXT: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Rank texts from low to high; a card's ``rank`` indexes this tuple (R-PACK-RANK)."""
 
-ACE = 12
-KING = 11
+ACE: Final = 12
+KING: Final = 11
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -132,7 +133,7 @@ class Card:
         return self.index
 
 
-CARDS: tuple[Card, ...] = tuple(
+CARDS: Final[tuple[Card, ...]] = tuple(
     Card(rank, suit, 13 * suit + rank, RANK_TEXT[rank] + suit.letter)
     for suit in Suit
     for rank in range(13)
@@ -140,7 +141,7 @@ CARDS: tuple[Card, ...] = tuple(
 """All 52 cards in fresh-pack order (spades 2 to A, then hearts, diamonds, clubs)."""
 
 _RANK_BY_TEXT = {text: i for i, text in enumerate(RANK_TEXT)} | {"T": 8}
-_CARD_BY_TEXT: dict[str, Card] = {}
+_CARD_BY_TEXT: Final[dict[str, Card]] = {}
 for _card in CARDS:
     for _rank in (k for k, v in _RANK_BY_TEXT.items() if v == _card.rank):
         for _suit in (_card.suit.letter, _card.suit.symbol):

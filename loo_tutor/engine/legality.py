@@ -1,9 +1,18 @@
-"""The playing and announcing duties, one function per rule.
+"""The playing and announcing duties, one function per rule: every duty is decided here.
 
 These functions see only plain values (a hand, the cards of the trick, the
-trump suit, and in five-card Loo the card that is Pam), so the same logic
-serves the deal state, the checker and the trainers. :mod:`loo_tutor.engine.state`
-and :mod:`loo_tutor.engine.pam` call them; nothing else decides legality.
+trump suit, the profile's options, and in five-card Loo the card that is Pam),
+so the same logic serves the deal state, the checker and the trainers. The
+deal machines (:class:`~loo_tutor.engine.state.DealState`,
+:class:`~loo_tutor.engine.pam.PamState`) only ask them; nothing else decides
+legality.
+
+Limited Loo's duties have a fast path of their own (:func:`legal_leads`,
+:func:`legal_follows`, ``limited_announcements``), taken when the profile says
+its duties are limited Loo's (``Profile.limited_duties``); the general
+functions (``variant_cards``, ``variant_announcements`` and, for Pam Loo,
+``pam_cards``) decide the same duties under any profile's options, and the
+tests hold the two paths to the same answers.
 
 Pam (``pam``, ``None`` in three-card Loo) is a trump whatever its own suit,
 ranked above the ace of trumps (V-PAM): it follows a trump lead, is not a card
@@ -18,9 +27,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import ACE, KING, Card, Suit
-from .rules import RuleId
+from .rules import Profile, RuleId, RuleKey, VariantRuleId
 
 
 class Announcement(str, enum.Enum):
@@ -39,7 +49,161 @@ class Announcement(str, enum.Enum):
         return self.value
 
 
-PAM_RANK = ACE + 1
+_STAND: Final = Announcement.STAND
+_PASS: Final = Announcement.PASS
+_MISS: Final = Announcement.MISS
+_DEFEND: Final = Announcement.DEFEND
+
+
+class DealerCase(str, enum.Enum):
+    """Which row of the dealer's decision table applies when the dealer announces (SPEC §4)."""
+
+    SOLE_STAND = "sole-stand"
+    """Exactly one other player stood, so the dealer may not pass."""
+    SOLE_MISS = "sole-miss"
+    """Exactly one other player is in, playing the miss, so the dealer stands or passes."""
+    SEVERAL = "several"
+    """Two or more others are in, so the dealer stands, passes or takes the miss."""
+
+    @property
+    def rule(self) -> RuleId:
+        """The rule that governs the dealer's announcement in this case."""
+        return _DEALER_RULES[self]
+
+
+_DEALER_RULES = {
+    DealerCase.SOLE_STAND: RuleId.ANN_DEALER_SOLE_STAND,
+    DealerCase.SOLE_MISS: RuleId.ANN_DEALER_SOLE_MISS,
+    DealerCase.SEVERAL: RuleId.ANN_DEALER_OTHER,
+}
+_SOLE_STAND: Final = DealerCase.SOLE_STAND
+_SOLE_MISS: Final = DealerCase.SOLE_MISS
+_SEVERAL: Final = DealerCase.SEVERAL
+
+
+def dealer_case_of(players_in: Sequence[int], miss_taker: int | None) -> DealerCase:
+    """The dealer's row of the table (SPEC §4), from the other players who are in."""
+    if len(players_in) == 1:
+        return _SOLE_MISS if players_in[0] == miss_taker else _SOLE_STAND
+    return _SEVERAL
+
+
+def limited_announcements(case: DealerCase | None, miss_free: bool) -> list[Announcement]:
+    """The announcements of limited Loo (R-ANN-CHOICES, R-ANN-MISS-ONCE and SPEC §4's table).
+
+    The fast path of :func:`variant_announcements`, for a profile whose
+    duties are limited Loo's.
+
+    Args:
+        case: the dealer's row of the table, or ``None`` for any other player.
+        miss_free: whether nobody has taken the miss yet.
+    """
+    if case is _SOLE_STAND:
+        return [_STAND, _MISS, _DEFEND]
+    if case is _SOLE_MISS:
+        return [_STAND, _PASS]
+    calls = [_STAND, _PASS]
+    if miss_free:
+        calls.append(_MISS)
+    return calls
+
+
+def variant_announcements(profile: Profile, case: DealerCase | None, has_miss: bool,
+                          miss_free: bool, single_pot: bool, turned: Suit) -> list[Announcement]:
+    """The announcements open to a player under any profile's options (SPEC §4, §11.1).
+
+    Args:
+        profile: the rules played.
+        case: the dealer's row of the table, or ``None`` for any other player.
+        has_miss: whether the deal has a miss (Irish Loo has none).
+        miss_free: whether nobody has taken the miss yet.
+        single_pot: the one announcement of a single pot with a miss (V-SINGLE-POT).
+        turned: the suit of the turned indicator (V-CLUB-LAW).
+    """
+    if single_pot:  # only the dealer's left speaks, and may not pass
+        return [_STAND, _MISS]
+    no_pass = profile.club_law and turned is Suit.CLUBS
+    calls = [_STAND] if no_pass else [_STAND, _PASS]
+    if has_miss and miss_free:
+        calls.append(_MISS)
+    if case is _SOLE_STAND:
+        if not has_miss:  # Irish Loo: no miss to defend with, so the dealer stands
+            return [_STAND]
+        return [_DEFEND] if profile.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
+    if case is _SOLE_MISS:
+        return [_STAND] if no_pass else [_STAND, _PASS]
+    return calls
+
+
+def explain_announcement(profile: Profile, name: str, call: Announcement,
+                         case: DealerCase | None, has_miss: bool, miss_taker: str | None,
+                         turned: Suit) -> tuple[RuleKey, str]:
+    """The rule an announcement breaks and a sentence saying what it requires.
+
+    Call only for the player whose turn it is to announce, with an
+    announcement that is not open to them; ``case`` is ``None`` unless that
+    player is the dealer, and ``miss_taker`` names who took the miss, if anybody.
+    """
+    if not has_miss and (call is _MISS or call is _DEFEND):
+        return RuleId.ANN_CHOICES, f"{name} may only stand or pass: this deal has no miss."
+    if call is _PASS and profile.club_law and turned is Suit.CLUBS:
+        return VariantRuleId.CLUB_LAW, (
+            f"{name} may not pass: a club was turned for trumps, and under club law "
+            "everyone plays."
+        )
+    if case is _SOLE_STAND:  # only passing is refused, unless the dealer must defend
+        if not has_miss:
+            must = ("may not pass: there is no miss to defend with, so the dealer stands "
+                    "and plays")
+        elif profile.dealer_defends_sole:
+            must = "must defend the pool with the miss"
+        else:
+            must = "may not pass: the dealer must stand, take the miss or defend the pool"
+        return RuleId.ANN_DEALER_SOLE_STAND, (
+            f"{name}, dealing against a single player who stood, {must}."
+        )
+    if call is _MISS:
+        return RuleId.ANN_MISS_ONCE, (
+            f"{name} cannot take the miss: {miss_taker} has already taken it, and it "
+            "goes only to the first player who asks."
+        )
+    if case is _SOLE_MISS:
+        return RuleId.ANN_DEALER_SOLE_MISS, (
+            f"{name}, dealing against a single player who took the miss, may not "
+            "defend: the dealer may only stand or pass."
+        )
+    why = ("only the dealer may, and only against a single player who stood" if case is None
+           else "two or more players are in, and the dealer may defend only against a single "
+           "player who stood")
+    return RuleId.DEFEND, f"{name} may not defend: {why}."
+
+
+def explain_simple_announcement(profile: Profile, name: str, speaks: bool, left: str
+                                ) -> tuple[RuleKey, str]:
+    """Why a player may not announce so in a simple deal (R-ANN-SIMPLE, V-SINGLE-POT).
+
+    Args:
+        profile: the rules played.
+        name: who announced.
+        speaks: whether it is this player's turn to make the single pot's one
+            announcement.
+        left: the name of the player on the dealer's left.
+    """
+    if not profile.single_pot_miss:
+        return RuleId.ANN_SIMPLE, (
+            f"{name} cannot announce: a simple deal has no announcements and everyone plays."
+        )
+    if speaks:
+        return VariantRuleId.SINGLE_POT, (
+            f"{name} may only stand or take the miss: in a single pot nobody passes."
+        )
+    return VariantRuleId.SINGLE_POT, (
+        f"{name} cannot announce: in a single pot everyone plays, and only {left}, on the "
+        "dealer's left, may first swap for the miss."
+    )
+
+
+PAM_RANK: Final = ACE + 1
 """The rank Pam compares with: above the ace of trumps (V-PAM)."""
 
 
@@ -138,6 +302,8 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
     led = trump if first is pam else first.suit
     same = _of_suit(hand, led, trump, pam)
     if same:
+        if len(same) == 1:
+            return same  # the one card of the suit led is played, whether or not it heads
         high = -1
         for card in trick:
             if card is pam:
@@ -154,6 +320,11 @@ def legal_follows(hand: Sequence[Card], trick: Sequence[Card],
         return beaters or same
     if trump is None:
         return list(hand)
+    for card in hand:
+        if card is pam or card.suit is trump:
+            break
+    else:
+        return list(hand)  # no trump to win with (R-DISCARD)
     top = -1
     for card in trick:
         if card is pam:
@@ -246,6 +417,150 @@ def explain_card(name: str, card: Card, hand: Sequence[Card], trick: Sequence[Ca
         f"{name} may not play {card.shown}: {name} has no {noun}s and must win the trick "
         f"with a trump ({_list(winners)})."
     )
+
+
+def variant_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card],
+                  trump: Suit | None, ace_duty: bool, indicator: Card, leads_done: int,
+                  players_in: int) -> list[Card]:
+    """The cards a player may play under any three-card profile's options (SPEC §11.1).
+
+    Without ``no_heading`` a follower heads the trick (:func:`legal_follows`),
+    with it only follows suit (:func:`follow_suit`). A leader's trump duties
+    bind only the first ``trump_leads`` tricks, if so limited; with two
+    players in under ``two_player_top_trump`` the leader leads the highest
+    trump (V-TWO-TOP-TRUMP); else :func:`legal_leads`.
+
+    Args:
+        profile: the rules played.
+        hand: the cards the player holds (two or more).
+        trick: the cards of the trick so far, empty for a lead.
+        trump: the trump suit if known, else ``None``.
+        ace_duty: whether R-LEAD-ACE applies.
+        indicator: the trump indicator card.
+        leads_done: how many tricks have been finished.
+        players_in: how many players are in the deal.
+    """
+    if trick:
+        if profile.heading:
+            return legal_follows(hand, trick, trump)
+        return follow_suit(hand, trick)
+    if profile.trump_leads is not None and leads_done >= profile.trump_leads:
+        return list(hand)
+    if profile.two_player_top_trump and trump is not None and players_in == 2:
+        top = highest_trump(hand, trump)
+        if top is not None:
+            return [top]
+    return legal_leads(hand, trump, ace_duty, indicator)
+
+
+def explain_variant_card(profile: Profile, name: str, card: Card, hand: Sequence[Card],
+                         trick: Sequence[Card], trump: Suit | None, ace_duty: bool,
+                         indicator: Card) -> tuple[RuleKey, str]:
+    """:func:`explain_card` under a three-card profile's options.
+
+    Call only for a card that :func:`variant_cards` (or the fast path) rules
+    out. A lead that limited Loo would allow is refused only by
+    V-TWO-TOP-TRUMP.
+    """
+    if (profile.two_player_top_trump and not trick and card in hand and trump is not None
+            and card in legal_leads(hand, trump, ace_duty, indicator)):
+        top = highest_trump(hand, trump)
+        assert top is not None
+        return VariantRuleId.TWO_TOP_TRUMP, (
+            f"{name} may not lead {card.shown}: only two players are in, so {name} must "
+            f"lead the highest trump, {top.shown}."
+        )
+    return explain_card(name, card, hand, trick, trump, ace_duty, indicator)
+
+
+# -- five-card Loo with Pam (SPEC §11.2) -------------------------------------
+
+
+def pam_announcements() -> list[Announcement]:
+    """The announcements of Pam Loo, which has no miss: stand or pass (R-ANN-CHOICES)."""
+    return [_STAND, _PASS]
+
+
+def explain_pam_announcement(name: str, call: Announcement) -> tuple[RuleKey, str]:
+    """Why a player of Pam Loo, whose turn it is, may not announce ``call``."""
+    return RuleId.ANN_CHOICES, (
+        f"{name} cannot announce {call.value}: Pam Loo has no miss, so a player may "
+        "only stand or pass."
+    )
+
+
+def civil_hand(hand: Sequence[Card], trump: Suit | None, pam: Card, civil: bool) -> list[Card]:
+    """The cards of ``hand`` Pam's manners leave playable (V-PAM-CIVIL).
+
+    In a trick led with "Pam, be civil" (``civil``) the holder of Pam who
+    holds another trump keeps Pam back.
+    """
+    if not civil or pam not in hand:
+        return list(hand)
+    for card in hand:
+        if card is not pam and card.suit is trump:
+            return [c for c in hand if c is not pam]
+    return list(hand)
+
+
+def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], trump: Suit,
+              pam: Card, duty_indicator: Card, leads_done: int, civil: bool) -> list[Card]:
+    """The cards a player of Pam Loo may play, as the profile's duty set has them.
+
+    ``three-card`` duties are the three-card game's (R-LEAD-TRUMP, R-LEAD-ACE,
+    R-FOLLOW, R-HEAD, R-TRUMP-WIN) with Pam the highest trump; ``first-lead``
+    binds only the first lead to a trump, with no duty to head, and Pam may be
+    played to any trick. In a civil trick Pam is kept back (:func:`civil_hand`).
+
+    Args:
+        profile: the rules played.
+        hand: the cards the player holds (two or more).
+        trick: the cards of the trick so far, empty for a lead.
+        trump: the trump suit.
+        pam: the card that is Pam.
+        duty_indicator: the card R-LEAD-ACE reads: the turned card, or Pam once
+            the dealer took the turned card into hand.
+        leads_done: how many tricks have been finished.
+        civil: whether this trick was led with "Pam, be civil".
+    """
+    three_card = profile.pam_duties == "three-card"
+    if not trick:
+        if three_card:
+            return legal_leads(hand, trump, True, duty_indicator, pam)
+        if leads_done:  # only the first lead must be a trump
+            return list(hand)
+        return legal_leads(hand, trump, False, duty_indicator, pam)
+    playable = civil_hand(hand, trump, pam, civil)
+    if three_card:
+        return legal_follows(playable, trick, trump, pam)
+    same = follow_suit(playable, trick, trump, pam)  # Pam follows a trump lead
+    if pam in playable and pam not in same:
+        same.append(pam)  # and may be played to any trick
+    return same
+
+
+def explain_pam_card(profile: Profile, name: str, card: Card, hand: Sequence[Card],
+                     trick: Sequence[Card], trump: Suit, pam: Card, duty_indicator: Card,
+                     civil: bool) -> tuple[RuleKey, str]:
+    """The rule a card of Pam Loo breaks and a sentence saying what it requires.
+
+    Call only for a card that :func:`pam_cards` rules out.
+    """
+    playable = civil_hand(hand, trump, pam, civil)
+    if trick and card is pam and card in hand and pam not in playable:
+        return VariantRuleId.PAM_CIVIL, (
+            f"{name} may not play Pam ({card.shown}): the ace of trumps was led with \"Pam, "
+            f"be civil\", and {name} holds another trump to play instead."
+        )
+    rule, message = explain_card(name, card, playable, trick, trump,
+                                 profile.pam_duties == "three-card", duty_indicator, pam)
+    if trick and trick[0] is pam and rule is RuleId.FOLLOW:
+        trumps = cards_shown(trumps_held(hand, trump, pam))
+        return VariantRuleId.PAM, (
+            f"{name} may not play {card.shown}: Pam was led, and Pam is a trump, so "
+            f"{name} must play one of their trumps ({trumps})."
+        )
+    return rule, message
 
 
 def cards_shown(cards: Sequence[Card]) -> str:

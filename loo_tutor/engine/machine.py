@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
-from typing import ClassVar, NamedTuple, TypeVar, cast
+from typing import ClassVar, Final, NamedTuple, TypeVar, cast
 
 from .actions import Action, Announce, CivilLead, Exchange, IllegalActionError, Play, Seat, Verdict
 from .cards import ACE, Card, Suit, full_deck
@@ -39,7 +39,10 @@ class Phase(str, enum.Enum):
 
 # Enum members looked up once: attribute access on an Enum class is slow in
 # the hot paths of play-outs and record checking.
-_ANNOUNCE, _EXCHANGE, _PLAY, _OVER = Phase.ANNOUNCE, Phase.EXCHANGE, Phase.PLAY, Phase.OVER
+_ANNOUNCE: Final = Phase.ANNOUNCE
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
 
 
 class Trick(NamedTuple):
@@ -54,9 +57,9 @@ class Trick(NamedTuple):
 
 
 _Machine = TypeVar("_Machine", bound="DealMachine")
-_COUNTS = {3: "three", 5: "five"}
+_COUNTS: Final = {3: "three", 5: "five"}
 
-_MACHINE_FIELDS = (
+_MACHINE_FIELDS: Final = (
     "profile", "players", "dealer", "order", "carried", "stakes", "pool", "hands", "indicator",
     "trump", "pam", "stock", "stock_size", "revealed_after", "announcements", "exchanges",
     "civil", "held", "active", "collected_by", "tricks", "trick", "leader", "phase", "_turn",
@@ -158,9 +161,9 @@ class DealMachine:
         self.dealer = dealer
         self.order = seats_from_left(count, dealer)
         self.carried = carried
-        self.stakes = profile.stakes_by_seat(count, dealer, carried.numerator != 0)
-        staked = sum(self.stakes)
-        self.pool = exact(carried.numerator + staked * carried.denominator, carried.denominator)
+        numerator, denominator = carried.numerator, carried.denominator
+        self.stakes = profile.stakes_by_seat(count, dealer, numerator != 0)
+        self.pool = exact(numerator + sum(self.stakes) * denominator, denominator)
         self.hands = tuple(dealt)
         self.indicator = indicator
         self.pam = None
@@ -491,8 +494,9 @@ class DealMachine:
             self.trump = self.indicator.suit
             self.revealed_after = len(self.tricks) + 1
         seats = self._round
-        if len(cards) < len(seats):
-            self._turn = seats[len(cards)]
+        played = len(cards)
+        if played < len(seats):
+            self._turn = seats[played]
             return
         if self.trump is None:  # R-REVEAL: a trick with a card off the led suit
             led = cards[0].suit
@@ -502,7 +506,7 @@ class DealMachine:
                     self.revealed_after = len(self.tricks) + 1
                     break
         winner = seats[trick_winner_index(cards, self.trump, self.pam)]
-        plays = tuple([(seats[i], cards[i]) for i in range(len(cards))])
+        plays = tuple(zip(seats, cards, strict=True))
         self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
         self.trick = []
         if len(self.tricks) == self.HAND_SIZE:
@@ -735,7 +739,7 @@ def seats_from_left(players: int, dealer: Seat) -> tuple[Seat, ...]:
     return order
 
 
-_ORDERS: dict[tuple[int, int], tuple[Seat, ...]] = {}
+_ORDERS: Final[dict[tuple[int, int], tuple[Seat, ...]]] = {}
 
 
 def _rounds(active: tuple[Seat, ...]) -> dict[Seat, tuple[Seat, ...]]:
@@ -751,7 +755,7 @@ def _rounds(active: tuple[Seat, ...]) -> dict[Seat, tuple[Seat, ...]]:
     return rounds
 
 
-_ROUNDS: dict[tuple[Seat, ...], dict[Seat, tuple[Seat, ...]]] = {}
+_ROUNDS: Final[dict[tuple[Seat, ...], dict[Seat, tuple[Seat, ...]]]] = {}
 
 
 def check_seats(players: Sequence[str], dealer: Seat, carried: Fraction | int,

@@ -13,7 +13,7 @@ from typing import Final, NamedTuple
 from .actions import Seat
 from .rules import Profile
 
-_FRACTIONS: dict[int, Fraction] = {}
+_FRACTIONS: Final[dict[int, Fraction]] = {}
 _DENOMINATORS: Final = 1 << 20  # a key numerator * _DENOMINATORS + denominator names one pair
 
 
@@ -37,7 +37,7 @@ def exact(numerator: int, denominator: int) -> Fraction:
 
 # Texts of the Fractions kept in _FRACTIONS, by id. Those objects live for
 # good, so no other object can ever share one of these ids.
-_TEXTS: dict[int, str] = {}
+_TEXTS: Final[dict[int, str]] = {}
 
 
 def amount_text(value: Fraction) -> str:
@@ -48,6 +48,32 @@ def amount_text(value: Fraction) -> str:
     """
     text = _TEXTS.get(id(value))
     return str(value) if text is None else text
+
+
+def amount_texts(amounts: dict[Seat, Fraction], names: Sequence[str]) -> dict[str, str]:
+    """:func:`amount_text` of each seat's amount, keyed by the seat's name, in one call.
+
+    >>> amount_texts({0: exact(10, 3), 2: exact(-3, 1)}, ["A", "B", "C"])
+    {'A': '10/3', 'C': '-3'}
+    """
+    texts = _TEXTS
+    named = {}
+    for seat, value in amounts.items():
+        text = texts.get(id(value))
+        named[names[seat]] = str(value) if text is None else text
+    return named
+
+
+def _exacts(amounts: dict[Seat, int], per_unit: int) -> dict[Seat, Fraction]:
+    """:func:`exact` of each seat's number of parts ``1/per_unit``, in one call."""
+    if not 0 < per_unit < _DENOMINATORS:
+        return {seat: Fraction(amount, per_unit) for seat, amount in amounts.items()}
+    known = _FRACTIONS
+    exacts = {}
+    for seat, amount in amounts.items():
+        value = known.get(amount * _DENOMINATORS + per_unit)
+        exacts[seat] = exact(amount, per_unit) if value is None else value
+    return exacts
 
 
 def signed_text(amount: Fraction) -> str:
@@ -124,16 +150,11 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
                 looed += (seat,)
             elif won == tricks_per_deal or not profile.undivided:  # V-UNDIVIDED: a clean sweep
                 received[seat] = won * p
-    payouts = {}
-    for seat, amount in received.items():
-        payouts[seat] = exact(amount, per_unit)
     parts = {}
     for seat, stake in enumerate(stakes):
         parts[seat] = received.get(seat, 0) - stake * per_unit
     for seat in looed:
         parts[seat] -= loo
-    net = {}
-    for seat, amount in parts.items():
-        net[seat] = exact(amount, per_unit)
     left = whole - sum(received.values()) + loo * len(looed)
-    return Settlement(payouts, looed, exact(left, per_unit), net, exact(loo, per_unit))
+    return Settlement(_exacts(received, per_unit), looed, exact(left, per_unit),
+                      _exacts(parts, per_unit), exact(loo, per_unit))

@@ -39,18 +39,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 from .actions import Announce, CivilLead, Exchange, Play, Seat
 from .cards import CARDS, Card, Suit, sort_hand
 from .errors import LooError, RuleError
 from .legality import (
     Announcement,
-    cards_shown,
-    explain_card,
-    follow_suit,
-    legal_follows,
-    legal_leads,
-    trumps_held,
+    explain_pam_announcement,
+    explain_pam_card,
+    pam_announcements,
+    pam_cards,
 )
 from .machine import (
     DealMachine,
@@ -61,18 +60,18 @@ from .machine import (
     shuffle_and_cut,
 )
 from .profiles import PAM
-from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .rules import Profile, RuleId, RuleKey
 
-HAND_SIZE = 5
+HAND_SIZE: Final = 5
 """Cards in every hand (R-DEAL-ORDER as Pam Loo changes it)."""
 
-TRICKS = 5
+TRICKS: Final = 5
 """Tricks in a deal played out; each earns a fifth of the pool (R-PAY-THIRD)."""
 
-JACK = 9
+JACK: Final = 9
 """The rank index of a jack (see :data:`loo_tutor.engine.cards.RANK_TEXT`)."""
 
-_STAND, _PASS = Announcement.STAND, Announcement.PASS
+_STAND: Final = Announcement.STAND
 
 
 PamAction = Announce | Exchange | Play | CivilLead
@@ -98,7 +97,7 @@ class Flush:
     exempt: tuple[Seat, ...]
 
 
-_FLUSH_KINDS = ("plain", "trump", "pam")  # weakest first: a flush's class is its index
+_FLUSH_KINDS: Final = ("plain", "trump", "pam")  # weakest first: a flush's class is its index
 
 
 def pam_card(trump: Suit, running: bool) -> Card:
@@ -179,16 +178,15 @@ class PamState(DealMachine):
 
     def legal_announcements(self) -> list[Announcement]:
         """Stand and pass while announcing (R-ANN-CHOICES), else nothing."""
-        return [_STAND, _PASS] if self.phase is Phase.ANNOUNCE else []
+        return pam_announcements() if self.phase is Phase.ANNOUNCE else []
 
     def legal_actions(self) -> list[PamAction]:
         """Every legal action of the player to act, in a stable order."""
         return super().legal_actions()
 
     def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
-        if self.trick:
-            return self._follows(list(hand), self.trick)
-        return self._leads(list(hand))
+        return pam_cards(self.profile, hand, self.trick, self.indicator.suit, self._pam(),
+                         self._duty_indicator(), len(self.tricks), self._civil_trick())
 
     def _discards(self, seat: Seat) -> list[Card]:
         return sorted(self.held[seat], key=str)
@@ -256,62 +254,16 @@ class PamState(DealMachine):
         """
         return self._pam() if self._took_turned() else self.indicator
 
-    def _leads(self, hand: list[Card]) -> list[Card]:
-        """R-LEAD-TRUMP and R-LEAD-ACE, as the duty set of the profile has them."""
-        if self.profile.pam_duties == "first-lead":
-            if self.tricks:  # only the first lead must be a trump
-                return hand
-            return legal_leads(hand, self.trump, False, self.indicator, self.pam)
-        return legal_leads(hand, self.trump, True, self._duty_indicator(), self.pam)
-
-    def _civil_hand(self, hand: list[Card]) -> list[Card]:
-        """The hand without Pam when Pam must be civil and its holder has another trump."""
-        if not self._civil_trick():
-            return hand
-        pam = self.pam
-        if pam in hand and any(c.suit is self.trump for c in hand if c is not pam):
-            return [c for c in hand if c is not pam]
-        return hand
-
-    def _follows(self, hand: list[Card], trick: list[Card]) -> list[Card]:
-        """R-FOLLOW (and for seed 002 R-HEAD, R-TRUMP-WIN), Pam's freedom, Pam's manners."""
-        hand = self._civil_hand(hand)
-        if self.profile.pam_duties == "three-card":
-            return legal_follows(hand, trick, self.trump, self.pam)
-        same = follow_suit(hand, trick, self.trump, self.pam)  # Pam follows a trump lead
-        if self.pam in hand and self.pam not in same:
-            same.append(self._pam())  # and may be played to any trick
-        return same
-
     # -- explanations ------------------------------------------------------
 
     def _call_refusal(self, name: str, seat: Seat, call: Announcement
                       ) -> tuple[RuleKey, str] | None:
-        return RuleId.ANN_CHOICES, (
-            f"{name} cannot announce {call.value}: Pam Loo has no miss, so a player may "
-            "only stand or pass."
-        )
+        return explain_pam_announcement(name, call)
 
     def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
-        hand = list(self.held[seat])
-        pam = self._pam()
-        if (self.trick and card is pam and card in hand
-                and pam not in self._civil_hand(hand)):
-            return VariantRuleId.PAM_CIVIL, (
-                f"{name} may not play Pam ({card.shown}): the ace of trumps was led with \"Pam, "
-                f"be civil\", and {name} holds another trump to play instead."
-            )
-        trick = self.trick
-        rule, message = explain_card(name, card, self._civil_hand(hand), trick, self.trump,
-                                     self.profile.pam_duties == "three-card",
-                                     self._duty_indicator(), pam)
-        if trick and trick[0] is pam and rule is RuleId.FOLLOW:
-            trumps = cards_shown(trumps_held(hand, self.indicator.suit, pam))
-            return VariantRuleId.PAM, (
-                f"{name} may not play {card.shown}: Pam was led, and Pam is a trump, so "
-                f"{name} must play one of their trumps ({trumps})."
-            )
-        return rule, message
+        return explain_pam_card(self.profile, name, card, self.held[seat], self.trick,
+                                self.indicator.suit, self._pam(), self._duty_indicator(),
+                                self._civil_trick())
 
 
 # -- building a deal ---------------------------------------------------------

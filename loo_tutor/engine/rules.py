@@ -378,6 +378,20 @@ class Profile:
         """
         return self == LIMITED
 
+    @cached_property
+    def limited_duties(self) -> bool:
+        """Whether every duty of announcing and play is limited Loo's, whatever the stakes.
+
+        True when no option changes what a player may announce or play (the
+        heading and lead options, club law, Irish Loo, the single pot, the
+        dealer's duty to defend; Pam Loo has duties of its own). The deal
+        machine then asks :mod:`loo_tutor.engine.legality`'s fast path;
+        ``tests/engine/test_variants.py`` holds it to the general path.
+        """
+        return (self.game == "three-card" and self.heading and self.trump_leads is None
+                and not (self.two_player_top_trump or self.club_law or self.irish
+                         or self.single_pot_miss or self.dealer_defends_sole))
+
     def stakes_by_seat(self, seats: int, dealer: int, carried_anything: bool) -> tuple[int, ...]:
         """What each seat pays into the pool before a deal (R-DEAL-ANTE).
 
@@ -388,11 +402,14 @@ class Profile:
         >>> LIMITED.stakes_by_seat(5, 4, False)
         (0, 0, 0, 0, 3)
         """
+        stakes = [0] * seats
         if self.stakes == "everyone":
             if carried_anything:
-                return tuple(self.stake if seat == dealer else 0 for seat in range(seats))
-            return tuple(self.ante if seat == dealer else self.stake for seat in range(seats))
-        return tuple(self.ante if seat == dealer else 0 for seat in range(seats))
+                stakes[dealer] = self.stake
+                return tuple(stakes)
+            stakes = [self.stake] * seats
+        stakes[dealer] = self.ante
+        return tuple(stakes)
 
 
 LIMITED = Profile.limited()

@@ -35,6 +35,7 @@ from .actions import (
     Seat,
     Verdict,
 )
+from .legality import DealerCase
 from .machine import (
     DealMachine,
     Phase,
@@ -52,7 +53,6 @@ from .money import (
     signed_text,
 )
 from .three_card import (
-    DealerCase,
     DealKind,
     DealState,
     deal_from_deck,

@@ -1,9 +1,12 @@
 """One deal of three-card Loo and its variants: :class:`DealState` and the ways to deal one.
 
 The machine itself is :class:`~loo_tutor.engine.state.DealMachine`'s; this
-module adds three-card Loo's announcements (the miss, the dealer's decision
-table, defending), its duties in play and its flush, and deals a pack into
-hands, a miss and the trump indicator.
+module adds what three-card Loo's announcements do to a deal (the miss,
+defending), its flush, and deals a pack into hands, a miss and the trump
+indicator. What a player may announce or play, and why anything else is
+refused, it asks :mod:`loo_tutor.engine.legality`: the fast path when the
+profile's duties are limited Loo's (``Profile.limited_duties``), else the
+general one.
 """
 
 from __future__ import annotations
@@ -12,17 +15,24 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Final
 
 from .actions import Action, Seat
-from .cards import Card, Suit
+from .cards import Card
 from .errors import LooError, RuleError
 from .legality import (
     Announcement,
+    DealerCase,
+    dealer_case_of,
+    explain_announcement,
     explain_card,
-    follow_suit,
-    highest_trump,
+    explain_simple_announcement,
+    explain_variant_card,
     legal_follows,
     legal_leads,
+    limited_announcements,
+    variant_announcements,
+    variant_cards,
 )
 from .machine import DealMachine, Phase, check_pack, check_seats, shuffle_and_cut
 from .rules import LIMITED, Profile, RuleId, RuleKey, VariantRuleId
@@ -37,34 +47,14 @@ class DealKind(str, enum.Enum):
     """Something carried, so a miss, announcements and trumps turned at once."""
 
 
-class DealerCase(str, enum.Enum):
-    """Which row of the dealer's decision table applies when the dealer announces (SPEC §4)."""
-
-    SOLE_STAND = "sole-stand"
-    """Exactly one other player stood, so the dealer may not pass."""
-    SOLE_MISS = "sole-miss"
-    """Exactly one other player is in, playing the miss, so the dealer stands or passes."""
-    SEVERAL = "several"
-    """Two or more others are in, so the dealer stands, passes or takes the miss."""
-
-    @property
-    def rule(self) -> RuleId:
-        """The rule that governs the dealer's announcement in this case."""
-        return _DEALER_RULES[self]
-
-
-_DEALER_RULES = {
-    DealerCase.SOLE_STAND: RuleId.ANN_DEALER_SOLE_STAND,
-    DealerCase.SOLE_MISS: RuleId.ANN_DEALER_SOLE_MISS,
-    DealerCase.SEVERAL: RuleId.ANN_DEALER_OTHER,
-}
-_SOLE_STAND, _SOLE_MISS, _SEVERAL = DealerCase.SOLE_STAND, DealerCase.SOLE_MISS, DealerCase.SEVERAL
-
-
-_ANNOUNCE, _PLAY = Phase.ANNOUNCE, Phase.PLAY
-_SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE
-_STAND, _PASS, _MISS, _DEFEND = (Announcement.STAND, Announcement.PASS, Announcement.MISS,
-                                 Announcement.DEFEND)
+_ANNOUNCE: Final = Phase.ANNOUNCE
+_PLAY: Final = Phase.PLAY
+_SIMPLE: Final = DealKind.SIMPLE
+_DOUBLE: Final = DealKind.DOUBLE
+_STAND: Final = Announcement.STAND
+_PASS: Final = Announcement.PASS
+_MISS: Final = Announcement.MISS
+_DEFEND: Final = Announcement.DEFEND
 
 
 class DealState(DealMachine):
@@ -85,7 +75,7 @@ class DealState(DealMachine):
     """
 
     _OWN_FIELDS = ("kind", "miss", "ace_duty", "miss_taker", "defender", "flush",
-                   "_variant_play")
+                   "_limited_duties")
     __slots__ = _OWN_FIELDS
 
     kind: DealKind
@@ -94,7 +84,7 @@ class DealState(DealMachine):
     miss_taker: Seat | None
     defender: Seat | None
     flush: Seat | None
-    _variant_play: bool
+    _limited_duties: bool
 
     # -- starting ----------------------------------------------------------
 
@@ -113,8 +103,7 @@ class DealState(DealMachine):
         # single pot with a miss (SPEC §11.1); V-SIMPLE-ACE extends it past a reveal.
         self.ace_duty = kind is _DOUBLE or profile.simple_ace_duty or spare is not None
         self.miss_taker = self.defender = self.flush = None
-        self._variant_play = (not profile.heading or profile.trump_leads is not None
-                              or profile.two_player_top_trump)
+        self._limited_duties = profile.limited_duties
         if kind is _SIMPLE and spare is None:
             self.trump = None
             self.active = self.order
@@ -138,69 +127,23 @@ class DealState(DealMachine):
         """The announcements open to the player to act (empty outside announcing)."""
         if self.phase is not _ANNOUNCE:
             return []
-        if not self.profile.is_limited:
-            return self._variant_announcements()
-        miss_free = self.miss_taker is None
-        if self._turn != self.dealer:
-            calls = [_STAND, _PASS]
-            if miss_free:
-                calls.append(_MISS)
-            return calls
-        case = self.dealer_case()
-        if case is _SOLE_STAND:
-            return [_STAND, _MISS, _DEFEND]
-        if case is _SOLE_MISS:
-            return [_STAND, _PASS]
-        calls = [_STAND, _PASS]
-        if miss_free:
-            calls.append(_MISS)
-        return calls
-
-    def _variant_announcements(self) -> list[Announcement]:
-        """:meth:`legal_announcements` under a profile's options (SPEC §11.1)."""
-        profile = self.profile
-        if self.kind is _SIMPLE:  # a single pot with a miss: only the dealer's left speaks
-            return [_STAND, _MISS]
-        no_pass = profile.club_law and self.indicator.suit is Suit.CLUBS
-        miss_free = self.miss is not None and self.miss_taker is None
-        calls = [_STAND] if no_pass else [_STAND, _PASS]
-        if miss_free:
-            calls.append(_MISS)
-        if self._turn != self.dealer:
-            return calls
-        case = self.dealer_case()
-        if case is _SOLE_STAND:
-            if self.miss is None:  # Irish Loo: no miss to defend with, so the dealer stands
-                return [_STAND]
-            return [_DEFEND] if profile.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
-        if case is _SOLE_MISS:
-            return [_STAND] if no_pass else [_STAND, _PASS]
-        return calls
+        case = None if self._turn != self.dealer else dealer_case_of(self.active, self.miss_taker)
+        if self._limited_duties:
+            return limited_announcements(case, self.miss_taker is None)
+        return variant_announcements(self.profile, case, self.miss is not None,
+                                     self.miss_taker is None, self.kind is _SIMPLE,
+                                     self.indicator.suit)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order."""
         return super().legal_actions()
 
     def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
-        if self._variant_play:
-            return self._variant_cards(hand)
+        if not self._limited_duties:
+            return variant_cards(self.profile, hand, self.trick, self.trump, self.ace_duty,
+                                 self.indicator, len(self.tricks), len(self.active))
         if self.trick:
             return legal_follows(hand, self.trick, self.trump)
-        return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
-
-    def _variant_cards(self, hand: tuple[Card, ...]) -> list[Card]:
-        """:meth:`legal_cards` under the heading and lead options (SPEC §11.1)."""
-        profile = self.profile
-        if self.trick:
-            if profile.heading:
-                return legal_follows(hand, self.trick, self.trump)
-            return follow_suit(hand, self.trick)
-        if profile.trump_leads is not None and len(self.tricks) >= profile.trump_leads:
-            return list(hand)
-        if profile.two_player_top_trump and self.trump is not None and len(self.active) == 2:
-            top = highest_trump(hand, self.trump)
-            if top is not None:
-                return [top]
         return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
 
     def _not_paid(self) -> tuple[Seat, ...]:
@@ -218,10 +161,7 @@ class DealState(DealMachine):
         """
         if self.phase is not _ANNOUNCE or self._turn != self.dealer:
             return None
-        players_in = self.active  # the non-dealers who stood or took the miss
-        if len(players_in) == 1:
-            return _SOLE_MISS if players_in[0] == self.miss_taker else _SOLE_STAND
-        return _SEVERAL
+        return dealer_case_of(self.active, self.miss_taker)  # the non-dealers who are in
 
     # -- acting ----------------------------------------------------------
 
@@ -291,82 +231,16 @@ class DealState(DealMachine):
 
     def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
         if self.kind is _SIMPLE:
-            if self.profile.single_pot_miss:
-                return self._single_pot_refusal(name, seat)
-            return RuleId.ANN_SIMPLE, (
-                f"{name} cannot announce: a simple deal has no announcements and everyone plays."
-            )
+            speaks = self.phase is _ANNOUNCE and seat == self._turn
+            return explain_simple_announcement(self.profile, name, speaks,
+                                               self._name(self.order[0]))
         return super()._announce_turn_refusal(name, seat)
 
     def _call_refusal(self, name: str, seat: Seat, call: Announcement
                       ) -> tuple[RuleKey, str] | None:
-        if not self.profile.is_limited:
-            refusal = self._variant_announce_refusal(name, seat, call)
-            if refusal is not None:
-                return refusal
-        if call is _MISS:
-            taker = self._name(self.miss_taker)  # type: ignore[arg-type]
-            return RuleId.ANN_MISS_ONCE, (
-                f"{name} cannot take the miss: {taker} has already taken it, and it "
-                "goes only to the first player who asks."
-            )
-        if seat != self.dealer:
-            return RuleId.DEFEND, (
-                f"{name} may not defend: only the dealer may, and only against a single "
-                "player who stood."
-            )
-        case = self.dealer_case()
-        if case is _SOLE_STAND:
-            return RuleId.ANN_DEALER_SOLE_STAND, (
-                f"{name}, dealing against a single player who stood, may not pass: the "
-                "dealer must stand, take the miss or defend the pool."
-            )
-        if case is _SOLE_MISS:
-            return RuleId.ANN_DEALER_SOLE_MISS, (
-                f"{name}, dealing against a single player who took the miss, may not "
-                "defend: the dealer may only stand or pass."
-            )
-        return RuleId.DEFEND, (
-            f"{name} may not defend: two or more players are in, and the dealer may "
-            "defend only against a single player who stood."
-        )
-
-    def _single_pot_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str]:
-        left = self._name(self.order[0])
-        if self.phase is _ANNOUNCE and seat == self._turn:
-            return VariantRuleId.SINGLE_POT, (
-                f"{name} may only stand or take the miss: in a single pot nobody passes."
-            )
-        return VariantRuleId.SINGLE_POT, (
-            f"{name} cannot announce: in a single pot everyone plays, and only {left}, on the "
-            "dealer's left, may first swap for the miss."
-        )
-
-    def _variant_announce_refusal(self, name: str, seat: Seat, call: Announcement
-                                  ) -> tuple[RuleKey, str] | None:
-        """The refusals that only a profile's options cause, for a player whose turn it is."""
-        profile = self.profile
-        if self.miss is None and (call is _MISS or call is _DEFEND):
-            return RuleId.ANN_CHOICES, (
-                f"{name} may only stand or pass: this deal has no miss."
-            )
-        if call is _PASS and profile.club_law and self.indicator.suit is Suit.CLUBS:
-            return VariantRuleId.CLUB_LAW, (
-                f"{name} may not pass: a club was turned for trumps, and under club law "
-                "everyone plays."
-            )
-        if seat == self.dealer and self.dealer_case() is _SOLE_STAND:
-            if self.miss is None:
-                return RuleId.ANN_DEALER_SOLE_STAND, (
-                    f"{name}, dealing against a single player who stood, may not pass: "
-                    "there is no miss to defend with, so the dealer stands and plays."
-                )
-            if profile.dealer_defends_sole:
-                return RuleId.ANN_DEALER_SOLE_STAND, (
-                    f"{name}, dealing against a single player who stood, must defend the "
-                    "pool with the miss."
-                )
-        return None
+        taker = None if self.miss_taker is None else self._name(self.miss_taker)
+        return explain_announcement(self.profile, name, call, self.dealer_case(),
+                                    self.miss is not None, taker, self.indicator.suit)
 
     def _exchange_barred(self, name: str, take_turned: bool) -> tuple[RuleKey, str] | None:
         if take_turned:
@@ -378,16 +252,12 @@ class DealState(DealMachine):
         return None
 
     def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
-        hand, trick, trump = self.held[seat], self.trick, self.trump
-        if (self._variant_play and not trick and card in hand and trump is not None
-                and card in legal_leads(hand, trump, self.ace_duty, self.indicator)):
-            top = highest_trump(hand, trump)
-            assert top is not None
-            return VariantRuleId.TWO_TOP_TRUMP, (
-                f"{name} may not lead {card.shown}: only two players are in, so {name} must "
-                f"lead the highest trump, {top.shown}."
-            )
-        return explain_card(name, card, hand, trick, trump, self.ace_duty, self.indicator)
+        hand = self.held[seat]
+        if self._limited_duties:
+            return explain_card(name, card, hand, self.trick, self.trump, self.ace_duty,
+                                self.indicator)
+        return explain_variant_card(self.profile, name, card, hand, self.trick, self.trump,
+                                    self.ace_duty, self.indicator)
 
 
 def deal_kind(carried: Fraction, profile: Profile = LIMITED) -> DealKind:

@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from ..engine.cards import CARDS, Card, parse_card
 from ..engine.errors import MalformedRecord, NotationError
@@ -46,11 +46,15 @@ PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump",
 """The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
 
 
-_SET, _IRISH_SET, _PAM_SET = frozenset(FIELDS), frozenset(IRISH_FIELDS), frozenset(PAM_FIELDS)
-_SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
-_WORDS = {a.value: a for a in Announcement}
-_CARD_OF_TEXT: dict[str, Card] = {card.text: card for card in CARDS}
-_CARRIED_TEXT = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
+# Final: the compiled build keeps these in C variables instead of looking them up by name.
+_SET: Final = frozenset(FIELDS)
+_IRISH_SET: Final = frozenset(IRISH_FIELDS)
+_PAM_SET: Final = frozenset(PAM_FIELDS)
+_SIMPLE: Final = DealKind.SIMPLE  # enum lookups are slow in hot code
+_DOUBLE: Final = DealKind.DOUBLE
+_WORDS: Final = {a.value: a for a in Announcement}
+_CARD_OF_TEXT: Final[dict[str, Card]] = {card.text: card for card in CARDS}
+_CARRIED_TEXT: Final = re.compile(r"\s*(\d+)(?:\s*/\s*(\d+))?\s*")
 
 
 def load_record(source: str | os.PathLike[str]) -> dict[str, Any]:
@@ -89,6 +93,16 @@ def _cards(value: Any, field: str, key: object = None, count: int | None = None
     except (KeyError, TypeError):  # not canonical text: take the slow, forgiving route
         where = _where(field, key)
         return tuple(_card(v, f"{where}, {ordinal(i + 1)} card") for i, v in enumerate(value))
+
+
+def _canonical(value: Any) -> tuple[Card, ...] | None:
+    """The cards of a non-empty list of canonical card texts; ``None`` for anything else."""
+    if type(value) is not list or not value:
+        return None
+    try:
+        return tuple([_CARD_OF_TEXT[text] for text in value])
+    except (KeyError, TypeError):
+        return None
 
 
 def _where(field: str, key: object) -> str:
@@ -231,13 +245,15 @@ class ParsedRecord:
             return (*split_deck(cards, len(players), dealer, kind, profile), stock)
         if hands is None or not _is_mapping(hands):
             raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
-        for name in hands:
-            if name not in seat:
-                raise MalformedRecord(f"hands: {name!r} is not one of the players")
+        if hands.keys() != seat.keys():  # compared as sets; the loops name the odd one out
+            for name in hands:
+                if name not in seat:
+                    raise MalformedRecord(f"hands: {name!r} is not one of the players")
+            for name in players:
+                if name not in hands:
+                    raise MalformedRecord(f"hands: no hand for {name!r}")
         by_seat: list[tuple[Card, ...]] = []
         for name in players:
-            if name not in hands:
-                raise MalformedRecord(f"hands: no hand for {name!r}")
             given = hands[name]
             if type(given) is list and len(given) == 3:
                 try:  # canonical card text: one lookup per card
@@ -342,7 +358,9 @@ class ParsedRecord:
             raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most {most}")
         played = []
         for t, trick in enumerate(tricks):
-            cards = _cards(trick, f"tricks: the {ordinal(t + 1)} trick")
+            cards = _canonical(trick)  # the field's name is written only for a refusal
+            if cards is None:
+                cards = _cards(trick, f"tricks: the {ordinal(t + 1)} trick")
             if not cards:
                 raise MalformedRecord(f"tricks: the {ordinal(t + 1)} trick is empty")
             played.append(cards)
@@ -353,7 +371,7 @@ class ParsedRecord:
         return played
 
 
-_NO_CIVIL: frozenset[int] = frozenset()
+_NO_CIVIL: Final[frozenset[int]] = frozenset()
 
 
 def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Final, Protocol, cast
 
 from ..engine.cards import Card
 from ..engine.errors import LooError, MalformedRecord
@@ -28,10 +28,10 @@ from ..engine.state import (
 from ..engine.words import counted, ordinal
 from .parse import ParsedRecord
 
-CIVIL = " civil"
+CIVIL: Final = " civil"
 """Added to the ace of trumps in ``next.options`` and ``error.action`` for a civil lead."""
 
-TAKE_TURNED = " + turned"
+TAKE_TURNED: Final = " + turned"
 """Added to the discards in ``next.options`` and ``error.action`` when the dealer takes
 the turned card (Pam Loo's ``dealer_takes_trump``)."""
 
@@ -116,6 +116,11 @@ def walk(parsed: ParsedRecord, keep: bool) -> Replay:
     civil = parsed.civil
     for t, trick in enumerate(parsed.tricks):
         civil_lead = t + 1 in civil
+        if not (keep or civil_lead):
+            for card in trick:
+                if not state.play_if_legal(card):
+                    return _stopped(state, states, actions, Play(_to_act(state), card))
+            continue
         for i, card in enumerate(trick):
             if keep or (civil_lead and i == 0):
                 player = _to_act(state)

@@ -7,8 +7,9 @@ options, or the first illegal action with the rule it breaks.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Final, cast
 
+from ..engine.money import amount_texts
 from ..engine.pam import PamState
 from ..engine.profiles import describe
 from ..engine.rules import RuleKey
@@ -17,8 +18,8 @@ from .parse import ParsedRecord
 from .replay import action_text, phase_of, walk
 from .write import card_texts
 
-_STAKE_TEXT = tuple(str(-stake) for stake in range(10))
-_SIMPLE = DealKind.SIMPLE  # enum lookups are slow in hot code
+_STAKE_TEXT: Final = tuple(str(-stake) for stake in range(10))
+_SIMPLE: Final = DealKind.SIMPLE  # enum lookups are slow in hot code
 
 
 def check(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,14 +80,11 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
         settled = state.settlement()
         if state.collected_by is not None:
             result["collected_by"] = names[state.collected_by]
-        payouts = result["payouts"]
-        for seat, amount in settled.payouts.items():
-            payouts[names[seat]] = amount_text(amount)
+        result["payouts"] = amount_texts(settled.payouts, names)
         for seat in settled.looed:
             result["looed"].append(names[seat])
         result["carried_next"] = amount_text(settled.carried_next)
-        for seat, amount in settled.net.items():
-            net[names[seat]] = amount_text(amount)
+        net = amount_texts(settled.net, names)
     else:  # only the stakes have been booked (R-DEAL-ANTE)
         for seat, stake in enumerate(state.stakes):
             net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from loo_tutor.engine import legality
 from loo_tutor.engine.cards import Suit, full_deck, parse_card
 from loo_tutor.engine.errors import MalformedRecord, RuleError
 from loo_tutor.engine.legality import Announcement
@@ -536,11 +537,27 @@ def test_every_three_card_variant_rule_has_a_test() -> None:
     assert three_card == COVERED, sorted(three_card - COVERED)
 
 
-FAST_PATH_PROFILES = [LIMITED, BLENHEIM, profile(club_law=True), profile(irish=True),
-                      profile(single_pot="miss"), profile(dealer_defends_sole=True),
-                      profile(two_player_top_trump=True), profile(no_heading=True),
-                      profile(three_card_flush=True), profile(reveal="immediate"),
-                      profile(trump_lead="opening"), profile(simple_ace_duty=True)]
+FAST_PATH_PROFILES = [
+    LIMITED, BLENHEIM, profile(club_law=True), profile(irish=True), profile(single_pot="miss"),
+    profile(dealer_defends_sole=True), profile(two_player_top_trump=True),
+    profile(no_heading=True), profile(three_card_flush=True), profile(reveal="immediate"),
+    profile(trump_lead="opening"), profile(trump_lead="opening-and-next"),
+    profile(simple_ace_duty=True), profile(miss_position="first"), profile(undivided=True),
+    profile(stakes="everyone", loo="mixed(30)", session_end="clean"),
+    profile(club_law=True, no_heading=True, trump_lead="opening", two_player_top_trump=True,
+            dealer_defends_sole=True),
+    profile(irish=True, club_law=True, three_card_flush=True, no_heading=True),
+]
+"""The bundles of three-card Loo, every three-card option on its own, and mixtures."""
+
+TABLE_NUMBERS = {"seats", "first_dealer", "ante", "stake"}
+PAM_OPTIONS = {"running_pam", "flush_exempt", "duties", "dealer_takes_trump"}
+
+
+def test_the_fast_path_profiles_hold_every_three_card_option() -> None:
+    written = {option for rules in FAST_PATH_PROFILES for option, _ in rules.options}
+    assert set(OPTIONS) - TABLE_NUMBERS - PAM_OPTIONS <= written
+    assert {p.limited_duties for p in FAST_PATH_PROFILES} == {True, False}
 
 
 def _tried(state: DealState) -> list[Any]:
@@ -580,3 +597,63 @@ def test_the_limited_fast_path_answers_as_the_general_path(rules: Profile) -> No
             fast, slow = fast.apply(action), slow.apply(action)
         assert slow.is_terminal()
         assert fast.settlement() == slow.settlement()
+
+
+def _general_answers(state: DealState) -> tuple[list[Announcement], list[Any]]:
+    """The announcements and cards open to the player to act, from the general path."""
+    rules, seat = state.profile, state.current_player()
+    calls: list[Announcement] = []
+    if state.phase is Phase.ANNOUNCE:
+        calls = legality.variant_announcements(
+            rules, state.dealer_case(), state.miss is not None, state.miss_taker is None,
+            state.kind is DealKind.SIMPLE, state.indicator.suit)
+    playable: list[Any] = []
+    if state.phase is Phase.PLAY:
+        hand = state.held[seat]  # type: ignore[index]
+        playable = list(hand) if len(hand) == 1 else legality.variant_cards(
+            rules, hand, state.trick, state.trump, state.ace_duty, state.indicator,
+            len(state.tricks), len(state.active))
+    return calls, playable
+
+
+def _fast_answers(state: DealState) -> tuple[list[Announcement], list[Any]]:
+    """The same from limited Loo's fast path, called directly."""
+    calls: list[Announcement] = []
+    if state.phase is Phase.ANNOUNCE:
+        calls = legality.limited_announcements(state.dealer_case(), state.miss_taker is None)
+    playable: list[Any] = []
+    if state.phase is Phase.PLAY:
+        hand = state.held[state.current_player()]  # type: ignore[index]
+        playable = (list(hand) if len(hand) == 1
+                    else legality.legal_follows(hand, state.trick, state.trump) if state.trick
+                    else legality.legal_leads(hand, state.trump, state.ace_duty, state.indicator))
+    return calls, playable
+
+
+@pytest.mark.parametrize("rules", FAST_PATH_PROFILES, ids=lambda p: describe(p) or p.name)
+def test_the_fast_path_gives_the_general_paths_cards_and_announcements(rules: Profile) -> None:
+    # Where the profile's duties are limited Loo's the deal asks the fast path; under
+    # every profile the deal's answers must be the general path's, and where the fast
+    # path applies its answers and refusals must be the general path's too.
+    for seed in range(60):
+        rng = random.Random(seed)
+        players = [f"P{i}" for i in range(rng.randint(5, 8))]
+        dealer, carried = rng.randrange(len(players)), rng.choice((0, 0, 3, 6, 9))
+        state = new_deal(players, dealer, carried, random.Random(seed), rules)
+        while not state.is_terminal():
+            general = _general_answers(state)
+            assert (state.legal_announcements(), state.legal_cards()) == general
+            if rules.limited_duties:
+                assert _fast_answers(state) == general
+                seat = state.current_player()
+                if state.phase is Phase.PLAY and seat is not None:
+                    hand = state.held[seat]
+                    for card in (c for c in hand if c not in general[1]):
+                        args = ("X", card, hand, state.trick, state.trump, state.ace_duty,
+                                state.indicator)
+                        assert (legality.explain_card(*args)
+                                == legality.explain_variant_card(rules, *args))
+            options = state.legal_actions()
+            passing = Announce(state.current_player(), PASS)  # type: ignore[arg-type]
+            action = passing if passing in options and rng.random() < 0.6 else rng.choice(options)
+            state = state.apply(action)
