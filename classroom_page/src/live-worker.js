@@ -18,11 +18,22 @@
 // Python holds the widgets and takes the page's messages (saved: whether it
 // started from the saved memory); Jupyter iopub
 // messages (comm messages, status, errors); {settled: true} once the worker
-// has nothing more to fetch; {failed: reason} if Python cannot start. From
+// has nothing more to fetch; {failed: reason} if Python cannot start;
+// {mark: name, at: ms since the epoch} as each stage of the start ends, for
+// the page's performance timeline. From
 // the page: Jupyter messages for the widgets (comm_msg ...), kept until
 // Python is ready.
 /* global loadPyodide */
+
+// A stage of the start, marked on the page's timeline (live.js), which the
+// browser benchmark reads to say where a start spends its time.
+function mark(name) {
+  self.postMessage({ mark: name, at: performance.timeOrigin + performance.now() });
+}
+
+mark('worker started');
 importScripts('../pyodide/pyodide.js');
+mark('pyodide.js run');
 
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
@@ -97,6 +108,7 @@ function fromMemory(options, memory) {
 async function startPython() {
   const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
   const memory = await keptMemory().catch(() => null);
+  mark('saved memory read');
   if (memory) {
     try {
       return { pyodide: await fromMemory(options, memory), saved: true };
@@ -120,15 +132,18 @@ async function start() {
     return;
   }
   const { pyodide, saved } = started;
+  mark('Pyodide started');
   try {
     pyodide.setStdout({ batched: (line) => console.log(line) });
     pyodide.setStderr({ batched: (line) => console.warn(line) });
     step("making the page's widgets", 1, 3);
     bridge = pyodide.pyimport('loo_live_worker');
     bridge.start(self.name);
+    mark("page's widgets made");
     step("connecting the page's widgets", 2, 3);
     bridge.connect(post);
     early.splice(0).forEach(receive);
+    mark("page's widgets connected");
     self.postMessage({ ready: true, saved });
   } catch (error) {
     self.postMessage({ failed: String((error && error.message) || error) });
