@@ -8,9 +8,9 @@
 // page's cells, which make the same widgets, with the same ids, as the build
 // made; once the page is live, the worker fetches the memory the build saved
 // (snapshot.bin.gz, in which every live page's widgets are made) and keeps it
-// in the browser's Cache Storage. A later visit starts Python from that
-// memory, which is quicker and runs no cell; if it cannot be used, Python
-// starts afresh. The page's widget manager (live.js) has made the same
+// in the browser's Cache Storage, decompressed. A later visit starts Python
+// from that memory, read while Pyodide loads, which is quicker and runs no
+// cell; if it cannot be used, Python starts afresh. The page's widget manager (live.js) has made the same
 // widgets' models from the page's saved state; from then on they talk
 // through messages.
 //
@@ -62,42 +62,71 @@ function keeper() {
   return self.caches ? self.caches.open(KEPT) : Promise.resolve(null);
 }
 
-// The saved memory this build made, if an earlier visit kept it: the
-// decompressed bytes, or null.
+// The saved memory this build made, if an earlier visit kept it: a
+// response whose body is the memory, decompressed, or null. It answers as
+// soon as the cache has found it; its body is read while Pyodide loads.
 async function keptMemory() {
   const cache = await keeper().catch(() => null);
-  const response = cache && await cache.match(SNAPSHOT).catch(() => null);
-  if (!response) return null;
-  return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  return (cache && await cache.match(SNAPSHOT).catch(() => null)) || null;
 }
 
-// Fetches the saved memory and keeps it for the next visit, in place of any
-// an earlier build made.
+// Fetches the saved memory and keeps it for the next visit, decompressed
+// (so that a later visit only reads it), in place of any an earlier build
+// made.
 async function keepMemory() {
   const cache = await keeper();
   if (!cache) return;
   for (const request of await cache.keys()) {
     if (request.url !== SNAPSHOT) await cache.delete(request);
   }
-  if (!await cache.match(SNAPSHOT)) await cache.add(SNAPSHOT);
+  if (await cache.match(SNAPSHOT)) return;
+  const response = await fetch(SNAPSHOT);
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  await cache.put(SNAPSHOT, new Response(response.body.pipeThrough(new DecompressionStream('gzip'))));
 }
 
-// Pyodide started from ``memory``, with its private snapshot option
-// (_loadSnapshot). Pyodide 0.29 logs a memory that WebAssembly cannot take
-// ("wasm instantiation failed!") and then waits for ever: that log fails
-// the start here.
-function fromMemory(options, memory) {
+// ``bytes`` filled from ``stream``; rejects if the stream has more or fewer.
+async function fill(bytes, stream) {
+  const reader = stream.getReader();
+  let at = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes.set(value, at);
+    at += value.length;
+  }
+  if (at !== bytes.length) throw new Error('the saved memory was cut short');
+}
+
+// Pyodide started from the memory in ``blob``, with its private snapshot
+// option (_loadSnapshot). The memory is read while Pyodide loads its files
+// and makes its WebAssembly: Pyodide takes its size at once and waits for
+// its bytes before its own start ends (fsInit), then restores it. Pyodide
+// 0.29 logs a memory that WebAssembly cannot take ("wasm instantiation
+// failed!") and then waits for ever: that log fails the start here, as
+// does a memory that cannot be read.
+function fromMemory(options, blob) {
   return new Promise((resolve, reject) => {
     const warn = console.warn;
     const restore = () => { console.warn = warn; };
+    const fail = (error) => {
+      restore();
+      reject(error);
+    };
     console.warn = (...args) => {
       warn(...args);
       if (String(args[0]).includes('instantiation failed')) {
-        restore();
-        reject(new Error('WebAssembly could not take the saved memory'));
+        fail(new Error('WebAssembly could not take the saved memory'));
       }
     };
-    loadPyodide({ ...options, _loadSnapshot: memory }).then(resolve, reject).finally(restore);
+    const memory = new Uint8Array(blob.size);
+    // Unread, Pyodide never restores it: it waits for ever, and the start fails here.
+    const read = fill(memory, blob.stream()).then(() => mark('saved memory read'), (error) => {
+      fail(error);
+      return new Promise(() => {});
+    });
+    loadPyodide({ ...options, _loadSnapshot: memory, fsInit: () => read })
+      .then(resolve, reject).finally(restore);
   });
 }
 
@@ -107,11 +136,12 @@ function fromMemory(options, memory) {
 // {pyodide, saved}: saved tells whether it started from the saved memory.
 async function startPython() {
   const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
-  const memory = await keptMemory().catch(() => null);
-  mark('saved memory read');
-  if (memory) {
+  const kept = await keptMemory();
+  if (kept) {
     try {
-      return { pyodide: await fromMemory(options, memory), saved: true };
+      const blob = await kept.blob();
+      mark('saved memory found');
+      return { pyodide: await fromMemory(options, blob), saved: true };
     } catch (error) {
       console.warn('Python could not start from the saved memory; starting it afresh:', error);
       await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
