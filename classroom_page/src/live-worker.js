@@ -32,15 +32,16 @@ function mark(name) {
 }
 
 mark('worker started');
-importScripts('../pyodide/pyodide.js');
-mark('pyodide.js run');
-
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
 const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, self.location.href).href;
 const KEPT = 'loo-live-saved-memory'; // the Cache Storage that keeps the saved memory
 let bridge = null;
 const early = []; // the page's messages that came before Python was ready
+// Looked for while Pyodide's script loads.
+const kept = keptMemory();
+importScripts('../pyodide/pyodide.js');
+mark('pyodide.js run');
 
 function step(text, done, total) {
   self.postMessage({ step: text, done, total });
@@ -136,10 +137,10 @@ function fromMemory(options, blob) {
 // {pyodide, saved}: saved tells whether it started from the saved memory.
 async function startPython() {
   const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
-  const kept = await keptMemory();
-  if (kept) {
+  const memory = await kept;
+  if (memory) {
     try {
-      const blob = await kept.blob();
+      const blob = await memory.blob();
       mark('saved memory found');
       return { pyodide: await fromMemory(options, blob), saved: true };
     } catch (error) {
