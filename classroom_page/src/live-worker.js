@@ -71,9 +71,18 @@ async function keptMemory() {
   return (cache && await cache.match(SNAPSHOT).catch(() => null)) || null;
 }
 
+const PIECE = 1 << 16; // the compressed bytes decompressed at a time, between pauses
+
+// A pause until the worker's next task: what the page sent meanwhile (a
+// press on a widget) is answered first.
+function pause() {
+  return new Promise((resolve) => { setTimeout(resolve, 0); });
+}
+
 // Fetches the saved memory and keeps it for the next visit, decompressed
 // (so that a later visit only reads it), in place of any an earlier build
-// made.
+// made. It is decompressed a piece at a time, with a pause after each, as
+// the page is live by then.
 async function keepMemory() {
   const cache = await keeper();
   if (!cache) return;
@@ -83,7 +92,26 @@ async function keepMemory() {
   if (await cache.match(SNAPSHOT)) return;
   const response = await fetch(SNAPSHOT);
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-  await cache.put(SNAPSHOT, new Response(response.body.pipeThrough(new DecompressionStream('gzip'))));
+  const unzip = new DecompressionStream('gzip');
+  const kept = cache.put(SNAPSHOT, new Response(unzip.readable));
+  kept.catch(() => {}); // awaited below, or failed by the abort
+  const writer = unzip.writable.getWriter();
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (let at = 0; at < value.length; at += PIECE) {
+        await writer.write(value.subarray(at, at + PIECE));
+        await pause();
+      }
+    }
+    await writer.close();
+  } catch (error) {
+    writer.abort(error).catch(() => {});
+    throw error;
+  }
+  await kept;
 }
 
 // ``bytes`` filled from ``stream``; rejects if the stream has more or fewer.
