@@ -93,8 +93,8 @@ async function keepMemory() {
   const response = await fetch(SNAPSHOT);
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
   const unzip = new DecompressionStream('gzip');
-  const kept = cache.put(SNAPSHOT, new Response(unzip.readable));
-  kept.catch(() => {}); // awaited below, or failed by the abort
+  const stored = cache.put(SNAPSHOT, new Response(unzip.readable));
+  stored.catch(() => {}); // awaited below, or failed by the abort
   const writer = unzip.writable.getWriter();
   const reader = response.body.getReader();
   try {
@@ -111,7 +111,7 @@ async function keepMemory() {
     writer.abort(error).catch(() => {});
     throw error;
   }
-  await kept;
+  await stored;
 }
 
 // ``bytes`` filled from ``stream``; rejects if the stream has more or fewer.
