@@ -10,7 +10,8 @@ Playwright and prints:
   (warm cache, the browser restarted in between), and where the warm
   openings spend their time (the page's worker requested, Pyodide
   requested, the page's widgets drawn while Python starts, Python ready
-  with the page's widgets, the page live);
+  with the page's widgets, the page live, and between them the stages of
+  Python's start that the page's worker marks on the page's timeline);
 * under Voila (``loo-tutor classroom``, started here on a free port, kernels
   preheated): milliseconds from opening the forced-ace app to its card
   buttons, with a fresh browser profile and with the profile of an earlier
@@ -146,6 +147,8 @@ PHASE_REQUESTS = (("page's worker requested", "_static/live/worker.js"),
 # Marks the page sets on its timeline (classroom_page/src/live.js).
 PHASE_MARKS = (("widgets drawn (usable)", "loo-live:widgets drawn"),
                ("Python ready", "loo-live:python ready"), ("live", "loo-live:live"))
+# The marks of the stages of Python's start in the page's worker (live-worker.js).
+WORKER_MARK = "loo-live:worker "
 
 
 def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
@@ -161,6 +164,11 @@ def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
             f"performance.getEntriesByName({json.dumps(name)}).map(m => m.startTime)")
         if marks:
             phases[label] = float(marks[0])
+    worker = page.evaluate(
+        f"performance.getEntriesByType('mark').filter(m => m.name.startsWith({json.dumps(WORKER_MARK)}))"
+        ".map(m => [m.name, m.startTime])")
+    for name, start in worker:
+        phases.setdefault(f"  worker: {name[len(WORKER_MARK):]}", float(start))
     return phases
 
 
@@ -537,9 +545,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{mark(value, TARGETS['click'])}")
         if browser["warm_phases"]:
             print("  warm opening, median ms from navigation start:")
-            for label in browser["warm_phases"][0]:
-                values = [p[label] for p in browser["warm_phases"] if label in p]
-                print(f"    {label:34}{statistics.median(values):7.0f}")
+            medians = {label: statistics.median(p[label] for p in browser["warm_phases"]
+                                                if label in p)
+                       for phases in browser["warm_phases"] for label in phases}
+            for label, value in sorted(medians.items(), key=lambda item: item[1]):
+                print(f"    {label:34}{value:7.0f}")
     wire = figures.get("wire")
     if wire:
         _print_wire(wire, args.mbit, args.rtt, mark)

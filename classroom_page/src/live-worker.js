@@ -8,9 +8,9 @@
 // page's cells, which make the same widgets, with the same ids, as the build
 // made; once the page is live, the worker fetches the memory the build saved
 // (snapshot.bin.gz, in which every live page's widgets are made) and keeps it
-// in the browser's Cache Storage. A later visit starts Python from that
-// memory, which is quicker and runs no cell; if it cannot be used, Python
-// starts afresh. The page's widget manager (live.js) has made the same
+// in the browser's Cache Storage, decompressed. A later visit starts Python
+// from that memory, read while Pyodide loads, which is quicker and runs no
+// cell; if it cannot be used, Python starts afresh. The page's widget manager (live.js) has made the same
 // widgets' models from the page's saved state; from then on they talk
 // through messages.
 //
@@ -18,18 +18,30 @@
 // Python holds the widgets and takes the page's messages (saved: whether it
 // started from the saved memory); Jupyter iopub
 // messages (comm messages, status, errors); {settled: true} once the worker
-// has nothing more to fetch; {failed: reason} if Python cannot start. From
+// has nothing more to fetch; {failed: reason} if Python cannot start;
+// {mark: name, at: ms since the epoch} as each stage of the start ends, for
+// the page's performance timeline. From
 // the page: Jupyter messages for the widgets (comm_msg ...), kept until
 // Python is ready.
 /* global loadPyodide */
-importScripts('../pyodide/pyodide.js');
 
+// A stage of the start, marked on the page's timeline (live.js), which the
+// browser benchmark reads to say where a start spends its time.
+function mark(name) {
+  self.postMessage({ mark: name, at: performance.timeOrigin + performance.now() });
+}
+
+mark('worker started');
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
 const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, self.location.href).href;
 const KEPT = 'loo-live-saved-memory'; // the Cache Storage that keeps the saved memory
 let bridge = null;
 const early = []; // the page's messages that came before Python was ready
+// Looked for while Pyodide's script loads.
+const kept = keptMemory();
+importScripts('../pyodide/pyodide.js');
+mark('pyodide.js run');
 
 function step(text, done, total) {
   self.postMessage({ step: text, done, total });
@@ -51,42 +63,99 @@ function keeper() {
   return self.caches ? self.caches.open(KEPT) : Promise.resolve(null);
 }
 
-// The saved memory this build made, if an earlier visit kept it: the
-// decompressed bytes, or null.
+// The saved memory this build made, if an earlier visit kept it: a
+// response whose body is the memory, decompressed, or null. It answers as
+// soon as the cache has found it; its body is read while Pyodide loads.
 async function keptMemory() {
   const cache = await keeper().catch(() => null);
-  const response = cache && await cache.match(SNAPSHOT).catch(() => null);
-  if (!response) return null;
-  return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  return (cache && await cache.match(SNAPSHOT).catch(() => null)) || null;
 }
 
-// Fetches the saved memory and keeps it for the next visit, in place of any
-// an earlier build made.
+const PIECE = 1 << 16; // the compressed bytes decompressed at a time, between pauses
+
+// A pause until the worker's next task: what the page sent meanwhile (a
+// press on a widget) is answered first.
+function pause() {
+  return new Promise((resolve) => { setTimeout(resolve, 0); });
+}
+
+// Fetches the saved memory and keeps it for the next visit, decompressed
+// (so that a later visit only reads it), in place of any an earlier build
+// made. It is decompressed a piece at a time, with a pause after each, as
+// the page is live by then.
 async function keepMemory() {
   const cache = await keeper();
   if (!cache) return;
   for (const request of await cache.keys()) {
     if (request.url !== SNAPSHOT) await cache.delete(request);
   }
-  if (!await cache.match(SNAPSHOT)) await cache.add(SNAPSHOT);
+  if (await cache.match(SNAPSHOT)) return;
+  const response = await fetch(SNAPSHOT);
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  const unzip = new DecompressionStream('gzip');
+  const stored = cache.put(SNAPSHOT, new Response(unzip.readable));
+  stored.catch(() => {}); // awaited below, or failed by the abort
+  const writer = unzip.writable.getWriter();
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (let at = 0; at < value.length; at += PIECE) {
+        await writer.write(value.subarray(at, at + PIECE));
+        await pause();
+      }
+    }
+    await writer.close();
+  } catch (error) {
+    writer.abort(error).catch(() => {});
+    throw error;
+  }
+  await stored;
 }
 
-// Pyodide started from ``memory``, with its private snapshot option
-// (_loadSnapshot). Pyodide 0.29 logs a memory that WebAssembly cannot take
-// ("wasm instantiation failed!") and then waits for ever: that log fails
-// the start here.
-function fromMemory(options, memory) {
+// ``bytes`` filled from ``stream``; rejects if the stream has more or fewer.
+async function fill(bytes, stream) {
+  const reader = stream.getReader();
+  let at = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes.set(value, at);
+    at += value.length;
+  }
+  if (at !== bytes.length) throw new Error('the saved memory was cut short');
+}
+
+// Pyodide started from the memory in ``blob``, with its private snapshot
+// option (_loadSnapshot). The memory is read while Pyodide loads its files
+// and makes its WebAssembly: Pyodide takes its size at once and waits for
+// its bytes before its own start ends (fsInit), then restores it. Pyodide
+// 0.29 logs a memory that WebAssembly cannot take ("wasm instantiation
+// failed!") and then waits for ever: that log fails the start here, as
+// does a memory that cannot be read.
+function fromMemory(options, blob) {
   return new Promise((resolve, reject) => {
     const warn = console.warn;
     const restore = () => { console.warn = warn; };
+    const fail = (error) => {
+      restore();
+      reject(error);
+    };
     console.warn = (...args) => {
       warn(...args);
       if (String(args[0]).includes('instantiation failed')) {
-        restore();
-        reject(new Error('WebAssembly could not take the saved memory'));
+        fail(new Error('WebAssembly could not take the saved memory'));
       }
     };
-    loadPyodide({ ...options, _loadSnapshot: memory }).then(resolve, reject).finally(restore);
+    const memory = new Uint8Array(blob.size);
+    // Unread, Pyodide never restores it: it waits for ever, and the start fails here.
+    const read = fill(memory, blob.stream()).then(() => mark('saved memory read'), (error) => {
+      fail(error);
+      return new Promise(() => {});
+    });
+    loadPyodide({ ...options, _loadSnapshot: memory, fsInit: () => read })
+      .then(resolve, reject).finally(restore);
   });
 }
 
@@ -96,10 +165,12 @@ function fromMemory(options, memory) {
 // {pyodide, saved}: saved tells whether it started from the saved memory.
 async function startPython() {
   const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
-  const memory = await keptMemory().catch(() => null);
+  const memory = await kept;
   if (memory) {
     try {
-      return { pyodide: await fromMemory(options, memory), saved: true };
+      const blob = await memory.blob();
+      mark('saved memory found');
+      return { pyodide: await fromMemory(options, blob), saved: true };
     } catch (error) {
       console.warn('Python could not start from the saved memory; starting it afresh:', error);
       await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
@@ -120,15 +191,18 @@ async function start() {
     return;
   }
   const { pyodide, saved } = started;
+  mark('Pyodide started');
   try {
     pyodide.setStdout({ batched: (line) => console.log(line) });
     pyodide.setStderr({ batched: (line) => console.warn(line) });
     step("making the page's widgets", 1, 3);
     bridge = pyodide.pyimport('loo_live_worker');
     bridge.start(self.name);
+    mark("page's widgets made");
     step("connecting the page's widgets", 2, 3);
     bridge.connect(post);
     early.splice(0).forEach(receive);
+    mark("page's widgets connected");
     self.postMessage({ ready: true, saved });
   } catch (error) {
     self.postMessage({ failed: String((error && error.message) || error) });

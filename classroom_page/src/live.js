@@ -211,7 +211,9 @@ function start() {
   };
 
   const handle = (msg) => {
-    if (msg.step !== undefined) {
+    if (msg.mark !== undefined) {
+      performance.mark(`loo-live:worker ${msg.mark}`, { startTime: msg.at - performance.timeOrigin });
+    } else if (msg.step !== undefined) {
       mark(msg.step);
       status.say(`Starting Python in your browser… (${msg.step})`, waiting);
       status.progress(msg.done, msg.total);

@@ -143,14 +143,13 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
 
 
 SNAPSHOT = "/_static/pyodide/snapshot.bin.gz"
-# Runs in the page: the saved memory kept by the worker replaced by a
-# well-formed gzip of bytes that are no memory Python can start from.
+# Runs in the page: the saved memory kept by the worker (decompressed)
+# replaced by as many bytes that are no memory Python can start from.
 SPOIL_KEPT_MEMORY = """async () => {
   const cache = await caches.open('loo-live-saved-memory');
   const [request] = await cache.keys();
-  const junk = new Blob([new Uint8Array(4096).fill(7)]).stream()
-    .pipeThrough(new CompressionStream('gzip'));
-  await cache.put(request, new Response(junk));
+  const kept = await (await cache.match(request)).blob();
+  await cache.put(request, new Response(new Uint8Array(kept.size).fill(7)));
   return request.url;
 }"""
 
