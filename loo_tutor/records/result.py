@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from ..engine.games import game_of
 from ..engine.pam import PamState
 from ..engine.profiles import describe
 from ..engine.rules import RuleKey
-from ..engine.state import DealKind, DealMachine, DealState, Phase, amount_text
+from ..engine.state import DealMachine, DealState, Phase, amount_text
 from .parse import ParsedRecord
 from .replay import action_text, phase_of, walk
 from .write import card_texts
 
 _STAKE_TEXT = tuple(str(-stake) for stake in range(10))
-_SIMPLE = DealKind.SIMPLE  # enum lookups are slow in hot code
 
 
 def check(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     defender = None if three is None else three.defender
     result: dict[str, Any] = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
-        "kind": "pam" if three is None else "simple" if three.kind is _SIMPLE else "double",
+        "kind": game_of(state.profile).kind_name(state),
         "pool": amount_text(state.pool),
         "trump": None if state.trump is None else "SHDC"[state.trump],
         "revealed_after_trick": None if three is None else state.revealed_after,
