@@ -1,13 +1,17 @@
 """The result of checking a deal record: the dict CONTRACT.md §2.4 describes.
 
 :func:`check` replays a record and reports its settlement, the next legal
-options, or the first illegal action with the rule it breaks.
+options, or the first illegal action with the rule it breaks. The result is
+the plain dict the contract fixes, typed key by key (:class:`CheckResult`), so
+that a program reading it is checked as strictly as the engine;
+:func:`to_json` writes it as ``loo-tutor check --json`` prints it.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Literal, TypedDict, cast
 
 from ..engine.games import game_of
 from ..engine.pam import PamState
@@ -20,14 +24,89 @@ from .write import card_texts
 
 _STAKE_TEXT = tuple(str(-stake) for stake in range(10))
 
+Status = Literal["complete", "in_progress", "illegal"]
+"""How far a record's deal went: played out, legal so far, or stopped by an illegal action."""
 
-def check(record: Mapping[str, Any]) -> dict[str, Any]:
+
+class TrickResult(TypedDict):
+    """One trick of a result: its leader, the cards as ``[player, card]`` pairs in the
+    order played, and its winner (``None`` while the trick is unfinished)."""
+
+    leader: str
+    cards: list[list[str]]
+    winner: str | None
+
+
+class NextTurn(TypedDict):
+    """Who acts next in an unfinished deal, in which phase, and their legal options, sorted."""
+
+    player: str
+    phase: str
+    options: list[str]
+
+
+class ErrorResult(TypedDict):
+    """The first illegal action: who took it, in which phase, the action as written,
+    the ID of the rule it breaks and a sentence saying why."""
+
+    player: str
+    phase: str
+    action: str
+    rule: str
+    message: str
+
+
+class _ContractResult(TypedDict):
+    """The keys CONTRACT.md §2.4 fixes, present in every result, in this order."""
+
+    status: Status
+    kind: str
+    pool: str
+    trump: str | None
+    revealed_after_trick: int | None
+    active: list[str]
+    defender: str | None
+    collected_by: str | None
+    tricks: list[TrickResult]
+    payouts: dict[str, str]
+    looed: list[str]
+    carried_next: str | None
+    net: dict[str, str]
+    next: NextTurn | None
+    error: ErrorResult | None
+
+
+class CheckResult(_ContractResult, total=False):
+    """The result of :func:`check`: the contract's keys, then the keys a variant adds.
+
+    A profile other than ``limited`` adds ``rules`` and ``flush``, Irish Loo
+    ``exchanges``; a Pam deal adds all of the keys below (``book/pam.md``, "The
+    result"). The amounts are exact rational strings (``"22/3"``).
+    """
+
+    rules: str
+    flush: str | None
+    exchanges: dict[str, list[str]]
+    flush_kind: str | None
+    exempt: list[str]
+    drawn: dict[str, list[str]]
+    pam: str | None
+    civil: list[int]
+
+
+def to_json(result: CheckResult) -> str:
+    """``result`` as ``loo-tutor check --json`` prints it: one JSON object, indented,
+    cards and names as written (not escaped to ASCII)."""
+    return json.dumps(result, ensure_ascii=False, indent=2)
+
+
+def check(record: Mapping[str, Any]) -> CheckResult:
     """Replay a deal record and report what happened (CONTRACT.md §2).
 
     Returns:
         the result dict, whose ``status`` is ``complete``, ``in_progress`` or
         ``illegal``; an illegal action is described in ``error`` with its
-        ``rule``.
+        ``rule``. It is a plain dict, typed as :class:`CheckResult`.
 
     Raises:
         MalformedRecord: the record does not describe a deal.
@@ -43,12 +122,12 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None = None
-            ) -> dict[str, Any]:
+            ) -> CheckResult:
     """The result dict of CONTRACT.md §2.4, with the keys a variant adds (book: Variants)."""
     names = state.players
     complete = error is None and state.phase is Phase.OVER
     three = state if type(state) is DealState else None
-    tricks = []
+    tricks: list[TrickResult] = []
     for trick in state.all_tricks():
         cards = []
         for seat, card in trick.plays:
@@ -60,7 +139,8 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     for seat in state.active:
         active.append(names[seat])
     defender = None if three is None else three.defender
-    result: dict[str, Any] = {
+    net: dict[str, str] = {}
+    result: CheckResult = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
         "kind": game_of(state.profile).kind_name(state),
         "pool": amount_text(state.pool),
@@ -73,8 +153,10 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
         "payouts": {},
         "looed": [],
         "carried_next": None,
+        "net": net,
+        "next": None,
+        "error": None,
     }
-    net = {}
     if complete:
         settled = state.settlement()
         if state.collected_by is not None:
@@ -90,18 +172,13 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     else:  # only the stakes have been booked (R-DEAL-ANTE)
         for seat, stake in enumerate(state.stakes):
             net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
-    result["net"] = net
     if error is None and not complete:
         to_act = state.current_player()
         assert to_act is not None  # an unfinished deal waits for somebody
         options = [action_text(action) for action in state.legal_actions()]
         result["next"] = {"player": names[to_act], "phase": state.phase.value,
                           "options": sorted(options)}
-    else:
-        result["next"] = None
-    if error is None:
-        result["error"] = None
-    else:
+    if error is not None:
         player, phase, action, rule, message = error
         result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
@@ -115,7 +192,7 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     return result
 
 
-def _pam_result(state: PamState, result: dict[str, Any]) -> None:
+def _pam_result(state: PamState, result: CheckResult) -> None:
     """The keys only a Pam result has (``book/pam.md``, "The result")."""
     names = state.players
     flush = state.flush
