@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import cast
 
 from .cards import ACE, Card, full_deck
 from .errors import LooError, RuleError
@@ -144,7 +144,7 @@ class Session:
             return not self.history[-1].settlement().looed
         return True
 
-    def start_deal(self) -> Any:
+    def start_deal(self) -> Deal:
         """Book the stakes, then shuffle, cut and deal as the profile's game deals (R-DEAL-ANTE).
 
         Returns:
