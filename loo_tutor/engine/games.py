@@ -2,9 +2,9 @@
 
 Every game is one module of the engine that registers a :class:`GameSpec` when
 it is imported, as OpenSpiel's games register themselves:
-:mod:`loo_tutor.engine.three_card` for three-card Loo and its variants, and
-:mod:`loo_tutor.engine.pam` for five-card Loo with Pam. Importing
-:mod:`loo_tutor.engine` imports both. A spec names the profile options only
+``loo_tutor.engine.three_card`` for three-card Loo and its variants, and
+:mod:`loo_tutor.engine.pam` for five-card Loo with Pam. Importing the package
+``loo_tutor.engine`` imports both. A spec names the profile options only
 that game reads, how a deal of it starts, which keys its deal records may
 have and what its result calls the kind of a deal. Code that differs by game
 asks :func:`game_of` for the profile's spec instead of testing the game's name.
@@ -31,8 +31,8 @@ from .machine import DealMachine
 from .rules import Profile
 
 DealStart = Callable[[Sequence[str], Seat, Fraction | int, random.Random, Profile], DealMachine]
-"""How a deal of a game starts: shuffle, cut and deal for the players, the
-dealer's seat and the carried balance, with the given random generator."""
+"""The function that starts a deal of a game. It shuffles, cuts and deals for the
+players, the dealer's seat and the carried balance, with the given random generator."""
 
 
 @dataclass(frozen=True)
