@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from ..engine.cards import Card
@@ -39,9 +38,11 @@ the turned card (Pam Loo's ``dealer_takes_trump``)."""
 _State = TypeVar("_State", bound=DealMachine)
 
 
-@dataclass(frozen=True)
 class Replay(Generic[_State]):
-    """A record replayed step by step.
+    """A record replayed step by step, typed by its game's deal.
+
+    A plain class rather than a dataclass: the compiled build cannot make a
+    generic dataclass. Its attributes are read-only.
 
     Attributes:
         states: the state at the start, then after each legal action
@@ -52,9 +53,25 @@ class Replay(Generic[_State]):
         refused: the first illegal action and its verdict, if any.
     """
 
-    states: list[_State]
-    actions: list[Action]
-    refused: tuple[Action, Verdict] | None
+    __slots__ = ("_actions", "_refused", "_states")
+
+    def __init__(self, states: list[_State], actions: list[Action],
+                 refused: tuple[Action, Verdict] | None) -> None:
+        self._states = states
+        self._actions = actions
+        self._refused = refused
+
+    @property
+    def states(self) -> list[_State]:
+        return self._states
+
+    @property
+    def actions(self) -> list[Action]:
+        return self._actions
+
+    @property
+    def refused(self) -> tuple[Action, Verdict] | None:
+        return self._refused
 
 
 def replay(record: Mapping[str, Any]) -> Replay[DealState]:
