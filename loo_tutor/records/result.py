@@ -2,16 +2,17 @@
 
 :func:`check` replays a record and reports its settlement, the next legal
 options, or the first illegal action with the rule it breaks. The result is
-the plain dict the contract fixes, typed key by key (:class:`CheckResult`), so
-that a program reading it is checked as strictly as the engine;
-:func:`to_json` writes it as ``loo-tutor check --json`` prints it.
+the plain dict the contract fixes, typed key by key
+(:class:`~loo_tutor.records.result_types.CheckResult`), so that a program
+reading it is checked as strictly as the engine; :func:`to_json` writes it as
+``loo-tutor check --json`` prints it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, cast
 
 from ..engine.games import game_of
 from ..engine.pam import PamState
@@ -20,79 +21,10 @@ from ..engine.rules import RuleKey
 from ..engine.state import DealMachine, DealState, Phase, amount_text
 from .parse import ParsedRecord
 from .replay import action_text, phase_of, walk
+from .result_types import CheckResult, TrickResult
 from .write import card_texts
 
 _STAKE_TEXT = tuple(str(-stake) for stake in range(10))
-
-Status = Literal["complete", "in_progress", "illegal"]
-"""How far a record's deal went: played out, legal so far, or stopped by an illegal action."""
-
-
-class TrickResult(TypedDict):
-    """One trick of a result: its leader, the cards as ``[player, card]`` pairs in the
-    order played, and its winner (``None`` while the trick is unfinished)."""
-
-    leader: str
-    cards: list[list[str]]
-    winner: str | None
-
-
-class NextTurn(TypedDict):
-    """Who acts next in an unfinished deal, in which phase, and their legal options, sorted."""
-
-    player: str
-    phase: str
-    options: list[str]
-
-
-class ErrorResult(TypedDict):
-    """The first illegal action: who took it, in which phase, the action as written,
-    the ID of the rule it breaks and a sentence saying why."""
-
-    player: str
-    phase: str
-    action: str
-    rule: str
-    message: str
-
-
-class _ContractResult(TypedDict):
-    """The keys CONTRACT.md §2.4 fixes, present in every result, in this order."""
-
-    status: Status
-    kind: str
-    pool: str
-    trump: str | None
-    revealed_after_trick: int | None
-    active: list[str]
-    defender: str | None
-    collected_by: str | None
-    tricks: list[TrickResult]
-    payouts: dict[str, str]
-    looed: list[str]
-    carried_next: str | None
-    net: dict[str, str]
-    next: NextTurn | None
-    error: ErrorResult | None
-
-
-class CheckResult(_ContractResult, total=False):
-    """The result of :func:`check`: the contract's keys, then the keys a variant adds.
-
-    A profile other than ``limited`` adds ``rules`` and ``flush``, Irish Loo
-    ``exchanges``; a Pam deal adds all of the keys below (``book/pam.md``, "The
-    result"). The amounts are exact rational strings (``"22/3"``).
-    """
-
-    rules: str
-    flush: str | None
-    exchanges: dict[str, list[str]]
-    flush_kind: str | None
-    exempt: list[str]
-    drawn: dict[str, list[str]]
-    pam: str | None
-    civil: list[int]
-
 
 def to_json(result: CheckResult) -> str:
     """``result`` as ``loo-tutor check --json`` prints it: one JSON object, indented,
