@@ -46,6 +46,7 @@ IRISH_FIELDS = three_card.IRISH_RECORD_KEYS
 PAM_FIELDS = pam.RECORD_KEYS
 """The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
 
+_KEY_SETS: dict[tuple[str, ...], frozenset[str]] = {}  # a game's record keys, as a set
 _SIMPLE, _DOUBLE = DealKind.SIMPLE, DealKind.DOUBLE  # enum lookups are slow in hot code
 _WORDS = {a.value: a for a in Announcement}
 _CARD_OF_TEXT: dict[str, Card] = {card.text: card for card in CARDS}
@@ -149,9 +150,12 @@ class ParsedRecord:
             profile = LIMITED if rules is None else profile_from_rules(rules)
         game = game_of(profile)
         allowed = game.record_keys(profile)
-        for key in record:
-            if key not in allowed:
-                raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
+        known = _KEY_SETS.get(allowed)
+        if known is None:
+            known = _KEY_SETS[allowed] = frozenset(allowed)
+        if not known.issuperset(record):
+            key = next(k for k in record if k not in known)
+            raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
         players = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
         if not isinstance(dealer, str) or dealer not in players:
