@@ -15,16 +15,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TypeVar
 
-from .state import Announce, DealMachine, DealState, Exchange, Phase, Play, new_deal
-
-_Deal = TypeVar("_Deal", bound=DealMachine)
+from .state import Announce, DealState, Exchange, Phase, Play, new_deal
 
 
-def finish_in_place(state: _Deal, rng: random.Random) -> _Deal:
-    """Play ``state``, a deal of either game, to the end in place with uniformly random
-    legal choices."""
+def finish_in_place(state: DealState, rng: random.Random) -> DealState:
+    """Play ``state`` to the end in place with uniformly random legal choices."""
     # Indexing by rng.random() is uniform for these few options and much
     # cheaper than rng.choice, which matters in long simulations.
     draw = rng.random
@@ -44,7 +40,7 @@ def finish_in_place(state: _Deal, rng: random.Random) -> _Deal:
     return state
 
 
-def play_out(state: _Deal, rng: random.Random) -> _Deal:
+def play_out(state: DealState, rng: random.Random) -> DealState:
     """A copy of ``state`` played to the end with uniformly random legal choices."""
     return finish_in_place(state.copy(), rng)
 
