@@ -16,6 +16,7 @@ COMPILED = [
     "loo_tutor/engine/legality.py",
     "loo_tutor/engine/actions.py",
     "loo_tutor/engine/money.py",
+    "loo_tutor/engine/games.py",
     "loo_tutor/engine/machine.py",
     "loo_tutor/engine/three_card.py",
     "loo_tutor/engine/pam.py",

@@ -25,7 +25,7 @@ from ..engine.errors import LooError, MalformedRecord, NotationError
 from ..engine.rules import rule_by_id
 from ..engine.state import signed_text
 from ..records import reading
-from ..records.record import check
+from ..records.record import CheckResult, check, to_json
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -77,7 +77,7 @@ def _unexpected(exc: Exception, doing: str) -> str:
 # -- check ---------------------------------------------------------------------------------
 
 
-def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str | None]:
+def _check_file(path: str) -> tuple[int, CheckResult | None, str | None, str | None]:
     """Check one file: exit code, result, the reason it was refused, and the stderr line.
 
     Whatever the file holds, the answer is one of these, never an exception.
@@ -98,7 +98,7 @@ def _check_file(path: str) -> tuple[int, dict[str, Any] | None, str | None, str 
     return (EXIT_ILLEGAL if result["status"] == "illegal" else EXIT_LEGAL), result, None, None
 
 
-def summary(result: dict[str, Any]) -> str:
+def summary(result: CheckResult) -> str:
     """A human-readable account of a check result."""
     trump = _SUIT_NAMES[result["trump"]]
     lines = [f"{result['status']}: {result['kind']} deal, pool {result['pool']}, trumps {trump}"]
@@ -116,9 +116,9 @@ def summary(result: dict[str, Any]) -> str:
         defender = f" ({result['defender']} defends the pool)" if result["defender"] else ""
         lines.append(f"playing: {', '.join(result['active'])}{defender}")
     for number, trick in enumerate(result["tricks"], 1):
-        cards = ", ".join(f"{player} {_shown(card)}" for player, card in trick["cards"])
+        played = ", ".join(f"{player} {_shown(card)}" for player, card in trick["cards"])
         outcome = f" -> {trick['winner']} wins" if trick["winner"] else " (unfinished)"
-        lines.append(f"trick {number}, {trick['leader']} leads: {cards}{outcome}")
+        lines.append(f"trick {number}, {trick['leader']} leads: {played}{outcome}")
     if result["status"] == "complete":
         paid = ", ".join(f"{p} {a}" for p, a in result["payouts"].items()) or "nobody"
         lines.append(f"payouts: {paid}")
@@ -174,7 +174,7 @@ def _run_check(args: argparse.Namespace) -> int:
     if result is None:
         print(complaint, file=sys.stderr)
         return code
-    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else summary(result))
+    print(to_json(result) if args.json else summary(result))
     return code
 
 

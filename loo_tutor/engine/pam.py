@@ -44,6 +44,7 @@ from typing import Final
 from .actions import Announce, CivilLead, Exchange, Play, Seat
 from .cards import CARDS, Card, Suit, sort_hand
 from .errors import LooError, RuleError
+from .games import GameSpec, register
 from .legality import (
     Announcement,
     explain_pam_announcement,
@@ -343,3 +344,27 @@ def new_pam_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     """
     deck, _ = shuffle_and_cut(rng)
     return pam_from_deck(players, dealer, carried, deck, profile)
+
+
+# -- the game's registration --------------------------------------------------
+
+RECORD_KEYS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
+               "announce", "exchange", "civil", "tricks")
+"""The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
+
+OPTIONS = frozenset({"running_pam", "flush_exempt", "duties", "dealer_takes_trump"})
+"""The profile options only Pam Loo reads."""
+
+
+def record_keys(profile: Profile) -> tuple[str, ...]:
+    """The keys a record of a Pam deal may have, under any of its profiles."""
+    return RECORD_KEYS
+
+
+def kind_name(state: DealMachine) -> str:
+    """A Pam deal's kind as its result names it: always ``"pam"`` (no simple or double deal)."""
+    return "pam"
+
+
+GAME = register(GameSpec("pam", "Pam Loo", OPTIONS, new_pam_deal, record_keys, kind_name))
+"""Five-card Loo with Pam in the registry of games."""

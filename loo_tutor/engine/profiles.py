@@ -6,9 +6,11 @@ A record names its rules in one of two ways:
 * a mapping of a base bundle plus options, e.g.
   ``{base: limited, loo: "mixed(30)", club_law: true}``.
 
-Options keep the names SPEC §11 gives them. An unknown option, a value of the
-wrong kind or two options that cannot go together make the record malformed,
-with a message naming ``rules.OPTION``.
+Options keep the names SPEC §11 gives them. An option that one game registers
+as its own (:mod:`loo_tutor.engine.games`) is refused under another game's
+profile, as an option is never accepted and then ignored. An unknown option, a
+value of the wrong kind or two options that cannot go together make the record
+malformed, with a message naming ``rules.OPTION``.
 
 >>> profile_from_rules(None) is LIMITED
 True
@@ -27,6 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from .errors import MalformedRecord
+from .games import option_owner
 from .rules import LIMITED, Profile
 
 BLENHEIM = replace(
@@ -132,13 +135,6 @@ _OPTIONS: dict[str, tuple[Callable[[str, Any], Any], Callable[[Any], dict[str, A
 OPTIONS = tuple(_OPTIONS)
 """Every option name a ``rules`` mapping may use, besides ``base``."""
 
-_PAM_ONLY = {"running_pam", "flush_exempt", "duties", "dealer_takes_trump"}
-_THREE_CARD_ONLY = {"single_pot", "reveal", "simple_ace_duty", "miss_position",
-                    "two_player_top_trump", "trump_lead", "no_heading", "club_law", "irish",
-                    "three_card_flush", "undivided", "dealer_defends_sole"}
-"""The options that mean nothing in Pam Loo, which has duties and a flush of its own
-(SPEC §11: an option is never accepted and then ignored). The table's options
-(seats, first dealer, stakes, ante, loo, session end) apply to both games."""
 _NOT_IRISH = {"single_pot", "reveal", "simple_ace_duty", "miss_position"}
 
 
@@ -167,8 +163,8 @@ def profile_from_rules(value: Any) -> Profile:
             raise MalformedRecord(
                 f"rules.{option}: unknown option (allowed: base, {', '.join(OPTIONS)})"
             )
-        wrong_game = _PAM_ONLY if base.game != "pam" else _THREE_CARD_ONLY
-        if option in wrong_game:
+        owner = option_owner(option)  # a game's own option means nothing in another
+        if owner is not None and owner.name != base.game:
             raise MalformedRecord(f"rules.{option}: not an option of {base.name}")
         read, fields = _OPTIONS[option]
         changes.update(fields(read(option, given)))

@@ -244,8 +244,10 @@ _HEADINGS: dict[RuleKey, str] = {
 }
 
 
-Game = Literal["three-card", "pam"]
-"""Which game a profile plays: three-card Loo, or five-card Loo with Pam."""
+Game = str
+"""Which game a profile plays: the name of a game registered in
+:mod:`loo_tutor.engine.games` (``"three-card"``, or ``"pam"`` for five-card Loo
+with Pam), whose module owns what differs from game to game."""
 
 LooRule = Literal["fixed", "unlimited", "mixed"]
 """What a looed player pays (R-LOO): a fixed amount, the pool, or the pool up to a limit."""

@@ -19,13 +19,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import cast
 
 from .cards import ACE, Card, full_deck
 from .errors import LooError, RuleError
-from .pam import PamState, new_pam_deal
+from .games import game_of
+from .pam import PamState
 from .rules import LIMITED, Profile, RuleId
-from .state import DealState, Phase, Seat, new_deal
+from .state import DealState, Phase, Seat
 
 Deal = DealState | PamState
 """A deal of either game: three-card Loo, or five-card Loo with Pam."""
@@ -143,8 +144,8 @@ class Session:
             return not self.history[-1].settlement().looed
         return True
 
-    def start_deal(self) -> Any:
-        """Book the stakes, then shuffle, cut and deal (R-DEAL-ANTE).
+    def start_deal(self) -> Deal:
+        """Book the stakes, then shuffle, cut and deal as the profile's game deals (R-DEAL-ANTE).
 
         Returns:
             The new deal, a :class:`~loo_tutor.engine.state.DealState` (under the
@@ -157,8 +158,8 @@ class Session:
             raise LooError("the current deal must be finished before the next is dealt")
         if self.is_over():
             raise LooError(f"the session's {self.deals} deals have all been played")
-        deal = new_pam_deal if self.profile.game == "pam" else new_deal
-        dealt: Deal = deal(self.players, self.dealer, self.carried, self.rng, self.profile)
+        start = game_of(self.profile).start
+        dealt = cast(Deal, start(self.players, self.dealer, self.carried, self.rng, self.profile))
         for seat, stake in enumerate(dealt.stakes):  # booked only once the deal exists
             if stake:
                 self.ledger.pay_in(seat, stake)

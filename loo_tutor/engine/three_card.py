@@ -20,6 +20,7 @@ from typing import Final
 from .actions import Action, Seat
 from .cards import Card
 from .errors import LooError, RuleError
+from .games import GameSpec, register
 from .legality import (
     Announcement,
     DealerCase,
@@ -393,3 +394,35 @@ def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     carried = check_seats(players, dealer, carried, profile)
     deck, _ = shuffle_and_cut(rng)
     return _start_from_deck(players, dealer, carried, deck, profile)
+
+
+# -- the game's registration --------------------------------------------------
+
+RECORD_KEYS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
+               "announce", "tricks")
+"""The top-level keys a three-card record may have, in the order records are written."""
+
+IRISH_RECORD_KEYS = (*RECORD_KEYS[:-1], "stock", "exchange", "tricks")
+"""The keys of an Irish Loo record: the stock drawn from, and the exchanges."""
+
+OPTIONS = frozenset({"single_pot", "reveal", "simple_ace_duty", "miss_position",
+                     "two_player_top_trump", "trump_lead", "no_heading", "club_law", "irish",
+                     "three_card_flush", "undivided", "dealer_defends_sole"})
+"""The profile options only three-card Loo reads: Pam Loo has duties and a flush
+of its own (SPEC §11: an option is never accepted and then ignored)."""
+
+
+def record_keys(profile: Profile) -> tuple[str, ...]:
+    """The keys a record of a deal under ``profile`` may have."""
+    return IRISH_RECORD_KEYS if profile.irish else RECORD_KEYS
+
+
+def kind_name(state: DealMachine) -> str:
+    """A deal's kind as its result names it: ``"simple"`` or ``"double"`` (R-DEAL-KIND)."""
+    assert isinstance(state, DealState)  # the game's own machine
+    return "simple" if state.kind is _SIMPLE else "double"
+
+
+GAME = register(GameSpec("three-card", "three-card Loo", OPTIONS, new_deal, record_keys,
+                         kind_name))
+"""Three-card Loo and its variants in the registry of games."""

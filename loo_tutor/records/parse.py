@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
+from ..engine import pam, three_card
 from ..engine.cards import CARDS, Card, parse_card
 from ..engine.errors import MalformedRecord, NotationError
+from ..engine.games import game_of
 from ..engine.legality import Announcement
 from ..engine.pam import HAND_SIZE as PAM_HAND
 from ..engine.pam import TRICKS as PAM_TRICKS
@@ -34,22 +36,18 @@ from ..engine.state import (
 from ..engine.words import counted, ordinal
 from .reading import kind_of, load
 
-FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
-          "announce", "tricks")
-"""The top-level keys a record may have, in the order records are written."""
+FIELDS = three_card.RECORD_KEYS
+"""The top-level keys a three-card record may have, in the order records are
+written; each game registers its own (:mod:`loo_tutor.engine.games`)."""
 
-IRISH_FIELDS = (*FIELDS[:-1], "stock", "exchange", "tricks")
+IRISH_FIELDS = three_card.IRISH_RECORD_KEYS
 """The keys of an Irish Loo record: the stock drawn from, and the exchanges."""
 
-PAM_FIELDS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
-              "announce", "exchange", "civil", "tricks")
+PAM_FIELDS = pam.RECORD_KEYS
 """The keys of a Pam Loo record (``book/pam.md``): no miss; civil leads by trick number."""
 
-
+_KEY_SETS: dict[tuple[str, ...], frozenset[str]] = {}  # a game's record keys, as a set
 # Final: the compiled build keeps these in C variables instead of looking them up by name.
-_SET: Final = frozenset(FIELDS)
-_IRISH_SET: Final = frozenset(IRISH_FIELDS)
-_PAM_SET: Final = frozenset(PAM_FIELDS)
 _SIMPLE: Final = DealKind.SIMPLE  # enum lookups are slow in hot code
 _DOUBLE: Final = DealKind.DOUBLE
 _WORDS: Final = {a.value: a for a in Announcement}
@@ -162,10 +160,13 @@ class ParsedRecord:
         if profile is None:
             rules = record.get("rules")
             profile = LIMITED if rules is None else profile_from_rules(rules)
-        pam = profile.game == "pam"
-        allowed = PAM_FIELDS if pam else IRISH_FIELDS if profile.irish else FIELDS
-        if not (_PAM_SET if pam else _IRISH_SET if profile.irish else _SET).issuperset(record):
-            key = next(k for k in record if k not in allowed)
+        game = game_of(profile)
+        allowed = game.record_keys(profile)
+        known = _KEY_SETS.get(allowed)
+        if known is None:
+            known = _KEY_SETS[allowed] = frozenset(allowed)
+        if not known.issuperset(record):
+            key = next(k for k in record if k not in known)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
         players = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
@@ -180,24 +181,8 @@ class ParsedRecord:
         self.dealer = dealer_seat
         self.carried = carried
         self.exchange = self._exchange(record.get("exchange"), seat)
-        if pam:
-            dealt, indicator, stock = _pam_cards(record, players, dealer_seat)
-            self.start: DealMachine = PamState(players, dealer_seat, carried, dealt, indicator,
-                                               stock, profile)
-            self.announce = self._announce(record.get("announce"), seat, False)
-            self.tricks = self._tricks(record.get("tricks"), PAM_TRICKS)
-            self.civil = _civil(record.get("civil"), len(self.tricks))
-            return
-        kind = deal_kind(carried, profile)
-        hands, miss, indicator, stock = self._cards(record, players, seat, dealer_seat, kind,
-                                                    profile)
-        self.start = start_deal(players, dealer_seat, carried, hands, miss, indicator, profile,
-                                stock)
-        self.announce = self._announce(record.get("announce"), seat,
-                                       kind is _SIMPLE and miss is None,
-                                       blenheim=profile.name == "blenheim")
-        self.tricks = self._tricks(record.get("tricks"), 3)
-        self.civil = _NO_CIVIL
+        self.start, self.announce, self.tricks, self.civil = _DEAL_READERS[game.name](
+            record, players, seat, dealer_seat, carried, profile)
 
     @staticmethod
     def _players(players: Any, profile: Profile) -> list[str]:
@@ -223,100 +208,6 @@ class ParsedRecord:
                 f"{profile.min_players} to {profile.max_players} (R-SEAT-COUNT)"
             )
         return players
-
-    @staticmethod
-    def _cards(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
-               dealer: int, kind: DealKind, profile: Profile
-               ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
-                          tuple[Card, ...]]:
-        deck, hands = record.get("deck"), record.get("hands")
-        if (deck is None) == (hands is None):
-            raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
-        miss_text, trump_text = record.get("miss"), record.get("trump")
-        if deck is not None:
-            for key in ("miss", "trump", "stock"):
-                if record.get(key) is not None:
-                    raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
-            cards = _cards(deck, "deck", count=52)
-            if len(set(cards)) != 52:
-                twice = next(c for c in cards if cards.count(c) > 1)
-                raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
-            stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
-            return (*split_deck(cards, len(players), dealer, kind, profile), stock)
-        if hands is None or not _is_mapping(hands):
-            raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
-        if hands.keys() != seat.keys():  # compared as sets; the loops name the odd one out
-            for name in hands:
-                if name not in seat:
-                    raise MalformedRecord(f"hands: {name!r} is not one of the players")
-            for name in players:
-                if name not in hands:
-                    raise MalformedRecord(f"hands: no hand for {name!r}")
-        by_seat: list[tuple[Card, ...]] = []
-        for name in players:
-            given = hands[name]
-            if type(given) is list and len(given) == 3:
-                try:  # canonical card text: one lookup per card
-                    by_seat.append((_CARD_OF_TEXT[given[0]], _CARD_OF_TEXT[given[1]],
-                                    _CARD_OF_TEXT[given[2]]))
-                    continue
-                except (KeyError, TypeError):
-                    pass
-            by_seat.append(_cards(given, "hands", name, 3))
-        if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
-            if kind is _DOUBLE and miss_text is None:
-                raise MalformedRecord(
-                    "miss: a double deal (carried above 0) needs the 3 cards of the miss"
-                )
-            if kind is _SIMPLE and miss_text is not None:
-                raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
-        elif deals_miss(kind, profile) != (miss_text is not None):
-            raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
-                                  if miss_text is None else "miss: this deal has no miss")
-        miss = None if miss_text is None else _cards(miss_text, "miss", count=3)
-        if trump_text is None:
-            raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
-        indicator = _card(trump_text, "trump")
-        stock_text = record.get("stock")
-        stock = () if stock_text is None else _cards(stock_text, "stock")
-        if not _all_distinct([*by_seat, miss or (), (indicator,), stock]):
-            every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
-            twice = next(c for c in every if every.count(c) > 1)
-            raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
-        return by_seat, miss, indicator, stock
-
-    @staticmethod
-    def _announce(announce: Any, seat: dict[str, int], silent: bool, blenheim: bool = False
-                  ) -> list[tuple[int, Announcement]]:
-        """Each announcement; under the Blenheim rules ``resign``, their word for passing,
-        is read as ``pass`` (SPEC §11.3)."""
-        if announce is None:
-            return []
-        if not _is_mapping(announce):
-            raise MalformedRecord(
-                f"announce: expected a mapping player -> word, got {kind_of(announce)}")
-        if announce and silent:
-            raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
-        calls = []
-        for name, word in announce.items():
-            if name not in seat:
-                raise MalformedRecord(f"announce: {name!r} is not one of the players")
-            call = _WORDS.get(word) if type(word) is str else None  # written canonically
-            if call is None and isinstance(word, str):
-                said = word.strip().lower()
-                call = _WORDS.get(said)
-                if said == "resign":
-                    if not blenheim:
-                        raise MalformedRecord(
-                            f"announce.{name}: 'resign' is the Blenheim rules' word for "
-                            "passing; under these rules write pass")
-                    call = Announcement.PASS
-            if call is None:
-                raise MalformedRecord(
-                    f"announce.{name}: {kind_of(word)} is not stand, pass, miss or defend"
-                )
-            calls.append((seat[name], call))
-        return calls
 
     @staticmethod
     def _exchange(exchange: Any, seat: dict[str, int]
@@ -348,30 +239,160 @@ class ParsedRecord:
             swaps.append((seat[name], _cards(given, "exchange", name), take))
         return swaps
 
-    @staticmethod
-    def _tricks(tricks: Any, most: int) -> list[tuple[Card, ...]]:
-        if tricks is None:
-            return []
-        if not isinstance(tricks, list):
-            raise MalformedRecord(f"tricks: expected a list of tricks, got {kind_of(tricks)}")
-        if len(tricks) > most:
-            raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most {most}")
-        played = []
-        for t, trick in enumerate(tricks):
-            cards = _canonical(trick)  # the field's name is written only for a refusal
-            if cards is None:
-                cards = _cards(trick, f"tricks: the {ordinal(t + 1)} trick")
-            if not cards:
-                raise MalformedRecord(f"tricks: the {ordinal(t + 1)} trick is empty")
-            played.append(cards)
-        if not _all_distinct(played):
-            every = [c for cards in played for c in cards]
-            twice = next(c for c in every if every.count(c) > 1)
-            raise MalformedRecord(f"tricks: {twice.shown} is played twice")
-        return played
+
+
+def _three_card_cards(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+           dealer: int, kind: DealKind, profile: Profile
+           ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
+                      tuple[Card, ...]]:
+    deck, hands = record.get("deck"), record.get("hands")
+    if (deck is None) == (hands is None):
+        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+    miss_text, trump_text = record.get("miss"), record.get("trump")
+    if deck is not None:
+        for key in ("miss", "trump", "stock"):
+            if record.get(key) is not None:
+                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+        cards = _cards(deck, "deck", count=52)
+        if len(set(cards)) != 52:
+            twice = next(c for c in cards if cards.count(c) > 1)
+            raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
+        stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
+        return (*split_deck(cards, len(players), dealer, kind, profile), stock)
+    if hands is None or not _is_mapping(hands):
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
+    if hands.keys() != seat.keys():  # compared as sets; the loops name the odd one out
+        for name in hands:
+            if name not in seat:
+                raise MalformedRecord(f"hands: {name!r} is not one of the players")
+        for name in players:
+            if name not in hands:
+                raise MalformedRecord(f"hands: no hand for {name!r}")
+    by_seat: list[tuple[Card, ...]] = []
+    for name in players:
+        given = hands[name]
+        if type(given) is list and len(given) == 3:
+            try:  # canonical card text: one lookup per card
+                by_seat.append((_CARD_OF_TEXT[given[0]], _CARD_OF_TEXT[given[1]],
+                                _CARD_OF_TEXT[given[2]]))
+                continue
+            except (KeyError, TypeError):
+                pass
+        by_seat.append(_cards(given, "hands", name, 3))
+    if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
+        if kind is _DOUBLE and miss_text is None:
+            raise MalformedRecord(
+                "miss: a double deal (carried above 0) needs the 3 cards of the miss"
+            )
+        if kind is _SIMPLE and miss_text is not None:
+            raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
+    elif deals_miss(kind, profile) != (miss_text is not None):
+        raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
+                              if miss_text is None else "miss: this deal has no miss")
+    miss = None if miss_text is None else _cards(miss_text, "miss", count=3)
+    if trump_text is None:
+        raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
+    indicator = _card(trump_text, "trump")
+    stock_text = record.get("stock")
+    stock = () if stock_text is None else _cards(stock_text, "stock")
+    if not _all_distinct([*by_seat, miss or (), (indicator,), stock]):
+        every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
+        twice = next(c for c in every if every.count(c) > 1)
+        raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
+    return by_seat, miss, indicator, stock
+
+
+def _announce(announce: Any, seat: dict[str, int], silent: bool, blenheim: bool = False
+              ) -> list[tuple[int, Announcement]]:
+    """Each announcement; under the Blenheim rules ``resign``, their word for passing,
+    is read as ``pass`` (SPEC §11.3)."""
+    if announce is None:
+        return []
+    if not _is_mapping(announce):
+        raise MalformedRecord(
+            f"announce: expected a mapping player -> word, got {kind_of(announce)}")
+    if announce and silent:
+        raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
+    calls = []
+    for name, word in announce.items():
+        if name not in seat:
+            raise MalformedRecord(f"announce: {name!r} is not one of the players")
+        call = _WORDS.get(word) if type(word) is str else None  # written canonically
+        if call is None and isinstance(word, str):
+            said = word.strip().lower()
+            call = _WORDS.get(said)
+            if said == "resign":
+                if not blenheim:
+                    raise MalformedRecord(
+                        f"announce.{name}: 'resign' is the Blenheim rules' word for "
+                        "passing; under these rules write pass")
+                call = Announcement.PASS
+        if call is None:
+            raise MalformedRecord(
+                f"announce.{name}: {kind_of(word)} is not stand, pass, miss or defend"
+            )
+        calls.append((seat[name], call))
+    return calls
+
+
+def _tricks(tricks: Any, most: int) -> list[tuple[Card, ...]]:
+    if tricks is None:
+        return []
+    if not isinstance(tricks, list):
+        raise MalformedRecord(f"tricks: expected a list of tricks, got {kind_of(tricks)}")
+    if len(tricks) > most:
+        raise MalformedRecord(f"tricks: {len(tricks)} tricks; a deal has at most {most}")
+    played = []
+    for t, trick in enumerate(tricks):
+        cards = _canonical(trick)  # the field's name is written only for a refusal
+        if cards is None:
+            cards = _cards(trick, f"tricks: the {ordinal(t + 1)} trick")
+        if not cards:
+            raise MalformedRecord(f"tricks: the {ordinal(t + 1)} trick is empty")
+        played.append(cards)
+    if not _all_distinct(played):
+        every = [c for cards in played for c in cards]
+        twice = next(c for c in every if every.count(c) > 1)
+        raise MalformedRecord(f"tricks: {twice.shown} is played twice")
+    return played
 
 
 _NO_CIVIL: Final[frozenset[int]] = frozenset()
+
+_Deal = tuple[DealMachine, list[tuple[int, Announcement]], list[tuple[Card, ...]], frozenset[int]]
+"""A record's deal as read: its start, announcements, tricks and civil leads."""
+
+
+def _three_card_deal(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+                     dealer: int, carried: Fraction, profile: Profile) -> _Deal:
+    """The deal of a three-card record: hands and the miss as the deal's kind needs them."""
+    kind = deal_kind(carried, profile)
+    hands, miss, indicator, stock = _three_card_cards(record, players, seat, dealer, kind,
+                                                        profile)
+    start = start_deal(players, dealer, carried, hands, miss, indicator, profile, stock)
+    announce = _announce(record.get("announce"), seat,
+                                      kind is _SIMPLE and miss is None,
+                                      blenheim=profile.name == "blenheim")
+    return start, announce, _tricks(record.get("tricks"), 3), _NO_CIVIL
+
+
+def _pam_deal(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+              dealer: int, carried: Fraction, profile: Profile) -> _Deal:
+    """The deal of a Pam record: five-card hands, the stock, and civil leads."""
+    dealt, indicator, stock = _pam_cards(record, players, dealer)
+    start = PamState(players, dealer, carried, dealt, indicator, stock, profile)
+    announce = _announce(record.get("announce"), seat, False)
+    tricks = _tricks(record.get("tricks"), PAM_TRICKS)
+    return start, announce, tricks, _civil(record.get("civil"), len(tricks))
+
+
+_DEAL_READERS: dict[str, Callable[[Mapping[str, Any], list[str], dict[str, int], int, Fraction,
+                                   Profile], _Deal]] = {
+    three_card.GAME.name: _three_card_deal,
+    pam.GAME.name: _pam_deal,
+}
+"""How the deal of a record is read, by the name of its game (a reader for every
+game registered in :mod:`loo_tutor.engine.games`)."""
 
 
 def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int

@@ -7,8 +7,8 @@ with the engine), ``result`` (:func:`check` and its result) and ``write``
 
 A deal record writes down one deal, possibly unfinished, as YAML or JSON.
 :func:`check` replays it with the engine and returns the result dict of the
-contract: the settlement, the next legal options, or the first illegal action
-with the rule it breaks.
+contract, typed as :class:`CheckResult`: the settlement, the next legal
+options, or the first illegal action with the rule it breaks.
 
 >>> result = check(loads('''
 ... players: [A, B, C, D, E]
@@ -30,7 +30,8 @@ from __future__ import annotations
 from .parse import FIELDS, IRISH_FIELDS, PAM_FIELDS, load_record, parse_carried
 from .reading import loads
 from .replay import CIVIL, TAKE_TURNED, Replay, action_text, replay, replay_pam
-from .result import check
+from .result import check, to_json
+from .result_types import CheckResult, ErrorResult, NextTurn, TrickResult
 from .write import dumps, format_amount, record_from_state
 
 __all__ = [
@@ -39,7 +40,11 @@ __all__ = [
     "IRISH_FIELDS",
     "PAM_FIELDS",
     "TAKE_TURNED",
+    "CheckResult",
+    "ErrorResult",
+    "NextTurn",
     "Replay",
+    "TrickResult",
     "action_text",
     "check",
     "dumps",
@@ -50,4 +55,5 @@ __all__ = [
     "record_from_state",
     "replay",
     "replay_pam",
+    "to_json",
 ]

@@ -8,8 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final, Generic, Protocol, TypeVar, cast
 
 from ..engine.cards import Card
 from ..engine.errors import LooError, MalformedRecord
@@ -36,9 +35,14 @@ TAKE_TURNED: Final = " + turned"
 the turned card (Pam Loo's ``dealer_takes_trump``)."""
 
 
-@dataclass(frozen=True)
-class Replay:
-    """A record replayed step by step.
+_State = TypeVar("_State", bound=DealMachine)
+
+
+class Replay(Generic[_State]):
+    """A record replayed step by step, typed by its game's deal.
+
+    A plain class rather than a dataclass: the compiled build cannot make a
+    generic dataclass. Its attributes are read-only.
 
     Attributes:
         states: the state at the start, then after each legal action
@@ -49,12 +53,28 @@ class Replay:
         refused: the first illegal action and its verdict, if any.
     """
 
-    states: list[Any]
-    actions: list[Any]
-    refused: tuple[Any, Verdict] | None
+    __slots__ = ("_actions", "_refused", "_states")
+
+    def __init__(self, states: list[_State], actions: list[Action],
+                 refused: tuple[Action, Verdict] | None) -> None:
+        self._states = states
+        self._actions = actions
+        self._refused = refused
+
+    @property
+    def states(self) -> list[_State]:
+        return self._states
+
+    @property
+    def actions(self) -> list[Action]:
+        return self._actions
+
+    @property
+    def refused(self) -> tuple[Action, Verdict] | None:
+        return self._refused
 
 
-def replay(record: Mapping[str, Any]) -> Replay:
+def replay(record: Mapping[str, Any]) -> Replay[DealState]:
     """Every state a three-card record passes through, for stepping through a deal.
 
     Raises:
@@ -64,10 +84,10 @@ def replay(record: Mapping[str, Any]) -> Replay:
     parsed = ParsedRecord(record)
     if type(parsed.start) is not DealState:
         raise MalformedRecord("rules: a pam record is stepped through with replay_pam")
-    return walk(parsed, keep=True)
+    return cast("Replay[DealState]", walk(parsed, keep=True))  # every state of its start's type
 
 
-def replay_pam(record: Mapping[str, Any]) -> Replay:
+def replay_pam(record: Mapping[str, Any]) -> Replay[PamState]:
     """Every state a Pam Loo record passes through (the same replay as :func:`replay`).
 
     Raises:
@@ -76,10 +96,10 @@ def replay_pam(record: Mapping[str, Any]) -> Replay:
     parsed = ParsedRecord(record)
     if type(parsed.start) is not PamState:
         raise MalformedRecord("rules: only a pam record is stepped through with replay_pam")
-    return walk(parsed, keep=True)
+    return cast("Replay[PamState]", walk(parsed, keep=True))
 
 
-def walk(parsed: ParsedRecord, keep: bool) -> Replay:
+def walk(parsed: ParsedRecord, keep: bool) -> Replay[DealMachine]:
     """Take the record's actions in order until one is refused (CONTRACT §2.2).
 
     The one replay loop of every game. With ``keep`` every state is kept (each
@@ -89,7 +109,7 @@ def walk(parsed: ParsedRecord, keep: bool) -> Replay:
     """
     state = parsed.start
     states = [state]
-    actions: list[Any] = []
+    actions: list[Action] = []
     for seat, call in parsed.announce:
         if keep:
             announce = Announce(seat, call)
@@ -137,7 +157,8 @@ def walk(parsed: ParsedRecord, keep: bool) -> Replay:
     return Replay(states, actions, None)
 
 
-def _stopped(state: Any, states: list[Any], actions: list[Any], action: Any) -> Replay:
+def _stopped(state: DealMachine, states: list[DealMachine], actions: list[Action],
+             action: Action) -> Replay[DealMachine]:
     return Replay(states, actions, (action, state.check(action)))
 
 
@@ -158,13 +179,14 @@ def _kept(state: DealMachine, action: Action, states: list[DealMachine],
     return after
 
 
-def phase_of(action: Any) -> str:
+def phase_of(action: Action) -> str:
+    """The phase an action is taken in, as a result names it: ``announce``, ``exchange``, ``play``."""
     if type(action) is Announce:
         return "announce"
     return "exchange" if type(action) is Exchange else "play"
 
 
-def action_text(action: Any) -> str:
+def action_text(action: Action) -> str:
     """An action as ``next.options`` and ``error.action`` write it (CONTRACT §2.4).
 
     ``stand``, ``7H``, ``AH civil``, ``2C 3D`` (the cards discarded), ``keep``.
@@ -175,7 +197,7 @@ def action_text(action: Any) -> str:
         return _swap_text(action.cards) + (TAKE_TURNED if action.take_turned else "")
     if type(action) is CivilLead:
         return str(action.card.text) + CIVIL
-    return str(action.card.text)
+    return str(cast(Play, action).card.text)  # the one action left
 
 
 class _Dealt(Protocol):

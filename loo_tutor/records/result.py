@@ -1,34 +1,46 @@
 """The result of checking a deal record: the dict CONTRACT.md §2.4 describes.
 
 :func:`check` replays a record and reports its settlement, the next legal
-options, or the first illegal action with the rule it breaks.
+options, or the first illegal action with the rule it breaks. The result is
+the plain dict the contract fixes, typed key by key
+(:class:`~loo_tutor.records.result_types.CheckResult`), so that a program
+reading it is checked as strictly as the engine; :func:`to_json` writes it as
+``loo-tutor check --json`` prints it.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
+from ..engine.games import game_of
 from ..engine.money import amount_texts
 from ..engine.pam import PamState
 from ..engine.profiles import describe
 from ..engine.rules import RuleKey
-from ..engine.state import DealKind, DealMachine, DealState, Phase, amount_text
+from ..engine.state import DealMachine, DealState, Phase, amount_text
 from .parse import ParsedRecord
 from .replay import action_text, phase_of, walk
+from .result_types import CheckResult, TrickResult
 from .write import card_texts
 
 _STAKE_TEXT: Final = tuple(str(-stake) for stake in range(10))
-_SIMPLE: Final = DealKind.SIMPLE  # enum lookups are slow in hot code
 
 
-def check(record: Mapping[str, Any]) -> dict[str, Any]:
+def to_json(result: CheckResult) -> str:
+    """``result`` as ``loo-tutor check --json`` prints it: one JSON object, indented,
+    cards and names as written (not escaped to ASCII)."""
+    return json.dumps(result, ensure_ascii=False, indent=2)
+
+
+def check(record: Mapping[str, Any]) -> CheckResult:
     """Replay a deal record and report what happened (CONTRACT.md §2).
 
     Returns:
         the result dict, whose ``status`` is ``complete``, ``in_progress`` or
         ``illegal``; an illegal action is described in ``error`` with its
-        ``rule``.
+        ``rule``. It is a plain dict, typed as :class:`CheckResult`.
 
     Raises:
         MalformedRecord: the record does not describe a deal.
@@ -44,12 +56,12 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None = None
-            ) -> dict[str, Any]:
+            ) -> CheckResult:
     """The result dict of CONTRACT.md §2.4, with the keys a variant adds (book: Variants)."""
     names = state.players
     complete = error is None and state.phase is Phase.OVER
     three = state if type(state) is DealState else None
-    tricks = []
+    tricks: list[TrickResult] = []
     for trick in state.all_tricks():
         cards = []
         for seat, card in trick.plays:
@@ -61,9 +73,10 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     for seat in state.active:
         active.append(names[seat])
     defender = None if three is None else three.defender
-    result: dict[str, Any] = {
+    net: dict[str, str] = {}
+    result: CheckResult = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
-        "kind": "pam" if three is None else "simple" if three.kind is _SIMPLE else "double",
+        "kind": game_of(state.profile).kind_name(state),
         "pool": amount_text(state.pool),
         "trump": None if state.trump is None else "SHDC"[state.trump],
         "revealed_after_trick": None if three is None else state.revealed_after,
@@ -74,8 +87,10 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
         "payouts": {},
         "looed": [],
         "carried_next": None,
+        "net": net,
+        "next": None,
+        "error": None,
     }
-    net = {}
     if complete:
         settled = state.settlement()
         if state.collected_by is not None:
@@ -88,18 +103,13 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     else:  # only the stakes have been booked (R-DEAL-ANTE)
         for seat, stake in enumerate(state.stakes):
             net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
-    result["net"] = net
     if error is None and not complete:
         to_act = state.current_player()
         assert to_act is not None  # an unfinished deal waits for somebody
         options = [action_text(action) for action in state.legal_actions()]
         result["next"] = {"player": names[to_act], "phase": state.phase.value,
                           "options": sorted(options)}
-    else:
-        result["next"] = None
-    if error is None:
-        result["error"] = None
-    else:
+    if error is not None:
         player, phase, action, rule, message = error
         result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
@@ -113,7 +123,7 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     return result
 
 
-def _pam_result(state: PamState, result: dict[str, Any]) -> None:
+def _pam_result(state: PamState, result: CheckResult) -> None:
     """The keys only a Pam result has (``book/pam.md``, "The result")."""
     names = state.players
     flush = state.flush

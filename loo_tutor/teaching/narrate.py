@@ -504,7 +504,7 @@ def _title(state: DealState, action: Action) -> str:
     return f"{name} {verb} {card_text(action.card)}"
 
 
-def steps(source: Mapping[str, Any] | Replay) -> list[Step]:
+def steps(source: Mapping[str, Any] | Replay[DealState]) -> list[Step]:
     """Every step of a deal record, narrated: the start, each action, a refusal.
 
     Args:

@@ -12,7 +12,7 @@ from ..engine.errors import LooError
 from ..engine.observe import hidden_cards
 from ..engine.rules import RuleId
 from ..engine.state import DealState
-from ..records.record import check, replay
+from ..records.record import CheckResult, check, replay
 from ..render.markup import RULES_BASE, ledger_html, link_rules, table_html
 from ..teaching.answers import (
     FORMS,
@@ -72,7 +72,9 @@ class PayoutChecker(LooWidget):
         names = self.final.players
         self._payouts = {n: Fraction(result["payouts"].get(n, "0")) for n in names}
         self._looed = set(result["looed"])
-        self._carried = Fraction(result["carried_next"])
+        carried = result["carried_next"]
+        assert carried is not None  # a complete deal has settled what it carries
+        self._carried = Fraction(carried)
         self._notes: dict[str, widgets.HTML] = {}
         rows = []
         for name in names:
@@ -121,9 +123,9 @@ class PayoutChecker(LooWidget):
         return frozenset() if self.error is not None else hidden_cards(self.final, None)
 
     @staticmethod
-    def _unfinished(result: dict[str, object]) -> str:
-        error = result.get("error")
-        if isinstance(error, dict):
+    def _unfinished(result: CheckResult) -> str:
+        error = result["error"]
+        if error is not None:
             return (f"the deal stops at an illegal action ({error['rule']}: {error['message']}) "
                     "so it cannot be settled")
         return "the deal is not finished, so there is nothing to settle yet"

@@ -179,7 +179,9 @@ class PracticeSession(SeatWidget):
     # -- acting ----------------------------------------------------------------
 
     def _deal(self) -> None:
-        self._begin(self.session.start_deal())
+        dealt = self.session.start_deal()
+        assert isinstance(dealt, DealState)  # practice sessions play limited Loo
+        self._begin(dealt)
 
     def play(self, card: object) -> Verdict:
         """Play a card for the reader, as a click on its button does."""

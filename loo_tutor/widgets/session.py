@@ -102,7 +102,9 @@ class SessionLedger(LooWidget):
         if self.error is not None or self.session.is_over():
             return
         session = self.session
-        final = play_out(session.start_deal(), session.rng)
+        dealt = session.start_deal()
+        assert isinstance(dealt, DealState)  # the ledger's sessions play limited Loo
+        final = play_out(dealt, session.rng)
         session.finish_deal(final)
         self.rows.append(self._row(final))
         if session.is_over():

@@ -318,7 +318,9 @@ def _make_session(rng: random.Random, seed: int) -> Exercise:
                       first_dealer=rng.randrange(count))
     deals = []
     while not session.is_over():
-        final = _play_on(session.start_deal(), rng)[-1]
+        dealt = session.start_deal()
+        assert isinstance(dealt, DealState)  # the exercises are set in limited Loo
+        final = _play_on(dealt, rng)[-1]
         session.finish_deal(final)
         deals.append(final)
     exercise = SessionNet(deals, seed)
