@@ -99,7 +99,7 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
         for seat in settled.looed:
             result["looed"].append(names[seat])
         result["carried_next"] = amount_text(settled.carried_next)
-        net = amount_texts(settled.net, names)
+        net.update(amount_texts(settled.net, names))
     else:  # only the stakes have been booked (R-DEAL-ANTE)
         for seat, stake in enumerate(state.stakes):
             net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
