@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from .parse import FIELDS, IRISH_FIELDS, PAM_FIELDS, load_record, parse_carried
 from .reading import loads
-from .replay import CIVIL, TAKE_TURNED, Replay, action_text, replay, replay_pam
+from .replay import CIVIL, TAKE_TURNED, Replay, action_text, replay, replay_deal, replay_pam
 from .result import check
 from .write import dumps, format_amount, record_from_state
 
@@ -49,5 +49,6 @@ __all__ = [
     "parse_carried",
     "record_from_state",
     "replay",
+    "replay_deal",
     "replay_pam",
 ]

@@ -16,6 +16,7 @@ from loo_tutor.records.data import example, names
 from loo_tutor.records.record import replay
 from loo_tutor.teaching.narrate import (
     CITED,
+    VARIANT_CITED,
     Narration,
     card_text,
     dealer_rule,
@@ -39,6 +40,8 @@ SHIPPED = {
     "sole-stander": "28_sole_stander_dealer_options.yaml",
     "follow-suit": "31_follow_suit.yaml",
     "dealer-options": "43_dealer_options_miss_available.yaml",
+    "pam-civil": "../pam/02_pam_be_civil.yaml",
+    "pam-flush": "../pam/04_pam_flush_takes_the_pool.yaml",
 }
 
 HEAD_CASE = """
@@ -273,7 +276,7 @@ def test_every_narration_cites_known_rules_and_names_them_in_its_text(name: str)
         for rule in told.rules:
             assert rule.value in told.text
             if step.refused is None:
-                assert rule in CITED, (step.title, rule)
+                assert rule in CITED or rule in VARIANT_CITED, (step.title, rule)
 
 
 def test_narrations_add_up() -> None:
