@@ -12,8 +12,9 @@ import pytest
 
 from loo_tutor import Announce, Announcement, MalformedRecord, Play, RuleId, load_record, loads
 from loo_tutor.engine.cards import parse_card
+from loo_tutor.engine.rules import VariantRuleId
 from loo_tutor.records.data import example, names
-from loo_tutor.records.record import replay
+from loo_tutor.records.record import replay, replay_deal
 from loo_tutor.teaching.narrate import (
     CITED,
     VARIANT_CITED,
@@ -296,3 +297,27 @@ def test_announcing_narrations_for_every_call_of_a_non_dealer() -> None:
                        (Announcement.MISS, RuleId.ANN_MISS_ONCE)]:
         action = Announce(0, call)
         assert narrate_action(start, action, start.apply(action)).rules == (rule,)
+
+
+# -- five-card Loo with Pam --------------------------------------------------------
+
+
+def test_a_pam_deal_is_narrated_with_its_own_rules_from_the_deal_to_the_fifths() -> None:
+    story = steps(example("pam-civil"))
+    assert story[0].narration.rules == (RuleId.DEAL_ANTE, RuleId.POOL, VariantRuleId.PAM,
+                                        RuleId.ANN_ORDER)
+    civil = next(step for step in story if step.title.endswith('"Pam, be civil"'))
+    assert civil.narration.rules == (VariantRuleId.PAM_CIVIL,)
+    kept_back = story[story.index(civil) + 1]
+    assert kept_back.narration.rules == (VariantRuleId.PAM_CIVIL,)
+    last = story[-1].narration
+    assert RuleId.PAY_THIRD in last.rules and "a fifth of the pool of 15, 3" in last.text
+    end = replay_deal(example("pam-civil")).states[-1]
+    looed = [end.players[seat] for seat in end.settlement().looed]
+    assert looed == ["E"] and "E wins nothing, is looed" in last.text
+
+
+def test_a_pam_flush_is_told_with_who_is_spared_and_who_is_looed() -> None:
+    told = steps(example("pam-flush"))[-1].narration
+    assert told.rules[-2:] == (VariantRuleId.FLUSH, RuleId.LOO)
+    assert "C holds a Pam flush" in told.text and "A stood too but is spared" in told.text
