@@ -454,7 +454,7 @@ def narrate_action(before: DealState | PamState, action: Action,
     Covers the consequences too: the start of play, the end of a trick (with
     the reveal of a simple deal's trumps), a pool collected without play,
     and the settlement when the deal is over. A Pam Loo deal is told by
-    :func:`narrate_pam_action`.
+    ``narrate_pam_action``.
     """
     if isinstance(before, PamState):
         assert isinstance(after, PamState)

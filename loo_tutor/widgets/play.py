@@ -150,7 +150,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
     announced automatically first (each seat takes its first legal option).
     In a Pam Loo deal a tick box lets the reader say "Pam, be civil" with a
     lead; the engine judges the call with the card. When the deal is over the
-    trainer is marked finished (:meth:`~loo_tutor.widgets._base.LooWidget.finish`).
+    trainer is marked finished (its ``finish`` method).
 
     Args:
         record_or_state: a deal record (path, text or dict) or a deal state.

@@ -21,7 +21,7 @@ class DealStepper(LooWidget):
     showing the refusal. The step field and the menu also work on a static
     page without a kernel: they are linked to the pages in the browser. Once
     the reader reaches the last step the stepper is marked finished
-    (:meth:`~loo_tutor.widgets._base.LooWidget.finish`). A Pam Loo record is
+    (its ``finish`` method). A Pam Loo record is
     stepped through as well.
 
     Args:
