@@ -494,7 +494,8 @@ def table_html(state: DealMachine, view_seat: Seat | None = None, four_colour: b
             f'<div><strong>{html.escape(name)}</strong>{badges}</div>'
             f'{hand}<div class="loo-status">{line}</div>{won}</div>'
         )
-    body = (f'<div class="loo-table"><div class="loo-felt"></div>'
+    five = " loo-five" if state.HAND_SIZE == 5 else ""
+    body = (f'<div class="loo-table{five}"><div class="loo-felt"></div>'
             f'{_centre(state, view, four_colour)}{"".join(seats)}</div>')
     if ledger and state.is_terminal():
         body += ledger_html(state, base, style=False)

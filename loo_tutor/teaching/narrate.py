@@ -622,10 +622,10 @@ def _pam_flush(state: PamState) -> Narration:
     told = _say(f"{name} holds {kind}, and takes the whole pool of {_amount(state.pool)} "
                 "without play", VariantRuleId.FLUSH)
     settled = state.settlement()
-    if flush.exempt:
-        told += _say(f"{_names(state, flush.exempt)} stood too but "
-                     f"{'is' if len(flush.exempt) == 1 else 'are'} spared: holding Pam or "
-                     "a weaker flush saves a player", VariantRuleId.FLUSH)
+    for seat in flush.exempt:  # the engine spared them: say which of its two reasons
+        why = "Pam" if state.pam in state.held[seat] else "a weaker flush"
+        told += _say(f"{state.players[seat]} stood too but is spared, holding {why}",
+                     VariantRuleId.FLUSH)
     if settled.looed:
         verb = "is" if len(settled.looed) == 1 else "are"
         told += _say(f"{_names(state, settled.looed)} {verb} looed and "
