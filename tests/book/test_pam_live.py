@@ -5,8 +5,10 @@ live (Python in the browser); its stepper steps a Pam deal; its trainer
 refuses a lead the forced ace forbids and a civil call with any card but the
 ace of trumps, each with the rule named and linked; and playing the deal to
 its end marks the chapter's try-it done in the panel "Solved in this
-browser", which a reload (and the exercises page) still shows. axe-core finds
-nothing serious on the page after the presses, and nothing leaves the site.
+browser", which a reload (and the exercises page) still shows; another
+chapter's stepper taken to its last step marks that chapter done too.
+axe-core finds nothing serious on the page after the presses, and nothing
+leaves the site.
 """
 
 from __future__ import annotations
@@ -123,3 +125,27 @@ def _finish_try_it(browser: Any, site: str, requests: list[str], errors: list[st
         page.locator(".loo-progress-yes").click()
         expect(page.locator(".loo-progress-chapter")).to_have_count(0)
         assert page.evaluate(f"localStorage.getItem('{CHAPTERS_KEY}')") is None
+
+
+def test_any_chapters_try_it_is_marked_done_once_its_deal_is_stepped_to_the_end(
+        site: str) -> None:
+    drive_clean(site, lambda browser, requests, errors: _step_forced_ace(
+        browser, site, requests, errors))
+
+
+def _step_forced_ace(browser: Any, site: str, requests: list[str], errors: list[str]) -> None:
+    from playwright.sync_api import expect
+
+    with new_page(browser, requests, errors) as page:
+        open_live(page, site, "notebooks/forced-ace.html", "Jump to", "▶|")
+        stepper = _widgets(page).filter(has_text="Jump to")
+        stepper.locator("button", has_text=re.compile(r"^\s*▶\s*$")).click()
+        page.wait_for_timeout(500)
+        assert page.evaluate(f"localStorage.getItem('{CHAPTERS_KEY}')") is None, \
+            "one step is not the whole deal"
+        stepper.locator("button", has_text="▶|").click()
+        page.wait_for_function(f"() => localStorage.getItem('{CHAPTERS_KEY}') !== null",
+                               timeout=WAIT)
+        page.goto(f"{site}/{EXERCISES_PAGE}", wait_until="domcontentloaded")
+        expect(page.locator(".loo-progress-chapter")).to_have_text(
+            "The forced ace: try-it done ✓", timeout=WAIT)
