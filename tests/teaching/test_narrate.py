@@ -320,4 +320,5 @@ def test_a_pam_deal_is_narrated_with_its_own_rules_from_the_deal_to_the_fifths()
 def test_a_pam_flush_is_told_with_who_is_spared_and_who_is_looed() -> None:
     told = steps(example("pam-flush"))[-1].narration
     assert told.rules[-2:] == (VariantRuleId.FLUSH, RuleId.LOO)
-    assert "C holds a Pam flush" in told.text and "A stood too but is spared, holding a weaker flush" in told.text
+    assert "C holds a Pam flush" in told.text
+    assert "A stood too but is spared, holding a weaker flush" in told.text
