@@ -346,7 +346,7 @@ def _centre(state: DealMachine, view: PlayerView | None, four_colour: bool) -> s
         shown = _card(indicator, four_colour, note="trump indicator")
         words = f"trumps: {indicator.suit.noun}s"
         if state.pam is not None:  # named, not shown: its holder may be hidden
-            words += ", and Pam above them"
+            words += "<br>and Pam above them"  # a line of its own: the centre stays narrow
     else:
         shown = _back("hidden trump indicator")
         words = "trumps hidden"
