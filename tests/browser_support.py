@@ -141,6 +141,16 @@ def new_page(browser: Any, requests: list[str], errors: list[str]) -> Iterator[A
         context.close()
 
 
+def drive_clean(site: str, work: Callable[[Any, list[str], list[str]], None]) -> None:
+    """Run ``work(browser, requests, errors)`` in Debian's Chromium, then check that no
+    request left ``site`` and that nothing was logged as an error."""
+    requests: list[str] = []
+    errors: list[str] = []
+    in_browser(lambda browser: work(browser, requests, errors))
+    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
 def open_live(page: Any, site: str, path: str, widget_text: str, button_text: str) -> Any:
     """Open ``path`` of the site, wait until its widgets are live and return the page.
 

@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 from loo_tutor.engine.cards import CARDS, card_text, parse_card
 from loo_tutor.engine.errors import MalformedRecord
 from loo_tutor.engine.observe import observation
-from loo_tutor.records.record import check, replay
+from loo_tutor.records.record import check, replay_deal
 
 from leaks import leaks
 
@@ -217,7 +217,7 @@ def problems_with(shown: dict[str, Any]) -> list[str]:
         found.append(f"the table marks {shown['acting']!r} to act, the engine says {expected!r}")
     hand = [b for b in shown["hand"] if b["title"] in _LABELS]
     if seat is not None and hand:
-        final = replay(record).states[-1]
+        final = replay_deal(record).states[-1]
         # The reader's hand as the engine lets them see it (the miss, if taken).
         left = sorted(card_text(c) for c in observation(final, final.players.index(seat)).hand
                       or ())

@@ -22,6 +22,13 @@
 // answers" saves them as an answers file, with the student's name asked
 // once and kept. Nothing leaves the browser except by that download; the
 // teacher's `loo-tutor mark` judges every answer again.
+//
+// Try-its: a widget the reader has finished (played its deal to the end,
+// stepped to its last step, answered it right, as the engine judged) takes
+// the class loo-done (loo_tutor/widgets/_base.py, LooWidget.finish). The
+// chapter it stands in, this page, is then kept as one whose try-it is done
+// (under a third key: its address and its title), and the panel lists those
+// chapters with a link to each.
 import './progress.css';
 
 const KEY = 'loo-tutor-progress';
@@ -36,6 +43,9 @@ const ANSWERS_MARK = 'data-loo-answers';
 const MOST_TRIED = 1000; // variants whose answers are kept, at the most
 const LONGEST_ANSWER = 4000; // characters of one answer written as JSON
 const LONGEST_NAME = 200;
+const CHAPTERS_KEY = 'loo-tutor-chapters';
+const DONE = '.loo-done';
+const MOST_CHAPTERS = 200;
 
 // -- what is kept --------------------------------------------------------------
 
@@ -132,18 +142,57 @@ function readAnswerMarks(text) {
   return Array.isArray(marks) ? marks.map(readTried).filter(Boolean) : [];
 }
 
+// The chapters whose try-it is done: {address: title}, each entry checked.
+function readChapters(text) {
+  const data = parsed(text);
+  const chapters = {};
+  if (!data || data.version !== VERSION || typeof data.chapters !== 'object' || !data.chapters) {
+    return chapters;
+  }
+  for (const [address, title] of Object.entries(data.chapters).slice(0, MOST_CHAPTERS)) {
+    if (typeof title === 'string' && address.startsWith('/') && address.length <= 500) {
+      chapters[address] = title.slice(0, 200);
+    }
+  }
+  return chapters;
+}
+
+// This page as a chapter: its address (without query or fragment) and its title.
+function thisChapter() {
+  const heading = document.querySelector('main h1, article h1, h1');
+  let title = heading ? heading.textContent : document.title;
+  title = title.replace(/[#¶]\s*$/u, '').replace(/\s+/g, ' ').trim() || document.title;
+  return { address: window.location.pathname, title: title.slice(0, 200) };
+}
+
 class Progress {
   constructor() {
     this.store = storage();
     this.failed = !this.store;
     this.kinds = this.store ? readKept(this.store.getItem(KEY)) : {};
     this.answers = this.store ? readAnswers(this.store.getItem(ANSWERS_KEY)) : readAnswers('');
+    this.chapters = this.store ? readChapters(this.store.getItem(CHAPTERS_KEY)) : {};
   }
 
   reload() {
     if (!this.store) return;
     this.kinds = readKept(this.store.getItem(KEY));
     this.answers = readAnswers(this.store.getItem(ANSWERS_KEY));
+    this.chapters = readChapters(this.store.getItem(CHAPTERS_KEY));
+  }
+
+  // Keeps ``chapter`` as one whose try-it is done; true if it was not kept yet.
+  addChapter({ address, title }) {
+    this.reload();
+    if (this.chapters[address] === title) return false;
+    this.chapters[address] = title;
+    if (!this.store) return true;
+    try {
+      this.store.setItem(CHAPTERS_KEY, JSON.stringify({ version: VERSION, chapters: this.chapters }));
+    } catch (error) {
+      this.failed = true;
+    }
+    return true;
   }
 
   get tried() {
@@ -228,9 +277,11 @@ class Progress {
   clear() {
     this.kinds = {};
     this.answers.tried = [];
+    this.chapters = {};
     if (!this.store) return;
     try {
       this.store.removeItem(KEY);
+      this.store.removeItem(CHAPTERS_KEY);
     } catch (error) {
       this.failed = true;
     }
@@ -280,14 +331,16 @@ function drawPanel(place, progress) {
   title.tabIndex = -1; // where the focus goes once the progress is forgotten
   const summary = el('p', 'loo-progress-summary');
   const list = el('ul', 'loo-progress-kinds');
+  const chaptersLine = el('p', 'loo-progress-tried');
+  const chapters = el('ul', 'loo-progress-chapters');
   const note = el('p', 'loo-progress-note');
   const reset = button('Forget my progress…', 'loo-progress-reset');
   const ask = el('div', 'loo-progress-ask');
   ask.setAttribute('role', 'group');
   ask.hidden = true;
   const question = el('p', 'loo-progress-question',
-    'Forget every exercise solved in this browser, and the answers kept for you to hand in? '
-    + 'This cannot be undone.');
+    'Forget every exercise solved in this browser, every try-it finished, and the answers kept '
+    + 'for you to hand in? This cannot be undone.');
   question.id = `loo-progress-question-${panels}`;
   ask.setAttribute('aria-labelledby', question.id);
   const yes = button('Yes, forget it', 'loo-progress-yes');
@@ -308,7 +361,7 @@ function drawPanel(place, progress) {
   nameLabel.htmlFor = name.id;
   const download = button('Download my answers', 'loo-progress-download');
   handIn.append(nameLabel, name, download);
-  panel.append(title, summary, list, score, handIn, note, reset, ask, status);
+  panel.append(title, chaptersLine, chapters, summary, list, score, handIn, note, reset, ask, status);
   place.replaceChildren(panel);
 
   const show = () => {
@@ -327,6 +380,20 @@ function drawPanel(place, progress) {
       return item;
     }));
     list.hidden = !count;
+    const done = Object.entries(progress.chapters)
+      .sort(([, a], [, b]) => a.localeCompare(b));
+    chaptersLine.textContent = done.length
+      ? `Try-its finished here: ${plural(done.length, 'chapter', 'chapters')}.`
+      : 'No try-it finished in this browser yet. Play a chapter\'s live deal to its end, or '
+        + 'answer its trainer right, and the chapter is noted here.';
+    chapters.replaceChildren(...done.map(([address, name]) => {
+      const item = el('li', 'loo-progress-chapter');
+      const link = el('a', '', name);
+      link.href = address;
+      item.append(link, ': try-it done ✓');
+      return item;
+    }));
+    chapters.hidden = !done.length;
     const { tried } = progress;
     const solved = tried.filter((entry) => entry.solved).length;
     score.textContent = tried.length
@@ -340,7 +407,7 @@ function drawPanel(place, progress) {
         + 'so what you solve is forgotten when you leave the page.'
       : 'It is kept in this browser only, and nothing is sent anywhere: your answers leave it '
         + 'only as the file you download.';
-    reset.hidden = !(count || tried.length) || !ask.hidden;
+    reset.hidden = !(count || progress.tried.length || done.length) || !ask.hidden;
   };
   const close = () => {
     ask.hidden = true;
@@ -383,7 +450,8 @@ function drawPanel(place, progress) {
     progress.clear();
     ask.hidden = true;
     show();
-    status.textContent = 'Your progress is forgotten: this browser keeps no solved exercise now.';
+    status.textContent = 'Your progress is forgotten: this browser keeps no solved exercise '
+      + 'and no finished try-it now.';
     title.focus();
   });
   show();
@@ -430,7 +498,14 @@ export function startProgress() {
     }
     const added = fresh.length > 0 && progress.add(fresh);
     const answered = answers.length > 0 && progress.addAnswers(answers);
-    if (added || answered || ((fresh.length || answers.length) && progress.failed)) redraw();
+    let finished = false;
+    if (!seen.has('this chapter')
+        && [...document.querySelectorAll(DONE)].some((done) => !done.closest(SAVED_COPY))) {
+      seen.add('this chapter');
+      finished = progress.addChapter(thisChapter()) || progress.failed;
+    }
+    if (added || answered || finished
+        || ((fresh.length || answers.length) && progress.failed)) redraw();
   };
   const start = () => {
     placeNew();
@@ -439,10 +514,11 @@ export function startProgress() {
       placeNew();
       look();
     }).observe(document.body, {
-      subtree: true, childList: true, attributes: true, attributeFilter: [MARK, ANSWERS_MARK],
+      subtree: true, childList: true, attributes: true,
+      attributeFilter: [MARK, ANSWERS_MARK, 'class'],
     });
     window.addEventListener('storage', (event) => {
-      if (event.key !== KEY && event.key !== ANSWERS_KEY && event.key !== null) return;
+      if (![KEY, ANSWERS_KEY, CHAPTERS_KEY, null].includes(event.key)) return;
       progress.reload();
       redraw();
     });

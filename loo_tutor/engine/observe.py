@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from .cards import CARDS, Card, Suit
 from .legality import Announcement
-from .state import Action, DealKind, DealState, Phase, Seat, Trick
+from .state import Action, DealKind, DealMachine, DealState, Phase, Seat, Trick
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class PlayerView:
         seat: whose view this is.
         players: every name, clockwise.
         dealer: the dealer's seat.
-        kind: simple or double deal.
+        kind: simple or double deal; ``None`` in Pam Loo, which deals every
+            deal alike, with trumps turned at once.
         pool: the pool at start of play.
         trump: the trump suit if the table knows it.
         indicator: the indicator if it is face up, else ``None``.
@@ -46,7 +47,7 @@ class PlayerView:
     seat: Seat
     players: tuple[str, ...]
     dealer: Seat
-    kind: DealKind
+    kind: DealKind | None
     pool: Fraction
     trump: Suit | None
     indicator: Card | None
@@ -59,16 +60,22 @@ class PlayerView:
     legal: tuple[Action, ...]
 
 
-def visible_hand(state: DealState, seat: Seat) -> tuple[Card, ...] | None:
+def kind_of(state: DealMachine) -> DealKind | None:
+    """A three-card deal's kind, simple or double; ``None`` for a Pam Loo deal."""
+    return state.kind if isinstance(state, DealState) else None
+
+
+def visible_hand(state: DealMachine, seat: Seat) -> tuple[Card, ...] | None:
     """The cards ``seat`` may look at now, or ``None`` if it may see none.
 
-    In a simple deal a player sees their hand throughout. In a double deal a
-    player first sees their dealt hand at their turn to announce; after
-    standing they keep it, after passing or taking the miss it is thrown in
-    unseen by anyone else. The miss is taken sight unseen: its holder sees it
-    once the announcements are over.
+    In a simple deal a player sees their hand throughout. In a double deal,
+    and in every Pam Loo deal, a player first sees their dealt hand at their
+    turn to announce; after standing they keep it (with what they draw from
+    the stock), after passing or taking the miss it is thrown in unseen by
+    anyone else. The miss is taken sight unseen: its holder sees it once the
+    announcements are over.
     """
-    if state.kind is DealKind.SIMPLE:
+    if kind_of(state) is DealKind.SIMPLE:
         return state.held[seat]
     said = dict(state.announcements).get(seat)
     if said is None:
@@ -80,7 +87,7 @@ def visible_hand(state: DealState, seat: Seat) -> tuple[Card, ...] | None:
     return state.held[seat] if seat in state.active else None
 
 
-def observation(state: DealState, seat: Seat) -> PlayerView:
+def observation(state: DealMachine, seat: Seat) -> PlayerView:
     """Build ``seat``'s view of ``state``."""
     indicator = state.indicator if state.trump is not None else None
     to_act = state.current_player()
@@ -88,7 +95,7 @@ def observation(state: DealState, seat: Seat) -> PlayerView:
         seat=seat,
         players=state.players,
         dealer=state.dealer,
-        kind=state.kind,
+        kind=kind_of(state),
         pool=state.pool,
         trump=state.trump,
         indicator=indicator,
@@ -102,7 +109,7 @@ def observation(state: DealState, seat: Seat) -> PlayerView:
     )
 
 
-def seen_cards(state: DealState, seat: Seat | None) -> frozenset[Card]:
+def seen_cards(state: DealMachine, seat: Seat | None) -> frozenset[Card]:
     """The cards a view of ``state`` shows face up.
 
     With a ``seat``, what :func:`observation` lets that seat see: its hand,
@@ -119,6 +126,8 @@ def seen_cards(state: DealState, seat: Seat | None) -> frozenset[Card]:
     shown = played | {card for hand in state.hands for card in hand}
     if state.trump is not None:
         shown.add(state.indicator)
+    if not isinstance(state, DealState):  # Pam Loo: no miss, and the cards drawn are held
+        return frozenset(shown.union(*state.held))
     taker = state.miss_taker if state.miss_taker is not None else state.defender
     in_play = state.phase is Phase.PLAY or bool(state.tricks)
     if state.miss is not None and taker is not None and in_play:
@@ -126,13 +135,14 @@ def seen_cards(state: DealState, seat: Seat | None) -> frozenset[Card]:
     return frozenset(shown)
 
 
-def hidden_cards(state: DealState, seat: Seat | None) -> frozenset[Card]:
+def hidden_cards(state: DealMachine, seat: Seat | None) -> frozenset[Card]:
     """The cards of ``state`` that a view of it keeps face down (see :func:`seen_cards`).
 
     With a ``seat``, every card of the pack that seat does not see: the
     other hands, the miss, the indicator before it is turned, the undealt
     cards. With ``None``, the tutor's view: the indicator before it is
-    turned and the miss while it is face down.
+    turned and the miss while it is face down, and in Pam Loo the cards of
+    the stock not drawn yet.
 
     >>> import random
     >>> from loo_tutor.engine.state import new_deal
@@ -143,6 +153,8 @@ def hidden_cards(state: DealState, seat: Seat | None) -> frozenset[Card]:
     if seat is not None:
         return frozenset(CARDS) - seen_cards(state, seat)
     dealt = {card for hand in state.hands for card in hand} | {state.indicator}
-    if state.miss is not None:
+    if isinstance(state, DealState) and state.miss is not None:
         dealt |= set(state.miss)
+    if not isinstance(state, DealState):  # Pam Loo: the stock lies face down
+        dealt |= set(state.stock)
     return frozenset(dealt) - seen_cards(state, None)

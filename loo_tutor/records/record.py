@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from .parse import FIELDS, IRISH_FIELDS, PAM_FIELDS, load_record, parse_carried
 from .reading import loads
-from .replay import CIVIL, TAKE_TURNED, Replay, action_text, replay, replay_pam
+from .replay import CIVIL, TAKE_TURNED, Replay, action_text, replay, replay_deal, replay_pam
 from .result import check, to_json
 from .result_types import CheckResult, ErrorResult, NextTurn, TrickResult
 from .write import dumps, format_amount, record_from_state
@@ -54,6 +54,7 @@ __all__ = [
     "parse_carried",
     "record_from_state",
     "replay",
+    "replay_deal",
     "replay_pam",
     "to_json",
 ]

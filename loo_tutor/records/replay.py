@@ -1,7 +1,8 @@
 """Replaying a deal record with the engine, action by action (CONTRACT.md §2.2).
 
-:func:`walk` is the one replay loop of every game; :func:`replay` and
-:func:`replay_pam` keep every state for stepping through a deal, and
+:func:`walk` is the one replay loop of every game; :func:`replay`,
+:func:`replay_pam` and :func:`replay_deal` (either game) keep every state for
+stepping through a deal, and
 :func:`action_text` writes an action as a result names it.
 """
 
@@ -97,6 +98,15 @@ def replay_pam(record: Mapping[str, Any]) -> Replay[PamState]:
     if type(parsed.start) is not PamState:
         raise MalformedRecord("rules: only a pam record is stepped through with replay_pam")
     return cast("Replay[PamState]", walk(parsed, keep=True))
+
+
+def replay_deal(record: Mapping[str, Any]) -> Replay[DealState | PamState]:
+    """Every state a record of either game passes through: three-card Loo or Pam Loo.
+
+    Raises:
+        MalformedRecord: as :func:`check`.
+    """
+    return cast("Replay[DealState | PamState]", walk(ParsedRecord(record), keep=True))
 
 
 def walk(parsed: ParsedRecord, keep: bool) -> Replay[DealMachine]:

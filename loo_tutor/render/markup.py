@@ -25,9 +25,9 @@ from typing import Any
 from ..engine.cards import Card, Suit, parse_card
 from ..engine.errors import LooError
 from ..engine.legality import Announcement
-from ..engine.observe import PlayerView, observation
+from ..engine.observe import PlayerView, kind_of, observation
 from ..engine.rules import RuleId, RuleKey, rule_by_id
-from ..engine.state import DealKind, DealState, Phase, Play, Seat, Trick, signed_text
+from ..engine.state import DealKind, DealMachine, DealState, Phase, Play, Seat, Trick, signed_text
 from ..records.record import load_record
 from ..teaching.narrate import Narration, Step, steps
 
@@ -272,11 +272,11 @@ def _face(card: Card, four_colour: bool, highlight: Collection[Card], note: str,
     return _card(card, four_colour, classes, words)
 
 
-def _seat_cards(state: DealState, seat: Seat, view: PlayerView | None, four_colour: bool,
+def _seat_cards(state: DealMachine, seat: Seat, view: PlayerView | None, four_colour: bool,
                 highlight: Collection[Card], note: str) -> tuple[str, str]:
     """The cards drawn at a seat and a few words about them."""
     said = dict(state.announcements).get(seat)
-    double = state.kind is DealKind.DOUBLE
+    double = kind_of(state) is not DealKind.SIMPLE  # a Pam deal is dealt like a double one
     in_play = state.phase is Phase.PLAY or bool(state.tricks)
 
     def faces(cards: Iterable[Card], faded: bool = False) -> str:
@@ -306,21 +306,22 @@ def _seat_cards(state: DealState, seat: Seat, view: PlayerView | None, four_colo
     if seat == view.seat and view.hand is not None:
         return faces(view.hand), ""
     if double and said is None and state.phase is Phase.ANNOUNCE:
-        return backs(3, f"a card dealt to {state.players[seat]}"), ""
+        return backs(state.HAND_SIZE, f"a card dealt to {state.players[seat]}"), ""
     if said is Announcement.PASS:
         return "", "hand thrown in"
     return "", ""
 
 
-def _seat_status(state: DealState, seat: Seat) -> str:
+def _seat_status(state: DealMachine, seat: Seat) -> str:
     said = dict(state.announcements).get(seat)
     if state.collected_by == seat:
         return "collects the pool"
     if said is not None:
         return _ANNOUNCED[said]
-    if state.kind is DealKind.DOUBLE and state.phase is Phase.ANNOUNCE:
+    kind = kind_of(state)
+    if kind is not DealKind.SIMPLE and state.phase is Phase.ANNOUNCE:
         return "to announce" if state.current_player() == seat else "waiting to announce"
-    if state.kind is DealKind.SIMPLE:
+    if kind is DealKind.SIMPLE:
         return "plays"
     return ""
 
@@ -332,9 +333,10 @@ def _shown_trick(tricks: Sequence[Trick]) -> tuple[int, Trick] | None:
     return len(tricks), tricks[-1]
 
 
-def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str:
+def _centre(state: DealMachine, view: PlayerView | None, four_colour: bool) -> str:
     parts = []
-    kind = "double deal" if state.kind is DealKind.DOUBLE else "simple deal"
+    kind = {DealKind.DOUBLE: "double deal", DealKind.SIMPLE: "simple deal",
+            None: "Loo with Pam"}[kind_of(state)]
     parts.append(f'<div class="loo-pool"><strong>Pool {state.pool}</strong> · {kind} '
                  f'· carried {state.carried}</div>')
     indicator = state.indicator if state.trump is not None else None
@@ -343,11 +345,13 @@ def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str
     if indicator is not None:
         shown = _card(indicator, four_colour, note="trump indicator")
         words = f"trumps: {indicator.suit.noun}s"
+        if state.pam is not None:  # named, not shown: its holder may be hidden
+            words += "<br>and Pam above them"  # a line of its own: the centre stays narrow
     else:
         shown = _back("hidden trump indicator")
         words = "trumps hidden"
     parts.append(f'<div class="loo-indicator">{shown}<div>{words}</div></div>')
-    if state.miss is not None:
+    if isinstance(state, DealState) and state.miss is not None:
         taker = state.miss_taker if state.miss_taker is not None else state.defender
         if taker is None:
             miss = "".join(_back("a card of the miss, face down") for _ in state.miss)
@@ -377,7 +381,7 @@ def _centre(state: DealState, view: PlayerView | None, four_colour: bool) -> str
     return f'<div class="loo-centre">{"".join(parts)}</div>'
 
 
-def ledger_html(state: DealState, base: str = RULES_BASE, *, style: bool = True) -> HtmlStr:
+def ledger_html(state: DealMachine, base: str = RULES_BASE, *, style: bool = True) -> HtmlStr:
     """The settlement of a finished deal as a table, one row per player.
 
     Args:
@@ -396,7 +400,8 @@ def ledger_html(state: DealState, base: str = RULES_BASE, *, style: bool = True)
         if state.collected_by is not None:
             tricks = "collected" if seat == state.collected_by else "—"
         elif seat in state.active:
-            tricks = str(wins[seat]) + (" (defender)" if seat == state.defender else "")
+            defender = isinstance(state, DealState) and seat == state.defender
+            tricks = str(wins[seat]) + (" (defender)" if defender else "")
         else:
             tricks = "passed"
         received = settled.payouts.get(seat)
@@ -418,7 +423,7 @@ def ledger_html(state: DealState, base: str = RULES_BASE, *, style: bool = True)
         style))
 
 
-def table_html(state: DealState, view_seat: Seat | None = None, four_colour: bool = False,
+def table_html(state: DealMachine, view_seat: Seat | None = None, four_colour: bool = False,
                highlight: Collection[Card] = (), *, highlight_note: str = "legal",
                ledger: bool = True, base: str = RULES_BASE, style: bool = True,
                own_hand: bool = False) -> HtmlStr:
@@ -489,7 +494,8 @@ def table_html(state: DealState, view_seat: Seat | None = None, four_colour: boo
             f'<div><strong>{html.escape(name)}</strong>{badges}</div>'
             f'{hand}<div class="loo-status">{line}</div>{won}</div>'
         )
-    body = (f'<div class="loo-table"><div class="loo-felt"></div>'
+    five = " loo-five" if state.HAND_SIZE == 5 else ""
+    body = (f'<div class="loo-table{five}"><div class="loo-felt"></div>'
             f'{_centre(state, view, four_colour)}{"".join(seats)}</div>')
     if ledger and state.is_terminal():
         body += ledger_html(state, base, style=False)

@@ -24,14 +24,28 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..engine.cards import ACE, card_text
+from ..engine.cards import ACE, Card, card_text
 from ..engine.legality import Announcement, trick_winner_index
+from ..engine.pam import PamState
 from ..engine.rules import RuleId, RuleKey, VariantRuleId
-from ..engine.state import Action, Announce, DealKind, DealState, Exchange, Phase, Play, Seat, Verdict
-from ..records.record import Replay, replay
+from ..engine.state import (
+    Action,
+    Announce,
+    CivilLead,
+    DealKind,
+    DealMachine,
+    DealState,
+    Exchange,
+    Phase,
+    Play,
+    Seat,
+    Verdict,
+)
+from ..records.record import Replay, replay_deal
 
 __all__ = [
     "CITED",
+    "VARIANT_CITED",
     "Narration",
     "Step",
     "carry_hint",
@@ -53,11 +67,18 @@ CITED: frozenset[RuleKey] = frozenset({
     RuleId.DEFEND, RuleId.LEAD_FIRST, RuleId.LEAD_FREE, RuleId.LEAD_TRUMP, RuleId.LEAD_ACE,
     RuleId.FOLLOW, RuleId.HEAD, RuleId.TRUMP_WIN, RuleId.DISCARD, RuleId.REVEAL, RuleId.WIN,
     RuleId.LEAD_NEXT, RuleId.PAY_THIRD, RuleId.LOO, RuleId.CARRY, RuleId.LEDGER,
-    RuleId.PLAY_HAND, RuleId.PLAY_ORDER,
+    RuleId.PLAY_HAND, RuleId.PLAY_ORDER, RuleId.DEAL_ANTE,
 })
-"""Every rule a narration may cite (refusals cite whatever the engine names)."""
+"""Every rule of the limited game a narration may cite (refusals cite whatever the
+engine names)."""
 
-_COUNT_WORDS = {0: "no", 1: "one", 2: "two", 3: "three"}
+VARIANT_CITED: frozenset[RuleKey] = frozenset({
+    VariantRuleId.EXCHANGE, VariantRuleId.FLUSH, VariantRuleId.UNDIVIDED, VariantRuleId.PAM,
+    VariantRuleId.PAM_CIVIL,
+})
+"""Every rule only variants have that a narration may cite (Irish Loo, Pam Loo ...)."""
+
+_COUNT_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 @dataclass(frozen=True)
@@ -92,7 +113,7 @@ class Step:
         refused: the engine's verdict when this step is a refusal.
     """
 
-    state: DealState
+    state: DealState | PamState
     action: Action | None
     narration: Narration
     title: str
@@ -113,7 +134,7 @@ def _amount(value: Fraction) -> str:
     return str(value)
 
 
-def _names(state: DealState, seats: Sequence[Seat]) -> str:
+def _names(state: DealMachine, seats: Sequence[Seat]) -> str:
     names = [state.players[s] for s in seats]
     if len(names) <= 1:
         return "".join(names)
@@ -239,7 +260,7 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
 # -- cards --------------------------------------------------------------------
 
 
-def _refused_rules(state: DealState, seat: Seat) -> set[RuleKey]:
+def _refused_rules(state: DealMachine, seat: Seat) -> set[RuleKey]:
     """The rules the engine names for the cards of the hand it would refuse."""
     legal = state.legal_cards()
     rules = set()
@@ -426,13 +447,19 @@ def carry_hint(state: DealState) -> Narration:
 # -- one action ---------------------------------------------------------------
 
 
-def narrate_action(before: DealState, action: Action, after: DealState) -> Narration:
+def narrate_action(before: DealState | PamState, action: Action,
+                   after: DealState | PamState) -> Narration:
     """What ``action`` did, taken in ``before`` and leading to ``after``.
 
     Covers the consequences too: the start of play, the end of a trick (with
     the reveal of a simple deal's trumps), a pool collected without play,
-    and the settlement when the deal is over.
+    and the settlement when the deal is over. A Pam Loo deal is told by
+    ``narrate_pam_action``.
     """
+    if isinstance(before, PamState):
+        assert isinstance(after, PamState)
+        return narrate_pam_action(before, action, after)
+    assert isinstance(after, DealState)
     if isinstance(action, Announce):
         told = _announce_sentence(before, action, after)
         if before.phase is Phase.ANNOUNCE and after.phase is Phase.PLAY:
@@ -474,7 +501,8 @@ def narrate_play(before: DealState, play: Play) -> Narration:
     return _lead_sentence(before, play)
 
 
-def narrate_refusal(state: DealState, action: Action, verdict: Verdict) -> Narration:
+def narrate_refusal(state: DealState | PamState, action: Action, verdict: Verdict
+                    ) -> Narration:
     """A refused action: the engine's own explanation and the rule it names."""
     if verdict.rule is None:
         return Narration(verdict.message)
@@ -492,7 +520,7 @@ def _exchange_sentence(state: DealState, action: Exchange) -> Narration:
                 "from the stock", VariantRuleId.EXCHANGE)
 
 
-def _title(state: DealState, action: Action) -> str:
+def _title(state: DealState | PamState, action: Action) -> str:
     name = state.players[action.seat]
     if isinstance(action, Announce):
         return {Announcement.STAND: f"{name} stands", Announcement.PASS: f"{name} passes",
@@ -501,10 +529,12 @@ def _title(state: DealState, action: Action) -> str:
     if isinstance(action, Exchange):
         return f"{name} exchanges {len(action.cards)}"
     verb = "plays" if state.trick_cards() else "leads"
-    return f"{name} {verb} {card_text(action.card)}"
+    civil = ", \"Pam, be civil\"" if isinstance(action, CivilLead) else ""
+    return f"{name} {verb} {card_text(action.card)}{civil}"
 
 
-def steps(source: Mapping[str, Any] | Replay[DealState]) -> list[Step]:
+def steps(source: Mapping[str, Any] | Replay[DealState] | Replay[DealState | PamState]
+          ) -> list[Step]:
     """Every step of a deal record, narrated: the start, each action, a refusal.
 
     Args:
@@ -514,9 +544,11 @@ def steps(source: Mapping[str, Any] | Replay[DealState]) -> list[Step]:
     Raises:
         MalformedRecord: the record does not describe a deal.
     """
-    played = source if isinstance(source, Replay) else replay(source)
+    played = source if isinstance(source, Replay) else replay_deal(source)
     states = played.states
-    result = [Step(states[0], None, narrate_start(states[0]), "Start of the deal")]
+    start = states[0]
+    told = narrate_pam_start(start) if isinstance(start, PamState) else narrate_start(start)
+    result = [Step(start, None, told, "Start of the deal")]
     for i, action in enumerate(played.actions):
         before, after = states[i], states[i + 1]
         title = f"{i + 1}. {_title(before, action)}"
@@ -527,3 +559,171 @@ def steps(source: Mapping[str, Any] | Replay[DealState]) -> list[Step]:
         title = f"Refused: {_title(last, action)}"
         result.append(Step(last, action, narrate_refusal(last, action, verdict), title, verdict))
     return result
+
+
+# -- five-card Loo with Pam ------------------------------------------------------
+
+
+def narrate_pam_start(state: PamState) -> Narration:
+    """A Pam deal as it is dealt: the pool, trumps, Pam and who speaks first."""
+    dealer = state.players[state.dealer]
+    first = state.current_player()
+    first_name = "" if first is None else state.players[first]
+    staked = sum(state.stakes)
+    if state.carried:
+        pool = (f"{_amount(state.carried)} carried and {staked} staked make a pool of "
+                f"{_amount(state.pool)}")
+    else:
+        pool = f"the pool is the {staked} staked"
+    return (
+        _say(f"{dealer} deals five cards to each player, three and then two at a time; "
+             f"{pool}", RuleId.DEAL_ANTE, RuleId.POOL)
+        + _say(f"The next card, {card_text(state.indicator)}, is turned: "
+               f"{state.indicator.suit.noun}s are trumps, and Pam is the highest trump of "
+               "all", VariantRuleId.PAM)
+        + _say(f"{first_name} speaks first: stand or pass", RuleId.ANN_ORDER)
+    )
+
+
+def _pam_announce(before: PamState, action: Announce, after: PamState) -> Narration:
+    name = before.players[action.seat]
+    if action.announcement is Announcement.STAND:
+        told = _say(f"{name} stands and will play", RuleId.ANN_CHOICES)
+    else:
+        told = _say(f"{name} passes and sits out this deal", RuleId.ANN_PASS)
+    if after.collected_by is not None:
+        taker = after.players[after.collected_by]
+        why = ("everybody before the dealer passed" if after.collected_by == after.dealer
+               else f"{taker} is the only player who stood")
+        told += _say(f"As {why}, {taker} takes the pool of {_amount(after.pool)} "
+                     "without play", RuleId.COLLECT)
+    elif after.phase is Phase.EXCHANGE and before.phase is Phase.ANNOUNCE:
+        told += _say(f"{_names(after, after.standers)} stood; in that order each may now "
+                     "swap up to five cards with the stock", VariantRuleId.EXCHANGE)
+    return told
+
+
+def _pam_exchange(before: PamState, action: Exchange, after: PamState) -> Narration:
+    name = before.players[action.seat]
+    count = len(action.cards)
+    if not count:
+        return _say(f"{name} keeps all five cards", VariantRuleId.EXCHANGE)
+    turned = (f", the turned {card_text(before.indicator)} first" if action.take_turned
+              else "")
+    return _say(f"{name} throws away {count} card{'s' if count > 1 else ''} and draws as "
+                f"many{turned}", VariantRuleId.EXCHANGE)
+
+
+def _pam_flush(state: PamState) -> Narration:
+    flush = state.flush
+    assert flush is not None
+    name = state.players[flush.seat]
+    kind = {"pam": "a Pam flush, four of a suit with Pam",
+            "trump": "a trump flush, five trumps",
+            "plain": f"a flush of five {flush.cards[0].suit.noun}s"}[flush.kind]
+    told = _say(f"{name} holds {kind}, and takes the whole pool of {_amount(state.pool)} "
+                "without play", VariantRuleId.FLUSH)
+    settled = state.settlement()
+    for seat in flush.exempt:  # the engine spared them: say which of its two reasons
+        why = "Pam" if state.pam in state.held[seat] else "a weaker flush"
+        told += _say(f"{state.players[seat]} stood too but is spared, holding {why}",
+                     VariantRuleId.FLUSH)
+    if settled.looed:
+        verb = "is" if len(settled.looed) == 1 else "are"
+        told += _say(f"{_names(state, settled.looed)} {verb} looed and "
+                     f"pay{'s' if len(settled.looed) == 1 else ''} {_amount(settled.loo)}",
+                     RuleId.LOO)
+    return told
+
+
+def _pam_card(state: PamState, card: Card) -> str:
+    return f"Pam ({card_text(card)})" if card is state.pam else card_text(card)
+
+
+def _pam_play(before: PamState, action: Play | CivilLead) -> Narration:
+    name, card = before.players[action.seat], action.card
+    shown = _pam_card(before, card)
+    refused = _refused_rules(before, action.seat)
+    if not before.trick_cards():
+        if isinstance(action, CivilLead):
+            return _say(f"{name} leads {shown} and says \"Pam, be civil\": whoever holds Pam "
+                        "and another trump may not play Pam to this trick",
+                        VariantRuleId.PAM_CIVIL)
+        if RuleId.LEAD_ACE in refused:
+            return _say(f"{name} leads {shown}: the ace of trumps must be led when held",
+                        RuleId.LEAD_ACE)
+        if RuleId.LEAD_TRUMP in refused:
+            return _say(f"{name} leads {shown}: holding a trump, {name} must lead one",
+                        RuleId.LEAD_TRUMP)
+        return _say(f"{name} leads {shown}")
+    if VariantRuleId.PAM_CIVIL in refused:
+        return _say(f"{name} plays {shown} and keeps Pam back: the ace was led civilly",
+                    VariantRuleId.PAM_CIVIL)
+    if VariantRuleId.PAM in refused:
+        return _say(f"{name} plays {shown}: Pam was led, and Pam is a trump, so a trump "
+                    "must be played", VariantRuleId.PAM)
+    for rule, why in ((RuleId.HEAD, "must beat the trick when able"),
+                      (RuleId.TRUMP_WIN, "cannot follow suit and must trump to win"),
+                      (RuleId.FOLLOW, "must follow suit")):
+        if rule in refused:
+            return _say(f"{name} plays {shown}: {name} {why}", rule)
+    return _say(f"{name} plays {shown}")
+
+
+def _pam_trick_end(after: PamState) -> Narration:
+    trick = after.tricks[-1]
+    winner = trick.winner
+    assert winner is not None
+    won_with = dict(trick.plays)[winner]
+    told = _say(f"Trick {len(after.tricks)} goes to {after.players[winner]} with "
+                f"{_pam_card(after, won_with)}", RuleId.WIN)
+    if not after.is_terminal():
+        told += _say(f"{after.players[winner]} leads next", RuleId.LEAD_NEXT)
+    return told
+
+
+def _pam_settlement(state: PamState) -> Narration:
+    settled = state.settlement()
+    wins = Counter(t.winner for t in state.tricks)
+    share = _amount(state.pool / len(state.tricks)) if state.tricks else "0"
+    parts = [_say(f"Each trick earns a fifth of the pool of {_amount(state.pool)}, "
+                  f"{share}", RuleId.PAY_THIRD)]
+    for seat in state.active:
+        name = state.players[seat]
+        if seat in settled.payouts:
+            parts.append(_say(f"{name} wins {_tricks(wins[seat])} and receives "
+                              f"{_amount(settled.payouts[seat])}"))
+        elif seat in settled.looed:
+            parts.append(_say(f"{name} wins nothing, is looed and pays "
+                              f"{_amount(settled.loo)}", RuleId.LOO))
+    carried = settled.carried_next
+    parts.append(_say("Nothing carries over" if carried == 0
+                      else f"{_amount(carried)} carries to the next deal", RuleId.CARRY))
+    told = Narration("")
+    for part in parts:
+        told += part
+    return told
+
+
+def narrate_pam_action(before: PamState, action: Action, after: PamState) -> Narration:
+    """What ``action`` did in a Pam Loo deal, with what follows from it: the end of
+    the announcements or of the exchanges, a flush, a trick won, the settlement."""
+    if isinstance(action, Announce):
+        told = _pam_announce(before, action, after)
+    elif isinstance(action, Exchange):
+        told = _pam_exchange(before, action, after)
+    else:
+        told = _pam_play(before, action)
+    if after.flush is not None:
+        return told + _pam_flush(after)
+    if before.phase is Phase.EXCHANGE and after.phase is Phase.PLAY:
+        leader = after.current_player()
+        assert leader is not None
+        told += _say(f"The exchanges are over and nobody holds a flush. "
+                     f"{after.players[leader]}, the first player in from the dealer's left, "
+                     "leads", RuleId.LEAD_FIRST)
+    if len(after.tricks) > len(before.tricks):
+        told += _pam_trick_end(after)
+    if after.is_terminal() and after.collected_by is None:
+        told += _pam_settlement(after)
+    return told

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar, Union
+from typing import Any, Generic, TypeVar, Union, cast
 
 import ipywidgets as widgets
 
 from ..engine.cards import Card
 from ..engine.errors import LooError, MalformedRecord
 from ..engine.observe import hidden_cards
+from ..engine.pam import PamState
 from ..engine.state import Action, DealState, Seat, Verdict
 from ..records.record import load_record, record_from_state
 from ..render.markup import HtmlStr, error_html, widget_stylesheet
@@ -47,13 +48,13 @@ def read_record(source: Source) -> dict[str, Any]:
     )
 
 
-def seat_of(players: DealState | Sequence[str], seat: Seat | str) -> Seat:
+def seat_of(players: DealState | PamState | Sequence[str], seat: Seat | str) -> Seat:
     """A seat given by index or by player name, at a deal or a table of ``players``.
 
     Raises:
         LooError: no such player.
     """
-    names = list(players.players if isinstance(players, DealState) else players)
+    names = list(players.players if isinstance(players, (DealState, PamState)) else players)
     if isinstance(seat, str) and seat in names:
         return names.index(seat)
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
@@ -131,6 +132,19 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
 
         field.on_msg(submitted)
 
+    FINISHED = "loo-done"
+    """The class a widget takes once its reader has finished it: the page's script
+    (``classroom_page/src/progress.js``) notes the chapter's try-it as done."""
+
+    def finish(self) -> None:
+        """Mark the widget finished: its reader has done what it asks."""
+        self.add_class(self.FINISHED)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the reader has finished this widget (see :meth:`finish`)."""
+        return self.FINISHED in self._dom_classes
+
     _FAILED = "This deal cannot be used"
     """What the error line says before the reason."""
 
@@ -158,7 +172,11 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         return HtmlStr(self._render())
 
 
-class SeatWidget(LooWidget):
+Deal = TypeVar("Deal", bound="DealState | PamState")
+"""The deals a seat widget plays: three-card Loo, or Pam Loo as well."""
+
+
+class SeatWidget(LooWidget, Generic[Deal]):
     """A widget where the reader acts for one seat of a deal.
 
     Every action of the reader goes the same way: the engine checks it
@@ -178,16 +196,16 @@ class SeatWidget(LooWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.states: list[DealState] = []
+        self.states: list[Deal] = []
         self.verdict: Verdict | None = None
         self.told: list[Narration] = []
 
     @property
-    def state(self) -> DealState:
+    def state(self) -> Deal:
         """The deal as it stands now."""
         return self.states[-1]
 
-    def _open(self, find: Callable[[], tuple[DealState, Seat]], four_colour: bool,
+    def _open(self, find: Callable[[], tuple[Deal, Seat]], four_colour: bool,
               rules_base: str) -> bool:
         """Find the starting state and the reader's seat, and make the header.
 
@@ -209,7 +227,7 @@ class SeatWidget(LooWidget):
             return frozenset()
         return frozenset.intersection(*(hidden_cards(s, self.seat) for s in self.states))
 
-    def _begin(self, start: DealState) -> None:
+    def _begin(self, start: Deal) -> None:
         """Start from ``start``: the automatic players act first if it is their turn."""
         self.states = [start]
         self.verdict = None
@@ -223,12 +241,19 @@ class SeatWidget(LooWidget):
         verdict = before.check(action)
         self.verdict = verdict
         if verdict:
-            after = before.apply(action)
+            after = cast(Deal, before.apply(action))  # the same game as before
             self.states.append(after)
             self.told = [narrate_action(before, action, after)]
             self._advance()
+            if self._done():
+                self.finish()
         self._refresh()
         return verdict
+
+    def _done(self) -> bool:
+        """Whether the reader has done what the widget asks, after a legal action:
+        by default, played the deal to its end."""
+        return self.state.is_terminal()
 
     def _advance(self) -> None:
         """Let the automatic players act while :meth:`_automatic` gives an action."""
@@ -237,12 +262,12 @@ class SeatWidget(LooWidget):
             action = self._automatic(state)
             if action is None:
                 break
-            after = state.apply(action)
+            after = cast(Deal, state.apply(action))
             self.told.append(narrate_action(state, action, after))
             self.states.append(after)
             state = after
 
-    def _automatic(self, state: DealState) -> Action | None:
+    def _automatic(self, state: Deal) -> Action | None:
         """What an automatic player does in ``state``; ``None`` when the reader acts."""
         return None
 

@@ -79,7 +79,7 @@ def announcement_buttons(owner: LooWidget, on_announce: Callable[[Announcement],
             for call, (words, tip) in BUTTONS.items()}
 
 
-class AnnouncementTrainer(SeatWidget):
+class AnnouncementTrainer(SeatWidget[DealState]):
     """The reader announces for one seat: stand, pass, take the miss or defend.
 
     All four buttons are always offered; the engine judges the choice and the
@@ -129,6 +129,9 @@ class AnnouncementTrainer(SeatWidget):
             the engine's verdict; the announcement is made only when legal.
         """
         return self.take(Announce(self.seat, Announcement(call)))
+
+    def _done(self) -> bool:
+        return True  # an announcement the engine accepts answers the trainer's question
 
     def _refresh(self) -> None:
         state = self.state

@@ -221,6 +221,7 @@ class VariantCompare(LooWidget):
         if self.error is None:
             self.comparison.step()
             self._show()
+            self._finished_both()
 
     def back(self) -> None:
         """Take the last step back."""
@@ -234,6 +235,12 @@ class VariantCompare(LooWidget):
             self.message.value = "<p>Playing both deals to the end…</p>"
             self.comparison.play_to_end()
             self._show()
+            self._finished_both()
+
+    def _finished_both(self) -> None:
+        """Mark the widget finished once the reader has stepped both deals to their end."""
+        if self.comparison.is_over():
+            self.finish()
 
     def new_deal(self) -> None:
         """Shuffle a new deal (the next seed) and start both sides again."""

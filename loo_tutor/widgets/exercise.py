@@ -385,6 +385,8 @@ class ExerciseWidget(LooWidget):
                                answer=answer_value(self.exercise, self.answers()),
                                time=datetime.datetime.now(datetime.timezone.utc).isoformat(
                                    timespec="seconds"))
+        if right == total and not self._shown:
+            self.finish()
         return results
 
     def _report(self) -> str:

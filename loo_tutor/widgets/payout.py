@@ -174,6 +174,8 @@ class PayoutChecker(LooWidget):
                    else "")
         self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
                               f"answers right.{waiting}</p>")
+        if right == len(results):
+            self.finish()
         return results
 
     def _note(self, outcome: FieldResult) -> str:

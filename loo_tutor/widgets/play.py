@@ -14,8 +14,9 @@ import ipywidgets as widgets
 from ..engine.cards import Card, card_text, parse_card
 from ..engine.errors import LooError
 from ..engine.observe import observation
-from ..engine.state import Action, DealState, Phase, Play, Seat, Verdict
-from ..records.record import replay
+from ..engine.pam import PamState
+from ..engine.state import Action, CivilLead, DealMachine, DealState, Phase, Play, Seat, Verdict
+from ..records.record import replay, replay_deal
 from ..render.markup import (
     RULES_BASE,
     colour_class,
@@ -28,10 +29,11 @@ from ..render.markup import (
 from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
 
 
-def starting_state(source: Source, from_trick: int | None = None) -> DealState:
+def starting_state(source: Source, from_trick: int | None = None) -> DealState | PamState:
     """The state a trainer starts from.
 
-    A :class:`~loo_tutor.engine.state.DealState` is used as it is. A record is
+    A :class:`~loo_tutor.engine.state.DealState` is used as it is. A record, of
+    three-card Loo or of Pam Loo, is
     replayed: to where it stops (just before its refused action, if it has
     one), or with ``from_trick`` to the moment trick ``from_trick`` is about
     to be led.
@@ -42,7 +44,7 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState:
     """
     if isinstance(source, DealState):
         return source
-    states: list[DealState] = replay(read_record(source)).states
+    states: list[DealState | PamState] = replay_deal(read_record(source)).states
     if from_trick is None:
         return states[-1]
     for state in states:
@@ -53,13 +55,13 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState:
 
 
 def _starting_seat(source: Source, seat: Seat | str, from_trick: int | None
-                   ) -> tuple[DealState, Seat]:
+                   ) -> tuple[DealState | PamState, Seat]:
     """The state a trainer starts from, and the reader's seat as an index."""
     start = starting_state(source, from_trick)
     return start, seat_of(start, seat)
 
 
-def bot_action(state: DealState, rng: random.Random | None) -> Action:
+def bot_action(state: DealMachine, rng: random.Random | None) -> Action:
     """What an automatic player does: the first legal action, or a seeded random one.
 
     The choice is made from the player's own view of the deal.
@@ -136,7 +138,7 @@ def verdict_html(verdict: Verdict | None, base: str = RULES_BASE) -> str:
             f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
 
 
-class PlayTrainer(SeatWidget):
+class PlayTrainer(SeatWidget[DealState | PamState]):
     """The reader plays one seat; the other seats play automatically.
 
     Each card of the reader's hand is a button, drawn as the card at the
@@ -146,6 +148,9 @@ class PlayTrainer(SeatWidget):
     card is played, and the other seats then play until it is the reader's
     turn again or the deal is over. A deal that is still announcing is
     announced automatically first (each seat takes its first legal option).
+    In a Pam Loo deal a tick box lets the reader say "Pam, be civil" with a
+    lead; the engine judges the call with the card. When the deal is over the
+    trainer is marked finished (its ``finish`` method).
 
     Args:
         record_or_state: a deal record (path, text or dict) or a deal state.
@@ -181,11 +186,17 @@ class PlayTrainer(SeatWidget):
         self.highlight = self.part(widgets.Checkbox, value=highlight_legal,
                                    description="Highlight legal cards", indent=False,
                                    tooltip="Outline the cards the rules allow you to play")
+        self.civil = self.part(widgets.Checkbox, value=False,
+                               description="Say \u201cPam, be civil\u201d with my lead",
+                               indent=False,
+                               tooltip="Lead with the call \u201cPam, be civil\u201d")
         self.reset_button = self.button("Reset", "Start this deal again", self.reset, icon="undo")
         self.highlight.observe(lambda _: self._refresh(), names="value")
+        options = [self.highlight, self.reset_button]
+        if self._start.pam is not None:
+            options.insert(1, self.civil)
         self.show(self.header, self.feedback,
-                         self.part(widgets.HBox, [self.highlight, self.reset_button],
-                                   layout={"flex_flow": "row wrap"}),
+                         self.part(widgets.HBox, options, layout={"flex_flow": "row wrap"}),
                          table_box(self, self.table, self.hand), self.story, self.ledger)
         self.reset()
 
@@ -229,9 +240,11 @@ class PlayTrainer(SeatWidget):
             the engine's verdict; the card is played only when it is legal.
         """
         chosen = parse_card(card) if isinstance(card, str) else card
+        if self.civil.value and self._my_turn() and not self.state.trick_cards():
+            return self.take(CivilLead(self.seat, chosen))
         return self.take(Play(self.seat, chosen))
 
-    def _automatic(self, state: DealState) -> Action | None:
+    def _automatic(self, state: DealState | PamState) -> Action | None:
         if state.phase is Phase.ANNOUNCE or state.current_player() != self.seat:
             return bot_action(state, self._rng)
         return None

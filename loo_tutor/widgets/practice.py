@@ -76,7 +76,7 @@ def estimate_words(found: Estimate) -> str:
     return f"{doing} {verb} about {size} unit{'' if size == '1' else 's'} on average here"
 
 
-class PracticeSession(SeatWidget):
+class PracticeSession(SeatWidget[DealState]):
     """A session of several deals: the reader plays one seat, computer players the rest.
 
     The engine's :class:`~loo_tutor.engine.session.Session` books antes, deals and

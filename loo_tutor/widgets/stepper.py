@@ -7,6 +7,7 @@ import ipywidgets as widgets
 from ..engine.cards import Card
 from ..engine.errors import LooError
 from ..engine.observe import hidden_cards
+from ..engine.pam import PamState
 from ..engine.state import DealState, Seat
 from ..render.markup import RULES_BASE, step_html
 from ..teaching.narrate import Narration, Step, steps
@@ -19,7 +20,10 @@ class DealStepper(LooWidget):
     Each step shows its narration, with the rules linked to the book, above
     the table. A record that ends in an illegal action gets a last step
     showing the refusal. The step field and the menu also work on a static
-    page without a kernel: they are linked to the pages in the browser.
+    page without a kernel: they are linked to the pages in the browser. Once
+    the reader reaches the last step the stepper is marked finished
+    (its ``finish`` method). A Pam Loo record is
+    stepped through as well.
 
     Args:
         record: a deal record: a file path, its text or a dict.
@@ -112,6 +116,8 @@ class DealStepper(LooWidget):
         self.menu.value = index
         self.first_button.disabled = self.back_button.disabled = index == 0
         self.forward_button.disabled = self.last_button.disabled = index == len(self.steps) - 1
+        if change is not None and index == len(self.steps) - 1:
+            self.finish()
 
     def _picked(self, change: object = None) -> None:
         self.go(int(self.menu.value))
@@ -124,7 +130,7 @@ class DealStepper(LooWidget):
         return self.steps[self.index]
 
     @property
-    def state(self) -> DealState:
+    def state(self) -> DealState | PamState:
         """The deal as it stands at the step shown."""
         return self.step.state
 

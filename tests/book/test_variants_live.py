@@ -10,17 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import in_browser, new_page, open_live, outside_site
+from browser_support import drive_clean, new_page, open_live
 
 VARIANTS_PAGE = "notebooks/variants.html"
 
 
 def test_variants_page_goes_live_and_steps_both_deals(site: str) -> None:
-    requests: list[str] = []
-    errors: list[str] = []
-    in_browser(lambda browser: _step_club_law(browser, site, requests, errors))
-    assert not outside_site(requests, site), f"requests left the site: {outside_site(requests, site)}"
-    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+    drive_clean(site, lambda browser, requests, errors: _step_club_law(
+        browser, site, requests, errors))
 
 
 def _step_club_law(browser: Any, url: str, requests: list[str], errors: list[str]) -> None:

@@ -30,10 +30,12 @@ from loo_tutor.apps.cli import main
 from loo_tutor.engine.cards import Suit, full_deck, parse_card
 from loo_tutor.engine.errors import LooError, RuleError
 from loo_tutor.engine.legality import Announcement
+from loo_tutor.engine.observe import hidden_cards, observation
 from loo_tutor.engine.pam import (
     CivilLead,
     PamState,
     flush_rank,
+    new_pam_deal,
     pam_card,
     pam_from_deck,
     pam_from_hands,
@@ -492,3 +494,22 @@ def test_a_pam_session_deals_five_card_loo_from_the_first_deal_to_the_end_split(
 def test_the_three_card_dealing_functions_refuse_the_pam_profile() -> None:
     with pytest.raises(LooError, match="five-card"):
         new_deal(PLAYERS, 4, 0, random.Random(1), PAM)
+
+
+# -- one player's view -------------------------------------------------------------
+
+
+def test_a_pam_player_sees_their_hand_at_their_turn_and_what_they_draw() -> None:
+
+    state = new_pam_deal(["A", "B", "C", "D", "E"], dealer=4, carried=0, rng=random.Random(8))
+    view = observation(state, 0)
+    assert view.kind is None and view.hand == state.hands[0]
+    assert observation(state, 1).hand is None, "B has not looked yet"
+    assert hidden_cards(state, None) == frozenset(state.stock), "the tutor sees every hand"
+    rng = random.Random(2)
+    while state.phase is not Phase.PLAY and not state.is_terminal():
+        state = state.apply(rng.choice(state.legal_actions()))
+    for seat in range(5):
+        seen = observation(state, seat).hand
+        assert seen == (state.held[seat] if seat in state.active else None)
+        assert hidden_cards(state, seat).isdisjoint(seen or ())

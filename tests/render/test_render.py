@@ -27,9 +27,10 @@ from loo_tutor.render.markup import (
     stylesheet,
     table_html,
 )
-from loo_tutor.teaching.narrate import CITED, Narration, steps
+from loo_tutor.teaching.narrate import CITED, VARIANT_CITED, Narration, steps
 
 BOOK_RULES = Path(__file__).parents[2] / "book" / "rules.md"
+BOOK_VARIANTS = Path(__file__).parents[2] / "book" / "variants.md"
 
 
 class _Cards(HTMLParser):
@@ -101,6 +102,11 @@ def test_every_rule_narration_can_cite_has_a_target_in_the_book() -> None:
     targets = set(re.findall(r"^\((r-[a-z-]+)\)=", BOOK_RULES.read_text(), re.MULTILINE))
     missing = sorted(rule.label for rule in CITED if rule.label not in targets)
     assert not missing, f"rules cited by narration but not labelled in book/rules.md: {missing}"
+
+
+def test_every_variant_rule_narration_can_cite_has_a_target_in_the_variants_chapter() -> None:
+    targets = set(re.findall(r"^\((v-[a-z-]+)\)=", BOOK_VARIANTS.read_text(), re.MULTILINE))
+    assert {rule.label for rule in VARIANT_CITED} <= targets
 
 
 def test_link_rules_links_known_ids_only_and_escapes_text() -> None:

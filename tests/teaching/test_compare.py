@@ -175,8 +175,9 @@ def test_the_rules_menus_speak_words_not_identifiers() -> None:
 
 def test_play_to_end_shows_both_settlements_and_disables_stepping() -> None:
     widget = VariantCompare("limited", "blenheim", seed=4)
+    assert not widget.finished
     widget.end_button.click()
-    assert widget.comparison.is_over()
+    assert widget.comparison.is_over() and widget.finished
     assert widget.html.count('class="loo-ledger"') == 2
     assert widget.step_button.disabled and widget.end_button.disabled
 
@@ -224,6 +225,7 @@ def test_the_widget_can_open_part_way_or_at_the_end() -> None:
     assert len(VariantCompare(seed=CLUB_SEED, steps=3).comparison.steps) == 3
     whole = VariantCompare(seed=CLUB_SEED, steps=None)
     assert whole.comparison.is_over() and whole.step_button.disabled
+    assert not whole.finished, "opened at the end by the page, not by its reader"
 
 
 def test_the_steps_say_once_where_the_games_part_and_where_they_meet_again() -> None:

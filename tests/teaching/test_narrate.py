@@ -12,10 +12,12 @@ import pytest
 
 from loo_tutor import Announce, Announcement, MalformedRecord, Play, RuleId, load_record, loads
 from loo_tutor.engine.cards import parse_card
+from loo_tutor.engine.rules import VariantRuleId
 from loo_tutor.records.data import example, names
-from loo_tutor.records.record import replay
+from loo_tutor.records.record import replay, replay_deal
 from loo_tutor.teaching.narrate import (
     CITED,
+    VARIANT_CITED,
     Narration,
     card_text,
     dealer_rule,
@@ -39,6 +41,8 @@ SHIPPED = {
     "sole-stander": "28_sole_stander_dealer_options.yaml",
     "follow-suit": "31_follow_suit.yaml",
     "dealer-options": "43_dealer_options_miss_available.yaml",
+    "pam-civil": "../pam/02_pam_be_civil.yaml",
+    "pam-flush": "../pam/04_pam_flush_takes_the_pool.yaml",
 }
 
 HEAD_CASE = """
@@ -273,7 +277,7 @@ def test_every_narration_cites_known_rules_and_names_them_in_its_text(name: str)
         for rule in told.rules:
             assert rule.value in told.text
             if step.refused is None:
-                assert rule in CITED, (step.title, rule)
+                assert rule in CITED or rule in VARIANT_CITED, (step.title, rule)
 
 
 def test_narrations_add_up() -> None:
@@ -293,3 +297,28 @@ def test_announcing_narrations_for_every_call_of_a_non_dealer() -> None:
                        (Announcement.MISS, RuleId.ANN_MISS_ONCE)]:
         action = Announce(0, call)
         assert narrate_action(start, action, start.apply(action)).rules == (rule,)
+
+
+# -- five-card Loo with Pam --------------------------------------------------------
+
+
+def test_a_pam_deal_is_narrated_with_its_own_rules_from_the_deal_to_the_fifths() -> None:
+    story = steps(example("pam-civil"))
+    assert story[0].narration.rules == (RuleId.DEAL_ANTE, RuleId.POOL, VariantRuleId.PAM,
+                                        RuleId.ANN_ORDER)
+    civil = next(step for step in story if step.title.endswith('"Pam, be civil"'))
+    assert civil.narration.rules == (VariantRuleId.PAM_CIVIL,)
+    kept_back = story[story.index(civil) + 1]
+    assert kept_back.narration.rules == (VariantRuleId.PAM_CIVIL,)
+    last = story[-1].narration
+    assert RuleId.PAY_THIRD in last.rules and "a fifth of the pool of 15, 3" in last.text
+    end = replay_deal(example("pam-civil")).states[-1]
+    looed = [end.players[seat] for seat in end.settlement().looed]
+    assert looed == ["E"] and "E wins nothing, is looed" in last.text
+
+
+def test_a_pam_flush_is_told_with_who_is_spared_and_who_is_looed() -> None:
+    told = steps(example("pam-flush"))[-1].narration
+    assert told.rules[-2:] == (VariantRuleId.FLUSH, RuleId.LOO)
+    assert "C holds a Pam flush" in told.text
+    assert "A stood too but is spared, holding a weaker flush" in told.text

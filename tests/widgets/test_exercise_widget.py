@@ -127,6 +127,7 @@ def test_the_score_line_marks_only_the_variants_solved_before_their_solution() -
     shown.solution_button.click()
     shown.fill(shown.exercise.answers())  # type: ignore[union-attr]
     shown.check_button.click()  # right, but after the solution: not solved
+    assert not wrong.finished and not shown.finished
     teachers = ExerciseWidget(4, record=example("fractional-pool"), scoreboard=board)
     teachers.fill(teachers.exercise.answers())  # type: ignore[union-attr]
     teachers.check_button.click()  # solved, but a record has no seed to keep
@@ -135,6 +136,7 @@ def test_the_score_line_marks_only_the_variants_solved_before_their_solution() -
     solved = ExerciseWidget(3, seed=11, scoreboard=board)
     solved.fill(solved.exercise.answers())  # type: ignore[union-attr]
     solved.check_button.click()
+    assert solved.finished
     solved.check_button.click()  # checked again: marked once
     wrong.fill(wrong.exercise.answers())
     wrong.check_button.click()

@@ -47,6 +47,10 @@ MADE: dict[str, Callable[[], Any]] = {
     "stepper, a player's view": lambda: DealStepper(example("nine-unit-pool"), view_seat="Ben"),
     "stepper, the tutor's view": lambda: DealStepper(example("forced-ace")),
     "payout": lambda: PayoutChecker(example("forced-ace")),
+    "Pam trainer, the civil lead": lambda: PlayTrainer(example("pam-civil"), seat="A",
+                                                       from_trick=1),
+    "Pam stepper, a player's view": lambda: DealStepper(example("pam-civil"), view_seat="C"),
+    "Pam stepper, the flush": lambda: DealStepper(example("pam-flush"), view_seat="A"),
 }
 
 
@@ -84,6 +88,29 @@ def test_a_trainer_played_to_the_end_still_hides_the_thrown_in_hands() -> None:
               if seat not in trainer.state.active for card in hand}
     assert passed and passed <= trainer.hidden_cards()
     assert widget_leaks(trainer) == []
+
+
+def test_a_pam_trainer_played_to_the_end_hides_the_passed_hands_and_the_stock() -> None:
+    trainer = PlayTrainer(example("pam-civil"), seat="A", from_trick=1)
+    while not trainer.state.is_terminal():
+        trainer.play(trainer.state.legal_cards()[0])
+    state = trainer.state
+    passed = {card for seat, hand in enumerate(state.hands) if seat not in state.active
+              for card in hand}
+    assert passed and passed <= trainer.hidden_cards()
+    assert set(state.stock) <= trainer.hidden_cards()
+    assert widget_leaks(trainer) == []
+
+
+def test_a_pam_stepper_shows_the_stock_only_once_it_is_drawn() -> None:
+    stepper = DealStepper(example("pam-flush"))
+    stock = frozenset(parse_card(c) for c in example("pam-flush")["stock"])
+    drawn = next(i for i, step in enumerate(stepper.steps) if step.state.exchanges
+                 and any(swap[2] for swap in step.state.exchanges))
+    for index, step in enumerate(stepper.steps):
+        assert (index < drawn) == (stock <= hidden_cards(step.state, None))
+        stepper.go(index)
+        assert bool(leaks(stepper.html, stock)) == (index >= drawn), index
 
 
 def test_the_scan_finds_a_card_in_every_form_and_in_a_part() -> None:

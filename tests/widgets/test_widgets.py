@@ -332,6 +332,11 @@ def test_announcement_refusals_name_the_engines_rule(name: str, seat: str, call:
     trainer.buttons[call].click()
     assert trainer.verdict.rule is rule
     assert_rule_links_are_valid(trainer.html)
+    assert not trainer.finished, "a refused announcement does not finish the trainer"
+    legal = trainer.state.legal_announcements()
+    if legal:
+        trainer.buttons[legal[0].value].click()
+        assert trainer.verdict and trainer.finished
 
 
 def test_announcement_buttons_are_labelled() -> None:
@@ -403,9 +408,11 @@ def test_payout_checker_accepts_the_engines_settlement(name: str) -> None:
     record = example(name)
     checker = PayoutChecker(record)
     fill_with_engine_answers(checker, record)
+    assert not checker.finished
     checker.check_button.click()
     assert {key: r.status for key, r in checker.results.items()} == dict.fromkeys(
         checker.results, "right")
+    assert checker.finished
     assert f"{len(checker.results)} of {len(checker.results)} answers right" in checker.html
 
 
@@ -417,6 +424,7 @@ def test_payout_checker_names_the_rule_for_each_wrong_field() -> None:
     checker.looed_boxes["D"].value = True
     checker.carried_field.value = "0"
     results = checker.check()
+    assert not checker.finished
     assert (results["payout:A"].status, results["payout:A"].rule) == ("wrong", RuleId.PAY_THIRD)
     assert (results["looed"].status, results["looed"].rule) == ("wrong", RuleId.LOO)
     assert (results["carried"].status, results["carried"].rule) == ("wrong", RuleId.CARRY)
