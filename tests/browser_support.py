@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -108,9 +110,80 @@ def in_browser(work: Callable[[Any], None]) -> None:
         raise failure[0]
 
 
+# -- the built book ---------------------------------------------------------------------
+
+BOOK_STAMP = ROOT / "_build" / ".book-built"
+"""Made by each book build of ``./dev`` that passed, dated when the build began."""
+PAGE_SOURCES = ("book", "notebooks")
+"""Sources an incremental build brings up to date: Sphinx reads again the pages that changed."""
+OTHER_SOURCES = ("_config.yml", "_toc.yml", "_ext", "_templates", "loo_tutor", "classroom_page",
+                 "scripts/vendor_pyodide.py", "requirements.txt")
+"""Sources every page may depend on (the engine draws the deals and makes the widgets): a
+change in one calls for a full build."""
+NOT_SOURCES = {"__pycache__", "node_modules", ".ipynb_checkpoints"}
+BOOK_BUILT_FOR_THIS_RUN = "LOO_TUTOR_BOOK_BUILT"
+"""Set by a whole ``./dev test`` run, which builds the book first: the tests take it as built."""
+
+
+def _files(path: Path) -> Iterator[Path]:
+    if path.is_file():
+        yield path
+    elif path.is_dir():
+        for folder, folders, files in os.walk(path):
+            folders[:] = [name for name in folders if name not in NOT_SOURCES]
+            yield from (Path(folder) / name for name in files)
+
+
+def _changed_since(built: float, sources: tuple[str, ...]) -> list[str]:
+    return sorted(str(file.relative_to(ROOT)) for name in sources for file in _files(ROOT / name)
+                  if file.stat().st_mtime > built)
+
+
+def book_build_needed() -> tuple[str, str] | None:
+    """Whether ``_build/html`` is missing or older than its sources: the mode and the reason.
+
+    The mode is ``incremental`` when only pages changed since the last build
+    that passed, ``full`` otherwise; ``None`` when the build is up to date.
+    """
+    if not (HTML / "index.html").exists():
+        return "full", f"{HTML.relative_to(ROOT)} is missing"
+    if not BOOK_STAMP.exists():
+        return "full", "the last book build failed or predates the build stamp"
+    built = BOOK_STAMP.stat().st_mtime
+    changed = _changed_since(built, OTHER_SOURCES)
+    mode = "full"
+    if not changed:
+        changed, mode = _changed_since(built, PAGE_SOURCES), "incremental"
+    if not changed:
+        return None
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    return mode, f"{', '.join(changed[:3])}{more} changed since the last build"
+
+
+def build_book() -> None:
+    """Build the book with ``./dev build`` when it is missing or out of date; fails if that fails.
+
+    Its progress goes to the terminal, so the caller lets it through pytest's capture.
+    """
+    if os.environ.get(BOOK_BUILT_FOR_THIS_RUN):
+        return
+    needed = book_build_needed()
+    if needed is None:
+        return
+    mode, why = needed
+    print(f"\n==> the tests open the built book: {why}; building it ({mode})", flush=True)
+    done = subprocess.run([str(ROOT / "dev"), "build", mode], cwd=ROOT, check=False)
+    if done.returncode != 0:
+        pytest.fail(f"the book build (./dev build {mode}) failed with exit {done.returncode}; "
+                    "its output is above")
+
+
 @contextmanager
 def built_site() -> Iterator[str]:
-    """The built site, served on a free port of 127.0.0.1; fails when it has not been built."""
+    """The built site, served on a free port of 127.0.0.1; fails when it has not been built.
+
+    The ``book`` fixture (tests/conftest.py) builds it first when needed.
+    """
     for needed in (HTML / LIVE_PAGE, HTML / "_static" / "live" / "live.js",
                    HTML / "_static" / "pyodide" / "pyodide.js"):
         if not needed.exists():

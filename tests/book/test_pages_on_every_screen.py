@@ -243,7 +243,7 @@ def looks(page: Any, screen: Screen, when: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
+def site(book: Path) -> Iterator[str]:
     if not (HTML / "index.html").exists():
         pytest.fail("_build/html is missing: build the site first (./dev build, or ./dev test)")
     if not AXE.exists():
