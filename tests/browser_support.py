@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import queue
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -80,34 +82,74 @@ def serve_directory(directory: Path, cache_seconds: int | None = None) -> Iterat
         thread.join(timeout=5)
 
 
-def in_browser(work: Callable[[Any], None]) -> None:
-    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
+class _BrowserThread:
+    """One Chromium, started on first use and kept for the session, in a thread of its own.
 
     Playwright's sync API refuses to start in a thread where another copy of
     it is running, as it is when another test module keeps a browser for the
-    whole session; a thread of its own has none.
+    whole session (the ``chromium`` fixture); a thread of its own has none.
+    Its objects belong to that thread, so each piece of work is handed to it.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[Any], None], list[BaseException],
+                                      threading.Event] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def run(self, work: Callable[[Any], None]) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="chromium", daemon=True)
+                self._thread.start()
+                atexit.register(self._stop)
+        failure: list[BaseException] = []
+        done = threading.Event()
+        self._jobs.put((work, failure, done))
+        done.wait()
+        if failure:
+            raise failure[0]
+
+    def _serve(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            browser = None
+            while (job := self._jobs.get()) is not None:
+                work, failure, done = job
+                try:
+                    if browser is None or not browser.is_connected():
+                        browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                             args=FLAGS)
+                    work(browser)
+                except BaseException as exc:  # handed back to the caller
+                    failure.append(exc)
+                finally:
+                    for context in browser.contexts if browser is not None else []:
+                        with suppress(Exception):  # the next work starts with none left open
+                            context.close()
+                    done.set()
+            if browser is not None:
+                browser.close()
+
+    def _stop(self) -> None:
+        self._jobs.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+
+_BROWSER = _BrowserThread()
+
+
+def in_browser(work: Callable[[Any], None]) -> None:
+    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
+
+    The browser is started once and shared by every caller (each makes its
+    own contexts, which share no cache, storage or cookies), as starting one
+    for each test costs a second or two of the machine's time.
     """
     require_chromium()
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            from playwright.sync_api import sync_playwright
-
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-                try:
-                    work(browser)
-                finally:
-                    browser.close()
-        except BaseException as exc:
-            failure.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
+    _BROWSER.run(work)
 
 
 # -- the built book ---------------------------------------------------------------------
@@ -273,7 +315,8 @@ def axe_findings(page: Any, within: str | None = None) -> list[str]:
     for frame in frames:
         if frame.is_detached() or not frame.url.startswith("http"):
             continue
-        frame.add_script_tag(path=str(AXE))
+        if not frame.evaluate("typeof axe !== 'undefined'"):  # once per page: 0.5 MB to parse
+            frame.add_script_tag(path=str(AXE))
         for violation in frame.evaluate(_AXE_RUN, within):
             where = "" if frame is page.main_frame else f" (in the frame {frame.url})"
             found.append(f"{violation['impact']} {violation['id']}{where}: {violation['help']}; "
