@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import queue
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -78,39 +82,150 @@ def serve_directory(directory: Path, cache_seconds: int | None = None) -> Iterat
         thread.join(timeout=5)
 
 
-def in_browser(work: Callable[[Any], None]) -> None:
-    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
+class _BrowserThread:
+    """One Chromium, started on first use and kept for the session, in a thread of its own.
 
     Playwright's sync API refuses to start in a thread where another copy of
     it is running, as it is when another test module keeps a browser for the
-    whole session; a thread of its own has none.
+    whole session (the ``chromium`` fixture); a thread of its own has none.
+    Its objects belong to that thread, so each piece of work is handed to it.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[Any], None], list[BaseException],
+                                      threading.Event] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def run(self, work: Callable[[Any], None]) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="chromium", daemon=True)
+                self._thread.start()
+                atexit.register(self._stop)
+        failure: list[BaseException] = []
+        done = threading.Event()
+        self._jobs.put((work, failure, done))
+        done.wait()
+        if failure:
+            raise failure[0]
+
+    def _serve(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            browser = None
+            while (job := self._jobs.get()) is not None:
+                work, failure, done = job
+                try:
+                    if browser is None or not browser.is_connected():
+                        browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                             args=FLAGS)
+                    work(browser)
+                except BaseException as exc:  # handed back to the caller
+                    failure.append(exc)
+                finally:
+                    for context in browser.contexts if browser is not None else []:
+                        with suppress(Exception):  # the next work starts with none left open
+                            context.close()
+                    done.set()
+            if browser is not None:
+                browser.close()
+
+    def _stop(self) -> None:
+        self._jobs.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+
+_BROWSER = _BrowserThread()
+
+
+def in_browser(work: Callable[[Any], None]) -> None:
+    """Run ``work(browser)`` with Debian's Chromium, in a thread of its own.
+
+    The browser is started once and shared by every caller (each makes its
+    own contexts, which share no cache, storage or cookies), as starting one
+    for each test costs a second or two of the machine's time.
     """
     require_chromium()
-    failure: list[BaseException] = []
+    _BROWSER.run(work)
 
-    def run() -> None:
-        try:
-            from playwright.sync_api import sync_playwright
 
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-                try:
-                    work(browser)
-                finally:
-                    browser.close()
-        except BaseException as exc:
-            failure.append(exc)
+# -- the built book ---------------------------------------------------------------------
 
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
+BOOK_STAMP = ROOT / "_build" / ".book-built"
+"""Made by each book build of ``./dev`` that passed, dated when the build began."""
+PAGE_SOURCES = ("book", "notebooks")
+"""Sources an incremental build brings up to date: Sphinx reads again the pages that changed."""
+OTHER_SOURCES = ("_config.yml", "_toc.yml", "_ext", "_templates", "loo_tutor", "classroom_page",
+                 "scripts/vendor_pyodide.py", "requirements.txt")
+"""Sources every page may depend on (the engine draws the deals and makes the widgets): a
+change in one calls for a full build."""
+NOT_SOURCES = {"__pycache__", "node_modules", ".ipynb_checkpoints"}
+BOOK_BUILT_FOR_THIS_RUN = "LOO_TUTOR_BOOK_BUILT"
+"""Set by a whole ``./dev test`` run, which builds the book first: the tests take it as built."""
+
+
+def _files(path: Path) -> Iterator[Path]:
+    if path.is_file():
+        yield path
+    elif path.is_dir():
+        for folder, folders, files in os.walk(path):
+            folders[:] = [name for name in folders if name not in NOT_SOURCES]
+            yield from (Path(folder) / name for name in files)
+
+
+def _changed_since(built: float, sources: tuple[str, ...]) -> list[str]:
+    return sorted(str(file.relative_to(ROOT)) for name in sources for file in _files(ROOT / name)
+                  if file.stat().st_mtime > built)
+
+
+def book_build_needed() -> tuple[str, str] | None:
+    """Whether ``_build/html`` is missing or older than its sources: the mode and the reason.
+
+    The mode is ``incremental`` when only pages changed since the last build
+    that passed, ``full`` otherwise; ``None`` when the build is up to date.
+    """
+    if not (HTML / "index.html").exists():
+        return "full", f"{HTML.relative_to(ROOT)} is missing"
+    if not BOOK_STAMP.exists():
+        return "full", "the last book build failed or predates the build stamp"
+    built = BOOK_STAMP.stat().st_mtime
+    changed = _changed_since(built, OTHER_SOURCES)
+    mode = "full"
+    if not changed:
+        changed, mode = _changed_since(built, PAGE_SOURCES), "incremental"
+    if not changed:
+        return None
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    return mode, f"{', '.join(changed[:3])}{more} changed since the last build"
+
+
+def build_book() -> None:
+    """Build the book with ``./dev build`` when it is missing or out of date; fails if that fails.
+
+    Its progress goes to the terminal, so the caller lets it through pytest's capture.
+    """
+    if os.environ.get(BOOK_BUILT_FOR_THIS_RUN):
+        return
+    needed = book_build_needed()
+    if needed is None:
+        return
+    mode, why = needed
+    print(f"\n==> the tests open the built book: {why}; building it ({mode})", flush=True)
+    done = subprocess.run([str(ROOT / "dev"), "build", mode], cwd=ROOT, check=False)
+    if done.returncode != 0:
+        pytest.fail(f"the book build (./dev build {mode}) failed with exit {done.returncode}; "
+                    "its output is above")
 
 
 @contextmanager
 def built_site() -> Iterator[str]:
-    """The built site, served on a free port of 127.0.0.1; fails when it has not been built."""
+    """The built site, served on a free port of 127.0.0.1; fails when it has not been built.
+
+    The ``book`` fixture (tests/conftest.py) builds it first when needed.
+    """
     for needed in (HTML / LIVE_PAGE, HTML / "_static" / "live" / "live.js",
                    HTML / "_static" / "pyodide" / "pyodide.js"):
         if not needed.exists():
@@ -210,7 +325,8 @@ def axe_findings(page: Any, within: str | None = None) -> list[str]:
     for frame in frames:
         if frame.is_detached() or not frame.url.startswith("http"):
             continue
-        frame.add_script_tag(path=str(AXE))
+        if not frame.evaluate("typeof axe !== 'undefined'"):  # once per page: 0.5 MB to parse
+            frame.add_script_tag(path=str(AXE))
         for violation in frame.evaluate(_AXE_RUN, within):
             where = "" if frame is page.main_frame else f" (in the frame {frame.url})"
             found.append(f"{violation['impact']} {violation['id']}{where}: {violation['help']}; "

@@ -27,6 +27,9 @@ from urllib.parse import urlsplit
 from classroom_server import Server, teacher_url
 
 PAGE = "voila/render/exercises.ipynb"
+CATCH_UP_S = 2.5
+"""How long the teacher's page may take, once the class is over, to count the last answers
+(it has 2 s; benchmarks/classroom_load.py fails a longer lag)."""
 
 # Click the widget's Check button and resolve with [ms until its verdict shows,
 # the check's id]: the kernel writes a new data-loo-checked mark with it.
@@ -94,7 +97,7 @@ def _db_count(database: Path) -> int:
 
 async def _student(browser: Any, base: str, name: str, rounds: int, arrive: float,
                    out: Answers) -> Any:
-    await asyncio.sleep(arrive)
+    await asyncio.sleep(arrive)  # the class arrives over a while, as the simulation asks
     context = await browser.new_context(viewport={"width": 1280, "height": 1000})
     context.set_default_timeout(300_000)  # a busy server opens a page in minutes, not seconds
     here = urlsplit(base).netloc
@@ -129,7 +132,7 @@ async def _student(browser: Any, base: str, name: str, rounds: int, arrive: floa
             kept = await page.evaluate(_KEPT, 20_000)
             if kept >= 0:
                 out.kept_ms.append(waited + kept)
-            await page.wait_for_timeout(400)  # a student reads the verdict
+            await page.wait_for_timeout(400)  # a student reads the verdict: the class's pace
     finally:
         # The class ends once each page has sent what it showed (the browser
         # closing would take a page's unsent checks with it).
@@ -140,10 +143,16 @@ async def _student(browser: Any, base: str, name: str, rounds: int, arrive: floa
 
 async def _watch_teacher(teacher: Any, database: Path, done: asyncio.Event,
                          out: Answers) -> None:
-    """Note when each answer reached the class book and when the teacher's page counted it."""
+    """Note when each answer reached the class book and when the teacher's page counted it.
+
+    Once ``done`` is set (the students have left), it watches on until the
+    teacher's page counts every answer the class book holds, for at most
+    ``CATCH_UP_S``.
+    """
     kept_at: dict[int, float] = {}
     shown_at: dict[int, float] = {}
-    while not done.is_set():
+    give_up = float("inf")
+    while True:
         now = time.monotonic()
         rows = await asyncio.to_thread(_db_count, database)
         for n in range(1, rows + 1):
@@ -153,7 +162,11 @@ async def _watch_teacher(teacher: Any, database: Path, done: asyncio.Event,
             ".dataset.looAnswers || 0)"))
         for n in range(1, shown + 1):
             shown_at.setdefault(n, now)
-        await asyncio.sleep(0.25)
+        if done.is_set():
+            give_up = min(give_up, now + CATCH_UP_S)
+            if shown >= rows or now > give_up:
+                break
+        await asyncio.sleep(0.25)  # how often the lags are read: to a quarter of a second
     counted = [n for n in sorted(kept_at) if n in shown_at]
     out.teacher_lag_s = [shown_at[n] - kept_at[n] for n in counted]
     out.teacher_lag_at = [kept_at[n] for n in counted]
@@ -178,9 +191,8 @@ async def _run(server: Server, database: Path, students: int, rounds: int, stagg
                 if isinstance(result, BaseException):
                     out.errors.append(f"a student failed: {type(result).__name__}: "
                                       + str(result).splitlines()[0])
-            await asyncio.sleep(2.5)  # the teacher's page has 2 s to catch up
             done.set()
-            await watcher
+            await watcher  # until the teacher's page has caught up (at most CATCH_UP_S)
             out.teacher_final = int(await teacher.evaluate(
                 "Number(document.querySelector('[data-loo-answers]').dataset.looAnswers)"))
         finally:

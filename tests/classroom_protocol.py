@@ -276,7 +276,7 @@ async def play(student: Student, crowd: Crowd, rounds: int, think_s: float) -> N
 
     async def press(model_id: str) -> None:
         crowd.click_ms.append(await student.click(model_id, ANSWER_S))
-        await asyncio.sleep(think_s)
+        await asyncio.sleep(think_s)  # the student thinks: the pace of the class simulated
 
     def button(label: str) -> str | None:
         return next((part for part, state in student.controls(root, "ButtonModel")
@@ -284,7 +284,7 @@ async def play(student: Student, crowd: Crowd, rounds: int, think_s: float) -> N
 
     (box, _), = student.controls(root, "CheckboxModel")
     crowd.click_ms.append(await student.set_value(box, True, ANSWER_S))
-    await asyncio.sleep(think_s)
+    await asyncio.sleep(think_s)  # the student thinks
     for number in range(rounds):
         seven = button("7♥")
         if seven is None:
@@ -306,9 +306,12 @@ async def play(student: Student, crowd: Crowd, rounds: int, think_s: float) -> N
 
 
 async def attend(base: str, crowd: Crowd, rounds: int, arrive_s: float, think_s: float,
-                 timeout: float, leave: asyncio.Event) -> None:
-    """One student: arrives after ``arrive_s``, opens the app, plays, stays until ``leave``."""
-    await asyncio.sleep(arrive_s)
+                 timeout: float, settled: Callable[[], None], leave: asyncio.Event) -> None:
+    """One student: arrives after ``arrive_s``, opens the app, plays, stays until ``leave``.
+
+    ``settled`` is called once the student has played or failed.
+    """
+    await asyncio.sleep(arrive_s)  # the class arrives over a while, as the simulation asks
     student = Student(base, PAGE)
     started = time.monotonic()
     doing = "opening the page"
@@ -318,10 +321,10 @@ async def attend(base: str, crowd: Crowd, rounds: int, arrive_s: float, think_s:
         crowd.live += 1
         doing = "playing"
         await play(student, crowd, rounds, think_s)
-        crowd.settled += 1
+        settled()
         await leave.wait()
     except (PageError, OSError, asyncio.TimeoutError) as exc:
-        crowd.settled += 1
+        settled()
         why = str(exc).splitlines()[0] if str(exc) else "no answer in time"
         crowd.errors.append(f"{doing}: {why}")
     finally:
@@ -340,11 +343,23 @@ async def run_crowd(base: str, students: int, rounds: int, stagger_s: float, thi
     AsyncHTTPClient.configure(None, max_clients=max(10, students))
     crowd.students = students
     leave = asyncio.Event()
+    everyone = asyncio.Event()
+    if not students:
+        everyone.set()
+
+    def one_settled() -> None:
+        crowd.settled += 1
+        if crowd.settled == students:
+            everyone.set()
+
     tasks = [asyncio.create_task(attend(base, crowd, rounds, n * stagger_s, think_s, timeout,
-                                        leave))
+                                        one_settled, leave))
              for n in range(students)]
-    while crowd.settled < students:
-        await asyncio.sleep(0.2)
+    # Every student's steps have their own time limits; a task that ends
+    # before ``leave`` failed in a way not foreseen, which gather raises below.
+    waiting = asyncio.create_task(everyone.wait())
+    await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    waiting.cancel()
     if when_full is not None:
         when_full()
     leave.set()

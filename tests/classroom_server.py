@@ -255,7 +255,7 @@ def wait_until_quiet(server: Server, timeout: float) -> None:
         processes = [psutil.Process(server.process.pid), *kernels(server)]
         for process in processes:
             process.cpu_percent(None)
-        time.sleep(1.0)
+        time.sleep(1.0)  # the second over which their use of the processor is measured
         busy = 0.0
         for process in processes:
             try:
@@ -368,7 +368,7 @@ async def student(browser: object, base: str, load: Load, rounds: int, arrive: f
     import asyncio
     from urllib.parse import urlsplit
 
-    await asyncio.sleep(arrive)
+    await asyncio.sleep(arrive)  # the class arrives over a while, as the simulation asks
     context = await browser.new_context(viewport={"width": 1280, "height": 1000})  # type: ignore[attr-defined]
     here = urlsplit(base).netloc
     context.on("request", lambda r: load.outside.append(r.url)
@@ -393,7 +393,7 @@ async def student(browser: object, base: str, load: Load, rounds: int, arrive: f
         elif waited >= 0:
             load.click_ms.append(waited)
             load.click_at.append(clicked_at)
-        await page.wait_for_timeout(THINK_MS)  # the rest of the answer arrives; a student reads
+        await page.wait_for_timeout(THINK_MS)  # a student reads: the class's simulated pace
 
     await click(await trainer.locator("input[type=checkbox]").element_handle())  # outline legal
     for number in range(rounds):

@@ -14,7 +14,7 @@ import pytest
 
 from loo_tutor import check, loads
 
-from browser_support import CHROMIUM, FLAGS, built_site, require_chromium
+from browser_support import CHROMIUM, FLAGS, HTML, build_book, built_site, require_chromium
 
 if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
@@ -79,8 +79,20 @@ def forced_ace() -> str:
     return FORCED_ACE
 
 
+@pytest.fixture(scope="session")
+def book(pytestconfig: pytest.Config) -> Path:
+    """``_build/html``, built first when a test asks for it and it is missing or out of date.
+
+    The build's progress is shown as it goes, past pytest's capture.
+    """
+    capture = pytestconfig.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        build_book()
+    return HTML
+
+
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
+def site(book: Path) -> Iterator[str]:
     """The built site, served on a free port of 127.0.0.1 for a module's browser tests."""
     with built_site() as url:
         yield url

@@ -345,28 +345,43 @@ def act(frame: Any, rng: random.Random, tally: Tally, where: str) -> bool:
 def run_page(browser: Any, site: str, path: str, clicks: int, seed: int, tally: Tally,
              offline: bool = True) -> None:
     """Open ``path`` live and use ``clicks`` random controls, checking the deals after each."""
-    rng = random.Random(f"{seed}:{path}")
+    run_pages(browser, site, [path], clicks, seed, tally, offline)
+
+
+def run_pages(browser: Any, site: str, paths: list[str], clicks: int, seed: int, tally: Tally,
+              offline: bool = True) -> None:
+    """``run_page`` for each of ``paths`` in turn, in one browser window.
+
+    Only the first page starts Python from nothing; the others find the
+    site's files in the window's cache, as a reader's browser does.
+    """
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     watch(context, page, site, tally, offline)
     keep_python_in_reach(context)
     try:
-        frame, seconds = open_live(page, f"{site}/{path}")
-        tally.live_s.append(seconds)
-        tally.pages.append(path)
-        inspect(frame, tally, f"{path}, as opened")
-        number = 0
-        while number < clicks:
-            if not act(frame, rng, tally, path):
-                # Every control is disabled (a practice session played to its
-                # end, say): a reader would reload the page, and so does the monkey.
-                tally.reloads.append(f"{path}, after click {number}")
-                if len(tally.reloads) > clicks:
-                    tally.problems.append(f"{path}: no control to use, even after a reload")
-                    break
-                frame, _ = open_live(page, f"{site}/{path}")
-                continue
-            number += 1
-            inspect(frame, tally, f"{path}, after click {number}")
+        for path in paths:
+            _play(page, site, path, clicks, random.Random(f"{seed}:{path}"), tally)
     finally:
         context.close()
+
+
+def _play(page: Any, site: str, path: str, clicks: int, rng: random.Random,
+          tally: Tally) -> None:
+    frame, seconds = open_live(page, f"{site}/{path}")
+    tally.live_s.append(seconds)
+    tally.pages.append(path)
+    inspect(frame, tally, f"{path}, as opened")
+    number = 0
+    while number < clicks:
+        if not act(frame, rng, tally, path):
+            # Every control is disabled (a practice session played to its
+            # end, say): a reader would reload the page, and so does the monkey.
+            tally.reloads.append(f"{path}, after click {number}")
+            if len(tally.reloads) > clicks:
+                tally.problems.append(f"{path}: no control to use, even after a reload")
+                break
+            frame, _ = open_live(page, f"{site}/{path}")
+            continue
+        number += 1
+        inspect(frame, tally, f"{path}, after click {number}")

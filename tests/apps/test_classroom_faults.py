@@ -116,7 +116,7 @@ def test_a_connection_cut_for_ten_seconds_comes_back_with_the_deal(server: Serve
             notice = page.locator(".loo-connection")
             notice.wait_for(timeout=10_000)
             seen["notice"] = notice.inner_text()
-            time.sleep(10)
+            time.sleep(10)  # the ten seconds offline are what the test is about
             seen["lost for ten seconds"] = notice.count()  # no way back while offline
             page.context.set_offline(False)
             notice.wait_for(state="detached", timeout=60_000)

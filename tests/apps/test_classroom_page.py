@@ -242,7 +242,7 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
             page.locator(".widget-text a", has_text="safe link").hover()
             page.locator(".widget-text span", has_text="styled").click()
             page.locator(".widget-text b", has_text="bold").hover()
-            page.wait_for_timeout(500)
+            page.wait_for_timeout(500)  # nothing to wait for: a handler that ran would have by now
             assert page.evaluate("window.hacked === undefined")
             assert page.url.endswith("output.ipynb")  # no link took the page anywhere
             found = page.evaluate("""() => {

@@ -10,20 +10,15 @@ and any request that leaves 127.0.0.1 fails the test. Another test picks
 deals from the session widget's menu on the payout page, which also works
 without a kernel.
 
-The book is built here only when ``_build/html`` lacks the page or is older
-than the notebooks, the package or the book configuration (``./dev test``
-builds the book again after pytest anyway). A missing Chromium is a failure,
-not a skip: CI installs it, and a skipped browser test proves nothing.
+The book is built first only when ``_build/html`` is missing or older than
+its sources (the ``book`` fixture of tests/conftest.py). A missing Chromium
+is a failure, not a skip: CI installs it, and a skipped browser test proves
+nothing.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,66 +28,12 @@ import pytest
 from loo_tutor.engine.cards import card_text
 from loo_tutor.teaching.exercises import make
 
-from browser_support import serve_directory
-
-ROOT = Path(__file__).resolve().parents[2]
-HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
 LOCAL_HOSTS = {"127.0.0.1"}
 LOCAL_SCHEMES = {"data", "blob", "about"}
 # A browser without WebAssembly, which cannot run Python: the live pages
 # stay a saved copy and load the widget manager to draw it.
 NO_PYTHON = "delete window.WebAssembly"
-
-
-def _sources() -> list[Path]:
-    """The files a change in which makes a built page out of date."""
-    files = [ROOT / "_toc.yml", ROOT / "_config.yml"]
-    files += sorted((ROOT / "notebooks").glob("*.ipynb"))
-    files += sorted((ROOT / "loo_tutor").rglob("*.py"))
-    files += sorted((ROOT / "loo_tutor" / "data").glob("*.yaml"))
-    return [f for f in files if f.exists()]
-
-
-def _out_of_date(page: Path) -> bool:
-    if not page.exists():
-        return True
-    built = page.stat().st_mtime
-    return any(source.stat().st_mtime > built for source in _sources())
-
-
-def _jupyter_book() -> str:
-    beside = Path(sys.executable).with_name("jupyter-book")
-    found = str(beside) if beside.exists() else shutil.which("jupyter-book")
-    if found is None:
-        pytest.fail("jupyter-book is not installed; install requirements.txt first")
-    return found
-
-
-@pytest.fixture(scope="session")
-def built_book() -> Path:
-    """``_build/html``, built first if the forced-ace page is missing or stale."""
-    page = HTML / PAGE
-    if _out_of_date(page):
-        env = dict(os.environ, JUPYTER_PREFER_ENV_PATH="1",
-                   PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-        done = subprocess.run(
-            [_jupyter_book(), "build", ".", "--all", "-W", "-n", "--keep-going"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False,
-        )
-        # Warnings elsewhere in the book make the build exit 1 but still write
-        # this page; `./dev test` reports the build's own result.
-        if not page.exists():
-            tail = "\n".join((done.stdout + done.stderr).splitlines()[-30:])
-            pytest.fail(f"the book build (exit {done.returncode}) did not produce {PAGE}:\n{tail}")
-    return HTML
-
-
-@pytest.fixture(scope="session")
-def site(built_book: Path) -> Iterator[str]:
-    """The built book served on 127.0.0.1 on a free port, for this session only."""
-    with serve_directory(built_book) as url:
-        yield url
 
 
 def test_saved_widgets_are_in_the_page_itself(site: str, chromium: Any) -> None:
@@ -205,10 +146,10 @@ EXERCISE_SEED = 2024  # the seed the notebook gives every exercise
 
 
 def test_exercises_page_shows_every_type_from_saved_state_without_leaving_localhost(
-        site: str, chromium: Any, built_book: Path) -> None:
+        site: str, chromium: Any, book: Path) -> None:
     # Answering needs a kernel, so this checks each exercise as drawn from the
     # state saved at build time against the engine's exercise for that seed.
-    if not (built_book / EXERCISES_PAGE).exists():
+    if not (book / EXERCISES_PAGE).exists():
         pytest.fail(f"the book build has no {EXERCISES_PAGE}: is it in _toc.yml?")
     context = chromium.new_context(viewport={"width": 1280, "height": 2000})
     context.add_init_script(NO_PYTHON)

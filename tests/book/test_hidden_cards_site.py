@@ -129,7 +129,7 @@ def _page_leaks(name: str, page: str, made: dict[str, Any],
     return leaked
 
 
-def test_no_built_page_holds_a_card_that_one_of_its_widgets_hides() -> None:
+def test_no_built_page_holds_a_card_that_one_of_its_widgets_hides(book: Path) -> None:
     pages = _built_pages()
     assert "notebooks/practice" in pages and "book/play" in pages and "book/pam" in pages
     made = _made_again(sorted(pages))

@@ -1,6 +1,6 @@
 """The book's own pages run their widgets in the browser, in place.
 
-These tests serve ``_build/html`` (built by ``./dev test`` before pytest runs)
+These tests serve ``_build/html`` (built first when out of date: the ``book`` fixture)
 on 127.0.0.1 and drive Debian's Chromium through Playwright:
 
 * the forced-ace page turns live: while Python starts in the page's worker

@@ -3,8 +3,8 @@
 The book build makes every live page's widgets in the in-browser Python and
 saves its memory; a page then carries the state of those widgets, and each
 widget output names its widget. Here a page is rewritten as the build does
-it, the built site (``_build/html``, built by ``./dev test`` before pytest
-runs) is read for what the browser is given, and a one-page book whose cells
+it, the built site (``_build/html``, built first when out of date: the
+``book`` fixture) is read for what the browser is given, and a one-page book whose cells
 run in the build's kernel but not in the in-browser Python is built.
 """
 
@@ -87,7 +87,7 @@ def test_a_page_whose_outputs_do_not_match_its_cells_stops_the_build() -> None:
 
 
 def test_the_site_serves_the_saved_memory_and_a_standard_library_cut_to_what_the_pages_use(
-        ) -> None:
+        book: Path) -> None:
     with gzip.open(PYODIDE / "snapshot.bin.gz") as saved:
         assert len(saved.read(1 << 20)) == 1 << 20
     with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as served:
@@ -108,7 +108,7 @@ def test_the_site_serves_the_saved_memory_and_a_standard_library_cut_to_what_the
     assert "PlayTrainer(example(\"forced-ace\"), seat=\"A\", from_trick=1)" in cells
 
 
-def test_every_live_page_names_the_saved_memory_of_this_build() -> None:
+def test_every_live_page_names_the_saved_memory_of_this_build(book: Path) -> None:
     keys = set()
     for page in HTML.rglob("*.html"):
         text = page.read_text(encoding="utf-8")

@@ -15,7 +15,9 @@ aborts it):
 * every page with widgets goes live (Python starts in the browser from the
   site's own files and each widget comes alive in place) and its widgets
   react: a monkey uses eight controls at random on each page
-  (``tests/monkey.py``), and after each click every deal on show is
+  (``tests/monkey.py``), going from page to page in one browser window as
+  a reader does (the first page starts Python from nothing, the others with
+  the site's files in the window's cache), and after each click every deal on show is
   re-checked with the engine here, outside the browser, and compared with
   what the widget draws. No console error, no Python error.
 
@@ -36,7 +38,7 @@ from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
 from browser_support import HTML, LIVE_PAGE, in_browser
-from monkey import DEALS_ON_SHOW, Tally, problems_with, run_page, watch
+from monkey import DEALS_ON_SHOW, Tally, problems_with, run_pages, watch
 
 CLICKS_PER_PAGE = 8
 SEED = 2026
@@ -132,8 +134,7 @@ def test_live_pages_go_live_offline_and_survive_random_clicks(site: str) -> None
     tally = Tally()
 
     def work(browser: Any) -> None:
-        for path in pages:
-            run_page(browser, site, path, CLICKS_PER_PAGE, SEED, tally, offline=True)
+        run_pages(browser, site, pages, CLICKS_PER_PAGE, SEED, tally, offline=True)
 
     in_browser(work)
     assert tally.pages == pages

@@ -90,15 +90,31 @@ _SETTLE = """() => new Promise(resolve => {
 _PRESS = """async () => {
   const pressed = [];
   const skip = /^(New variant|New session|New deal|Start again|Reset)$/;
+  // Resolves once the widget has changed and then stayed still for 50 ms
+  // (the answer of its Python drawn), or after 2 s without a change.
+  const answered = (widget) => new Promise(resolve => {
+    const started = performance.now();
+    let changed = null;
+    const seen = new MutationObserver(() => { changed = performance.now(); });
+    seen.observe(widget, {subtree: true, childList: true, attributes: true, characterData: true});
+    (function tick() {
+      const now = performance.now();
+      if ((changed !== null && now - changed >= 50) || now - started >= 2000) {
+        seen.disconnect();
+        resolve();
+      } else setTimeout(tick, 10);
+    })();
+  });
   for (const widget of document.querySelectorAll('.loo-widget')) {
     if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
     const buttons = [...widget.querySelectorAll('button')]
       .filter(b => !b.disabled && b.getClientRects().length && !skip.test(b.innerText.trim()));
     for (const button of buttons.slice(0, 6)) {
       if (!button.isConnected || button.disabled) continue;
+      const answer = answered(widget);
       button.click();
       pressed.push(button.innerText.trim());
-      await new Promise(r => setTimeout(r, 150));
+      await answer;
     }
     const menu = widget.querySelector('select:not([disabled])');
     if (menu && menu.options.length > 1) {
@@ -243,7 +259,7 @@ def looks(page: Any, screen: Screen, when: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
+def site(book: Path) -> Iterator[str]:
     if not (HTML / "index.html").exists():
         pytest.fail("_build/html is missing: build the site first (./dev build, or ./dev test)")
     if not AXE.exists():
