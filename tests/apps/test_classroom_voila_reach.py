@@ -11,7 +11,10 @@ kernels, culling, the notary). What stays outside it, each with the reason:
    list of tasks resolving to ``{"task", "renderer", "kernel_id"}``), wraps
    ``fill_if_needed(delay, notebook_name, ...)`` on the instance, and reads
    the renderer's ``stop_generator``, which Voila sets when a page takes the
-   kernel.
+   kernel. The same ``_pools`` say how many kernels kept ready are still
+   starting (``_starting``: their task not yet done), which the count of
+   students for ``--max-students`` needs: a pool counts its new kernel at
+   once, the kernel manager lists it only once started.
 2. ``Voila.init_handlers``, overridden to wrap Voila's routes
    (``VoilaHandler`` for the notebook pages: the XSRF cookie and the full
    class; Tornado's websocket and static file handlers); and the
@@ -53,6 +56,8 @@ def test_the_kept_ready_kernels_are_where_the_ready_line_reads_them() -> None:
     assert "self._pools: TypeDict[str, List[TypeDict]] = {}" in inspect.getsource(manager.__init__)
     filling = inspect.getsource(manager.fill_if_needed)
     assert "pool.append(task)" in filling and "self._initialize(notebook_name" in filling
+    assert "task = loop.create_task(" in filling  # a task: done once its kernel has started
+    assert "super().start_kernel(" in inspect.getsource(manager._initialize)
     initialize = inspect.getsource(manager._initialize)
     assert 'return {"task": task, "renderer": renderer, "kernel_id": kernel_id}' in initialize
     taking = inspect.getsource(manager.get_rendered_notebook)
