@@ -191,8 +191,9 @@ class Admission:
         """The students in: the kernels running, less those kept ready.
 
         A kernel kept ready counts in its pool as soon as it is asked for, and
-        among the kernels running only once it has started: ``starting``
-        gives how many of the pools' kernels are still starting.
+        among the kernels running only once it has started; a page may take
+        it from the pool before that. ``starting`` gives how many of the
+        kernels asked for by the pools are still starting, in a pool or taken.
         """
         running = len(kernel_manager.list_kernel_ids())
         ready: int = sum(kernel_manager.get_pool_size(name) for name in self.notebooks)

@@ -91,7 +91,7 @@ import secrets
 import socket
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -474,7 +474,7 @@ READY = "Kernel ready for %s: %s has run the notebook"
 """The line logged when a kernel kept ready has run its notebook (notebook, kernel)."""
 
 
-def _says_when_ready(kernels: Any) -> None:
+def _says_when_ready(kernels: Any) -> Callable[[], int]:
     """Have Voila's kernel manager ``kernels`` log :data:`READY` for each kernel it keeps ready.
 
     Each notebook's pool (Voila's ``_pools``) holds tasks that start a kernel
@@ -484,10 +484,15 @@ def _says_when_ready(kernels: Any) -> None:
     The kernels of the pools filled at start are watched here, the later
     ones as ``fill_if_needed`` adds them. Does nothing without preheated
     kernels.
+
+    Returns how many of those kernels are still starting, in their pool or
+    taken from it by a page (the manager lists a kernel only once started):
+    what the count of students (:mod:`.admission`) adds to the kernels listed.
     """
     pools = getattr(kernels, "_pools", None)
+    starting: set[Any] = set()
     if not isinstance(pools, dict):
-        return
+        return lambda: 0
 
     def ran(notebook: str | None, content: dict[str, Any], render: Any) -> None:
         if (not render.cancelled() and render.exception() is None
@@ -501,6 +506,9 @@ def _says_when_ready(kernels: Any) -> None:
 
     def watch(notebook: str | None, tasks: Iterable[Any]) -> None:
         for task in tasks:
+            if not task.done():
+                starting.add(task)
+                task.add_done_callback(starting.discard)
             task.add_done_callback(partial(started, notebook))
 
     fill = kernels.fill_if_needed
@@ -515,19 +523,7 @@ def _says_when_ready(kernels: Any) -> None:
     kernels.fill_if_needed = fill_and_watch
     for notebook, tasks in pools.items():
         watch(notebook, tasks)
-
-
-def _starting(kernels: Any) -> int:
-    """How many kernels of Voila's kernel manager ``kernels`` are kept ready but still starting.
-
-    Each is a task of a notebook's pool (Voila's ``_pools``, as in
-    :func:`_says_when_ready`) that has not yet resolved; once it has, its
-    kernel is among those the manager lists.
-    """
-    pools = getattr(kernels, "_pools", None)
-    if not isinstance(pools, dict):
-        return 0
-    return sum(1 for tasks in pools.values() for task in tasks if not task.done())
+    return starting.__len__
 
 
 CACHE_SECONDS = 3600
@@ -647,8 +643,7 @@ def run(args: argparse.Namespace) -> int:
 
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
-        places.starting = partial(_starting, self.kernel_manager)
-        _says_when_ready(self.kernel_manager)
+        places.starting = _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
         self.app.settings[ADMISSION] = places
         found: list[Any] = [

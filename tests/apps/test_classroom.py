@@ -386,10 +386,17 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
     async def play() -> list[list[str]]:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")  # at start, before the hook
-        classroom._says_when_ready(kernels)
+        starting = classroom._says_when_ready(kernels)
         seen = []
-        await asyncio.sleep(0)  # the kernel has started: nothing said yet
+        assert starting() == 1
+        taken = kernels._pools["a.ipynb"][0]
+        kernels.fill_if_needed(delay=0, notebook_name="b.ipynb")
+        assert starting() == 2
+        kernels._pools["b.ipynb"].pop(0)  # a page takes a kernel still starting: still counted
+        assert starting() == 2
+        await asyncio.sleep(0)  # the kernels have started: nothing said yet
         await asyncio.sleep(0)
+        assert taken.done() and starting() == 0
         seen.append(list(kernels.said))
         kernels.renders[0].set_result(([], None))  # its notebook has run
         await asyncio.sleep(0)
@@ -416,8 +423,8 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
 
 def test_without_preheated_kernels_nothing_is_watched() -> None:
     kernels = type("Plain", (), {"fill_if_needed": print})()
-    classroom._says_when_ready(kernels)
-    assert kernels.fill_if_needed is print
+    starting = classroom._says_when_ready(kernels)
+    assert kernels.fill_if_needed is print and starting() == 0
 
 
 # -- a real server ---------------------------------------------------------------------

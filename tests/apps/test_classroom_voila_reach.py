@@ -11,10 +11,10 @@ kernels, culling, the notary). What stays outside it, each with the reason:
    list of tasks resolving to ``{"task", "renderer", "kernel_id"}``), wraps
    ``fill_if_needed(delay, notebook_name, ...)`` on the instance, and reads
    the renderer's ``stop_generator``, which Voila sets when a page takes the
-   kernel. The same ``_pools`` say how many kernels kept ready are still
-   starting (``_starting``: their task not yet done), which the count of
-   students for ``--max-students`` needs: a pool counts its new kernel at
-   once, the kernel manager lists it only once started.
+   kernel. The same tasks say how many kernels kept ready are still
+   starting (a task not yet done, in its pool or taken by a page), which
+   the count of students for ``--max-students`` needs: a pool counts its new
+   kernel at once, the kernel manager lists it only once started.
 2. ``Voila.init_handlers``, overridden to wrap Voila's routes
    (``VoilaHandler`` for the notebook pages: the XSRF cookie and the full
    class; Tornado's websocket and static file handlers); and the
