@@ -14,10 +14,10 @@ page then opens the app. Students wait in the order they came. A student
 still waiting after ``--wait-for-place`` gets a page that says plainly
 that the class is full (:func:`full_page`), with a link to try again.
 
-The students in are counted with Voila's public calls: the kernels running
-(``list_kernel_ids``) less those kept ready for the next pages
-(``get_pool_size`` of each notebook), corrected by the kept-ready kernels
-still starting, which the server reads in Voila's pools.
+The students in are the kernels that pages have taken from Voila's pools
+of kernels kept ready and that have not ended, which the server reads in
+the pools (:func:`loo_tutor.apps.classroom._says_when_ready`); without
+pools, every kernel running is a student's.
 """
 
 from __future__ import annotations
@@ -179,25 +179,20 @@ class Admission:
     notebooks: tuple[str, ...]
     wait_s: float = WAIT_S
     clock: Callable[[], float] = time.monotonic
-    starting: Callable[[], int] = lambda: 0
+    count: Callable[[], int] | None = None
     waiting: dict[str, _Waiting] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, most: int, notebooks: Iterable[str], wait_s: float = WAIT_S,
-           starting: Callable[[], int] = lambda: 0) -> Admission:
-        return cls(most, tuple(notebooks), wait_s, starting=starting)
+    def of(cls, most: int, notebooks: Iterable[str], wait_s: float = WAIT_S) -> Admission:
+        return cls(most, tuple(notebooks), wait_s)
 
     def students(self, kernel_manager: Any) -> int:
-        """The students in: the kernels running, less those kept ready.
-
-        A kernel kept ready counts in its pool as soon as it is asked for, and
-        among the kernels running only once it has started; a page may take
-        it from the pool before that. ``starting`` gives how many of the
-        kernels asked for by the pools are still starting, in a pool or taken.
-        """
+        """The students in: ``count``'s when given, else the kernels running less those kept ready."""
+        if self.count is not None:
+            return self.count()
         running = len(kernel_manager.list_kernel_ids())
         ready: int = sum(kernel_manager.get_pool_size(name) for name in self.notebooks)
-        return max(0, running - ready + self.starting())
+        return max(0, running - ready)
 
     def _tidy(self, now: float) -> None:
         for ticket, one in list(self.waiting.items()):

@@ -94,10 +94,11 @@ import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
 
-from . import admission
+if TYPE_CHECKING:
+    from .admission import Admission, Verdict
 
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
@@ -417,9 +418,10 @@ def _classroom_socket(route: Any) -> Any:
     return (route[0], handler, *route[2:])
 
 
-def _not_yet(handler: Any, places: admission.Admission, verdict: admission.Verdict,
-             ticket: str | None) -> str:
+def _not_yet(handler: Any, places: Admission, verdict: Verdict, ticket: str | None) -> str:
     """The page of a student the class has no place for yet: waiting, or full after the wait."""
+    from . import admission
+
     query = [(key, value) for key, value in parse_qsl(handler.request.query)
              if key != admission.TICKET]
     here = handler.request.path + (f"?{urlencode(query)}" if query else "")
@@ -445,6 +447,8 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     kernel, with the page of a student waiting for a place, or with the one
     that says the class is full once the student has waited long enough.
     """
+    from . import admission
+
     voila_handler = importlib.import_module("voila.handler")
     web = importlib.import_module("tornado.web")
     if not _handled_by(route, voila_handler.VoilaHandler):
@@ -474,7 +478,7 @@ READY = "Kernel ready for %s: %s has run the notebook"
 """The line logged when a kernel kept ready has run its notebook (notebook, kernel)."""
 
 
-def _says_when_ready(kernels: Any) -> Callable[[], int]:
+def _says_when_ready(kernels: Any) -> Callable[[], int] | None:
     """Have Voila's kernel manager ``kernels`` log :data:`READY` for each kernel it keeps ready.
 
     Each notebook's pool (Voila's ``_pools``) holds tasks that start a kernel
@@ -485,14 +489,17 @@ def _says_when_ready(kernels: Any) -> Callable[[], int]:
     ones as ``fill_if_needed`` adds them. Does nothing without preheated
     kernels.
 
-    Returns how many of those kernels are still starting, in their pool or
-    taken from it by a page (the manager lists a kernel only once started):
-    what the count of students (:mod:`.admission`) adds to the kernels listed.
+    Returns a count of the students in, or ``None`` without preheated
+    kernels: the kernels running but those ready in the pools, and those a
+    page took from a pool while they were still starting, which the kernel
+    manager does not list yet. A kernel of a pool that is starting may be
+    counted for a moment: a student then waits a moment more, never the
+    other way round.
     """
     pools = getattr(kernels, "_pools", None)
-    starting: set[Any] = set()
+    watched: list[Any] = []
     if not isinstance(pools, dict):
-        return lambda: 0
+        return None
 
     def ran(notebook: str | None, content: dict[str, Any], render: Any) -> None:
         if (not render.cancelled() and render.exception() is None
@@ -506,9 +513,7 @@ def _says_when_ready(kernels: Any) -> Callable[[], int]:
 
     def watch(notebook: str | None, tasks: Iterable[Any]) -> None:
         for task in tasks:
-            if not task.done():
-                starting.add(task)
-                task.add_done_callback(starting.discard)
+            watched.append(task)
             task.add_done_callback(partial(started, notebook))
 
     fill = kernels.fill_if_needed
@@ -523,7 +528,16 @@ def _says_when_ready(kernels: Any) -> Callable[[], int]:
     kernels.fill_if_needed = fill_and_watch
     for notebook, tasks in pools.items():
         watch(notebook, tasks)
-    return starting.__len__
+    def taken() -> int:
+        running = set(kernels.list_kernel_ids())
+        kept = [task for tasks in pools.values() for task in tasks]
+        ready = {task.result()["kernel_id"] for task in kept
+                 if task.done() and not task.cancelled() and task.exception() is None}
+        watched[:] = [task for task in watched if not task.done()]
+        starting = sum(1 for task in watched if not any(task is k for k in kept))
+        return len(running - ready) + starting
+
+    return taken
 
 
 CACHE_SECONDS = 3600
@@ -586,7 +600,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         voila_app = importlib.import_module("voila.app")
-        from . import classroom_students, classroom_teacher  # they need Tornado, as Voila
+        from . import admission, classroom_students, classroom_teacher  # they need Voila
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
@@ -643,7 +657,7 @@ def run(args: argparse.Namespace) -> int:
 
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
-        places.starting = _says_when_ready(self.kernel_manager)
+        places.count = _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
         self.app.settings[ADMISSION] = places
         found: list[Any] = [

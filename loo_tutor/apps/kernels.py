@@ -113,7 +113,7 @@ class WarmParent:
 
     Started with a listening Unix socket of its own; requests wait on the
     socket while it imports. It ends when this process does (its standard
-    input, a pipe from here, then closes).
+    input, a pipe from here, then closes), and its kernels then end too.
     """
 
     def __init__(self) -> None:
@@ -124,7 +124,8 @@ class WarmParent:
             listening.listen(128)
             self.process = subprocess.Popen(
                 [sys.executable, "-m", KERNEL_MODULE, "--warm", str(listening.fileno())],
-                stdin=subprocess.PIPE, pass_fds=[listening.fileno()])
+                stdin=subprocess.PIPE, pass_fds=[listening.fileno()],
+                start_new_session=True)  # Ctrl-C in the teacher's terminal is the server's
 
     async def fork(self, argv: list[str], env: dict[str, str], cwd: str) -> int:
         """A kernel forked with ``argv`` (after the module's name), ``env`` and ``cwd``; its pid."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -21,10 +22,12 @@ from typing import Any
 from loo_tutor.apps import admission
 from loo_tutor.apps.admission import Admission, Verdict, default_most
 
+from browser_support import in_browser, new_page
 from classroom_protocol import PAGE, TRAINER, Student
-from classroom_server import NOTEBOOKS, Server, free_port, in_a_loop_of_its_own, start, stop, wait_for_kernels
+from classroom_server import NOTEBOOKS, Server, free_port, in_a_loop_of_its_own, start, stop
 
 STARTED = "Kernel started: "
+READY = "Kernel ready for "
 _ASKS = re.compile(r"var open = (\"[^\"]*\"), ask = (\"[^\"]*\");")
 
 
@@ -54,10 +57,10 @@ async def wait_on(base: str, place: str) -> int:
             return asks
 
 
-def wait_for_started(server: Server, count: int) -> None:
-    """Wait until the server has said ``count`` times that it started a kernel."""
+def wait_for_lines(server: Server, line: str, count: int) -> None:
+    """Wait until the server has logged ``count`` lines holding ``line``."""
     deadline = time.monotonic() + 120
-    while sum(STARTED in line for line in list(server.log)) < count:
+    while sum(line in said for said in list(server.log)) < count:
         assert time.monotonic() < deadline, "".join(server.log[-30:])
         time.sleep(0.2)
 
@@ -67,7 +70,7 @@ def test_the_third_student_waits_gets_in_when_one_leaves_and_the_fourth_is_told_
     notebooks = len(list(NOTEBOOKS.glob("*.ipynb")))
     try:
         assert "up to 2 students at once (as --max-students says)" in "".join(server.log)
-        wait_for_kernels(server, notebooks, 180)
+        wait_for_lines(server, READY, notebooks)  # every kernel kept ready has run its notebook
 
         async def class_of_two() -> dict[str, Any]:
             seen: dict[str, Any] = {}
@@ -85,7 +88,7 @@ def test_the_third_student_waits_gets_in_when_one_leaves_and_the_fourth_is_told_
             await third.open(120)
             seen["third live"] = third.widget_with(TRAINER) is not None
             # the pool's new kernel is started, so the students are counted right
-            await asyncio.to_thread(wait_for_started, server, notebooks + 3)  # one per page
+            await asyncio.to_thread(wait_for_lines, server, STARTED, notebooks + 3)  # one a page
             await waited  # the fourth student's wait is over, with no place
             seen["fourth at last"] = await asyncio.to_thread(fetch, server.url + fourth_opens)
             await second.leave()
@@ -170,3 +173,41 @@ def test_the_default_maximum_follows_the_cores_and_the_memory() -> None:
     assert default_most(8, 1 * gb) == int(gb * admission.MEMORY_SHARE) // (50 * admission.MB)
     assert default_most(8, 1 * gb, kept_ready=8) == default_most(8, 1 * gb) - 8
     assert default_most(1, 0) == 1
+
+
+def test_in_a_browser_the_waiting_page_says_so_and_opens_the_app_when_a_place_is_free() -> None:
+    server = start("--port", str(free_port()), "--max-students", "1")
+    seen: dict[str, Any] = {}
+    opened, go = threading.Event(), threading.Event()
+    try:
+        wait_for_lines(server, READY, len(list(NOTEBOOKS.glob("*.ipynb"))))
+        async def first_student() -> None:  # in the place, until the browser's page waits
+            first = Student(server.url, PAGE)
+            await first.open(120)
+            opened.set()
+            await asyncio.to_thread(go.wait, 300)
+            await first.leave()
+
+        first = threading.Thread(target=asyncio.run, args=(first_student(),))
+        first.start()
+        assert opened.wait(180)
+
+        def look(browser: Any) -> None:
+            errors: list[str] = []
+            with new_page(browser, [], errors) as page:
+                page.goto(server.url + PAGE, timeout=120_000)
+                seen["waiting"] = page.get_by_role("status").inner_text()
+                go.set()
+                trainer = page.locator(".loo-widget").filter(has_text=TRAINER)
+                trainer.locator("button", has_text="7♥").wait_for(timeout=120_000)
+                seen["address"] = page.url
+            seen["errors"] = errors
+
+        in_browser(look)
+        first.join(120)
+    finally:
+        go.set()
+        stop(server)
+    assert seen["waiting"].startswith("Waiting for the server: all the places of this class")
+    assert f"?{admission.TICKET}=" in seen["address"]
+    assert not [e for e in seen["errors"] if "503" not in e], seen["errors"]

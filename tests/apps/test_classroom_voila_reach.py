@@ -11,10 +11,13 @@ kernels, culling, the notary). What stays outside it, each with the reason:
    list of tasks resolving to ``{"task", "renderer", "kernel_id"}``), wraps
    ``fill_if_needed(delay, notebook_name, ...)`` on the instance, and reads
    the renderer's ``stop_generator``, which Voila sets when a page takes the
-   kernel. The same tasks say how many kernels kept ready are still
-   starting (a task not yet done, in its pool or taken by a page), which
-   the count of students for ``--max-students`` needs: a pool counts its new
-   kernel at once, the kernel manager lists it only once started.
+   kernel. The same tasks give the count of students for the maximum
+   (``--max-students``): the kernels running but those ready in the pools
+   (a done task's ``kernel_id``), and those a page took from its pool
+   while still starting (a task not done and no longer in its pool), which
+   the kernel manager does not list yet. Kernels running less the pools'
+   sizes would miss those, and count a page's kernel started outside the
+   pools as none.
 2. ``Voila.init_handlers``, overridden to wrap Voila's routes
    (``VoilaHandler`` for the notebook pages: the XSRF cookie and the full
    class; Tornado's websocket and static file handlers); and the
