@@ -58,7 +58,8 @@ class the server
   (:mod:`.classbook`), and the teacher watches the class on a page of their
   own (:mod:`.classroom_teacher`), with the token printed at start;
 * starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
-  debugger or history file: :mod:`.kernels`);
+  debugger or history file), forked from one warm parent process that has
+  imported ipykernel and the widgets once (:mod:`.kernels`);
 * takes at most ``--max-students`` students at once, or as many as the
   machine's cores and memory hold, printed at start; a student who comes
   when the class is full gets at once a page that says it is waiting for a
