@@ -84,7 +84,11 @@ class _Forked:
             self._fd, self.returncode = None, 0
 
     def _ended(self, timeout: float | None) -> None:
-        if self._fd is not None and select.select([self._fd], [], [], timeout)[0]:
+        if self._fd is None:
+            return
+        waiting = select.poll()  # not select.select, which takes no descriptor above 1023
+        waiting.register(self._fd, select.POLLIN)
+        if waiting.poll(None if timeout is None else timeout * 1000):
             os.close(self._fd)
             self._fd, self.returncode = None, 0
 
