@@ -27,6 +27,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from importlib.metadata import entry_points
 from typing import Any, cast
 
 from jupyter_client.connect import KernelConnectionInfo
@@ -58,9 +59,16 @@ class ClassroomKernelSpecs(KernelSpecManager):
         argv = classroom_argv(list(spec.argv))
         if argv != spec.argv:
             spec.argv = argv
-            spec.metadata = {**spec.metadata,
-                             "kernel_provisioner": {"provisioner_name": PROVISIONER}}
+            if can_fork() and provisioner_installed():
+                spec.metadata = {**spec.metadata,
+                                 "kernel_provisioner": {"provisioner_name": PROVISIONER}}
         return spec
+
+
+def provisioner_installed() -> bool:
+    """Whether Jupyter finds :class:`ForkedProvisioner` (the package's entry point is installed)."""
+    found = entry_points(group="jupyter_client.kernel_provisioners")
+    return any(point.name == PROVISIONER for point in found)
 
 
 
