@@ -16,7 +16,9 @@ prints, per class:
 
 * the time from asking for the page to holding every widget's state (live);
 * the click latency (sent to the kernel's answer complete), p50, p95, p99;
-* the resident memory of each kernel with the whole class in;
+* the resident memory of each kernel with the whole class in, and the part
+  of it unique to the kernel (what is shared with the warm parent the
+  kernels are forked from is counted once);
 * the processor time of the server, its kernels and this process;
 * errors (a page that did not come alive, a click unanswered in 20 s, a
   page the server turned away as the class was full);
@@ -54,6 +56,7 @@ from classroom_server import (  # noqa: E402
     stop,
     wait_for_kernels,
     wait_until_quiet,
+    warm_parent,
 )
 
 NOTEBOOKS = len(list((ROOT / "notebooks").glob("*.ipynb")))
@@ -61,7 +64,8 @@ TARGET_MS = 100.0
 
 
 def cpu_s(server: Server) -> tuple[float, float]:
-    """The processor time used so far by the server, and by its kernels still running."""
+    """The processor time used so far by the server, and by its kernels still running
+    and the warm parent they are forked from."""
     import psutil
 
     def used(process: psutil.Process) -> float:
@@ -71,7 +75,9 @@ def cpu_s(server: Server) -> tuple[float, float]:
             return 0.0
         return float(times.user + times.system)
 
-    return used(psutil.Process(server.process.pid)), sum(used(k) for k in kernels(server))
+    warm = warm_parent(server)
+    return (used(psutil.Process(server.process.pid)),
+            sum(used(k) for k in kernels(server)) + (used(warm) if warm else 0.0))
 
 
 def one_class(args: argparse.Namespace, students: int, server_cpus: set[int],
@@ -85,6 +91,7 @@ def one_class(args: argparse.Namespace, students: int, server_cpus: set[int],
         os.sched_setaffinity(0, other_cpus)
     crowd = Crowd()
     rss: list[float] = []
+    uss: list[float] = []  # unique to each kernel: what one more student costs
     try:
         wait_for_kernels(server, NOTEBOOKS * args.pool_size, 180)
         wait_until_quiet(server, 180)
@@ -97,7 +104,9 @@ def one_class(args: argparse.Namespace, students: int, server_cpus: set[int],
             kernels_at_full.extend(cpu_s(server))
             for kernel in kernels(server):
                 try:
-                    rss.append(kernel.memory_info().rss / MB)
+                    memory = kernel.memory_full_info()
+                    rss.append(memory.rss / MB)
+                    uss.append(memory.uss / MB)
                 except Exception:  # a kernel that has just stopped
                     continue
 
@@ -127,7 +136,8 @@ def one_class(args: argparse.Namespace, students: int, server_cpus: set[int],
     if rss:
         print(f"  memory: {len(rss)} kernels with the class in, resident median "
               f"{statistics.median(rss):.0f} MB (max {max(rss):.0f}), "
-              f"{sum(rss):.0f} MB in all")
+              f"{sum(rss):.0f} MB in all; unique to each: median "
+              f"{statistics.median(uss):.0f} MB, {sum(uss):.0f} MB in all")
     if kernels_at_full:
         server_cpu, kernels_cpu = kernels_at_full
         print(f"  processor time until the class had played: server "

@@ -327,6 +327,9 @@ async def attend(base: str, crowd: Crowd, rounds: int, arrive_s: float, think_s:
         settled()
         why = str(exc).splitlines()[0] if str(exc) else "no answer in time"
         crowd.errors.append(f"{doing}: {why}")
+    except Exception as exc:  # anything else is counted too, so that the class ends
+        crowd.settled += 1
+        crowd.errors.append(f"{doing}: {type(exc).__name__}: {str(exc)[:200]}")
     finally:
         await student.leave()
 

@@ -123,8 +123,7 @@ def stop(server: Server) -> int | None:
     return server.process.returncode
 
 
-def kernels(server: Server) -> list[psutil.Process]:
-    """The kernel processes the server has started and that are still running."""
+def _kernel_processes(server: Server) -> list[psutil.Process]:
     try:
         children = psutil.Process(server.process.pid).children(recursive=True)
     except psutil.NoSuchProcess:
@@ -139,22 +138,54 @@ def kernels(server: Server) -> list[psutil.Process]:
     return found
 
 
-_KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})\.json$")
+def _is_warm_parent(process: psutil.Process, server: Server) -> bool:
+    return process.ppid() == server.process.pid and "--warm" in process.cmdline()
+
+
+def kernels(server: Server) -> list[psutil.Process]:
+    """The kernel processes the server has started and that are still running.
+
+    The kernels forked from the classroom's warm parent have its command
+    line; the warm parent itself, the server's child, is not a kernel.
+    """
+    found = []
+    for process in _kernel_processes(server):
+        try:
+            if not _is_warm_parent(process, server):
+                found.append(process)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return found
+
+
+def warm_parent(server: Server) -> psutil.Process | None:
+    """The classroom's warm parent, which forks the kernels, when it runs."""
+    for process in _kernel_processes(server):
+        try:
+            if _is_warm_parent(process, server):
+                return process
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return None
+
+
+_KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})(?:\.json$|-ipc)")
+
+
+def ids_of(kernel: psutil.Process) -> set[str]:
+    """The id of a kernel process, read from its connection file's name (a kernel started
+    with its own command line) or from its sockets' names (a kernel forked); empty while
+    it starts, or once it has ended."""
+    try:
+        names = [*kernel.cmdline(), *(str(c.laddr) for c in kernel.net_connections(kind="unix"))]
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return set()
+    return {named.group(1) for name in names if (named := _KERNEL_FILE.search(name))}
 
 
 def kernel_ids(server: Server) -> set[str]:
-    """The ids of the kernels still running, read from their connection files' names."""
-    found = set()
-    for kernel in kernels(server):
-        try:
-            arguments = kernel.cmdline()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-        for argument in arguments:
-            named = _KERNEL_FILE.search(argument)
-            if named:
-                found.add(named.group(1))
-    return found
+    """The ids of the kernels still running."""
+    return {kernel_id for kernel in kernels(server) for kernel_id in ids_of(kernel)}
 
 
 def listening_addresses(server: Server) -> set[str]:

@@ -1,67 +1,298 @@
-"""How many students the classroom server takes at once (``--max-students``).
+"""How many students the classroom server takes at once, and what the next one sees.
 
 Each student's page holds a kernel of its own, so the most students a
 server can hold is set by its cores and memory (``benchmarks/README.md``
-has the figures). With a maximum set, a student who arrives when the
-class is full is not left waiting on a page that never comes alive: the
-server answers at once with a short page that says the class is full, and
-that page asks again every :data:`RETRY_S` seconds, opening the app as soon
-as a place is free (a student leaving, or an idle kernel stopped).
+has the figures). The server always has a maximum: ``--max-students``, or
+one worked out from the machine when it starts (:func:`default_most`).
 
-The students in are counted with Voila's public calls: the kernels running
-(``list_kernel_ids``) less those kept ready for the next pages
-(``get_pool_size`` of each notebook).
+A student who arrives when the class is full is never left on a page that
+does not come: the server answers at once with a short page that says, in
+words, that it is waiting for a place (:func:`waiting_page`). That page asks
+the server for a place (``/loo/place``, :class:`PlaceHandler`), which
+answers once one is free, keeping it a moment for that page alone, and the
+page then opens the app. Students wait in the order they came. A student
+still waiting after ``--wait-for-place`` gets a page that says plainly
+that the class is full (:func:`full_page`), with a link to try again.
+
+The students in are the kernels that pages have taken from Voila's pools
+of kernels kept ready and that have not ended, which the server reads in
+the pools (:func:`loo_tutor.apps.classroom._says_when_ready`); without
+pools, every kernel running is a student's.
 """
 
 from __future__ import annotations
 
+import asyncio
+import enum
 import html
-from collections.abc import Iterable
-from dataclasses import dataclass
+import importlib
+import itertools
+import json
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 RETRY_S = 15
-"""How often a student turned away asks again, in seconds."""
+"""The ``Retry-After`` of the waiting and full pages, in seconds, for a browser without scripts."""
+WAIT_S = 300.0
+"""How long a student waits for a place before being told the class is full, by default."""
+HOLD_S = 20.0
+"""How long a place freed for a waiting page is kept for it."""
+ASK_S = 20.0
+"""The longest the server holds one request for a place before answering "wait"."""
+GONE_S = ASK_S + 20.0
+"""A waiting page that has not asked for this long has closed, and leaves the queue."""
+CHECK_S = 0.5
+"""How often a request for a place looks again whether one is free."""
+
+KERNEL_MB = 50
+"""The resident memory of one student's kernel, as measured (``benchmarks/README.md``)."""
+MEMORY_SHARE = 0.8
+"""The share of the memory available at start that the students' kernels may take."""
+PER_CORE = 60
+"""The most students per core: 120 students arriving a second apart all went live on 2 cores."""
+MB = 1024 * 1024
 
 
-def full_page(most: int, retry_s: int = RETRY_S) -> str:
-    """The page a student gets when ``most`` students are in already."""
-    students = "one student" if most == 1 else f"{most} students"
+def machine() -> tuple[int, int]:
+    """This machine's cores (those this process may use) and its memory available, in bytes."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    psutil = importlib.import_module("psutil")  # ipykernel needs it, so the classroom has it
+    return cores, int(psutil.virtual_memory().available)
+
+
+def default_most(cores: int, available: int, kept_ready: int = 0) -> int:
+    """The most students a machine with ``cores`` and ``available`` bytes free takes at once.
+
+    Each student's kernel takes :data:`KERNEL_MB`, out of :data:`MEMORY_SHARE`
+    of the memory, less the ``kept_ready`` kernels; and each core takes at
+    most :data:`PER_CORE` students. Never less than one.
+
+    >>> default_most(2, 16 * 1024 * MB)
+    120
+    >>> default_most(4, 2 * 1024 * MB, kept_ready=8)
+    24
+    """
+    by_memory = int(available * MEMORY_SHARE) // (KERNEL_MB * MB) - kept_ready
+    return max(1, min(by_memory, cores * PER_CORE))
+
+
+def students(most: int) -> str:
+    """``most`` students in words, such as "one student" or "30 students"."""
+    return "one student" if most == 1 else f"{most} students"
+
+
+def _minutes(seconds: float) -> str:
+    if seconds < 60:
+        return f"{round(seconds)} seconds"
+    minutes = round(seconds / 60)
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def _page(title: str, body: str, retry_url: str | None = None) -> str:
+    refresh = (f"<noscript><meta http-equiv=\"refresh\" content=\"{RETRY_S};url="
+               f"{html.escape(retry_url)}\"></noscript>" if retry_url else "")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<meta http-equiv=\"refresh\" content=\"{retry_s}\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        "<title>The class is full</title></head>\n"
-        "<body style=\"font-family: sans-serif; max-width: 40em; margin: 3em auto; padding: 0 1em\">"
-        "<main><h1>The class is full</h1>"
-        f"<p role=\"status\">This server takes {html.escape(students)} at once, as your teacher "
-        "set it, and they are all in. This page asks again every "
-        f"{retry_s} seconds and opens your app as soon as a place is free; you can leave it "
-        "open.</p></main></body></html>\n")
+        f"<link rel=\"icon\" href=\"data:,\"><title>{html.escape(title)}</title>{refresh}</head>\n"
+        "<body style=\"font: 16px/1.5 system-ui, sans-serif; max-width: 40em; "
+        "margin: 3em auto; padding: 0 1em\">"
+        f"<main><h1>{html.escape(title)}</h1>{body}</main></body></html>\n")
+
+
+def waiting_page(most: int, wait_s: float, open_url: str, place_url: str, home_url: str) -> str:
+    """The page of a student who waits for a place; it opens ``open_url`` once ``place_url`` says so.
+
+    ``home_url`` is the list of the classroom's pages.
+
+    The page asks ``place_url`` again and again; each answer comes when a
+    place is free, when the wait is over, or after :data:`ASK_S`.
+    """
+    script = (
+        "<script>(function () {"
+        f"var open = {json.dumps(open_url)}, ask = {json.dumps(place_url)};"
+        "function again() {"
+        " fetch(ask, {cache: 'no-store'})"
+        "  .then(function (reply) { return reply.json(); })"
+        "  .then(function (answer) { if (answer.go) { location.replace(open); } else { again(); } })"
+        "  .catch(function () { setTimeout(again, 5000); });"
+        "}"
+        "again();"
+        "})();</script>")
+    body = (
+        "<p role=\"status\">Waiting for the server: all the places of this class are taken "
+        f"({html.escape(students(most))} at once). This page opens your app by itself as soon "
+        f"as a place is free, so keep it open. If none is free within {_minutes(wait_s)}, "
+        "it says so.</p>"
+        f"<p><a href=\"{html.escape(home_url)}\">All the classroom's pages</a></p>" + script)
+    return _page("Waiting for a place", body, open_url)
+
+
+def full_page(most: int, wait_s: float, again_url: str) -> str:
+    """The page of a student who waited ``wait_s`` and found no place; ``again_url`` waits again."""
+    body = (
+        f"<p role=\"status\">The class is full: this server takes {html.escape(students(most))} "
+        f"at once, and all the places were still taken after {_minutes(wait_s)}. Ask your "
+        "teacher, or try again in a while.</p>"
+        f"<p><a href=\"{html.escape(again_url)}\">Try again</a></p>")
+    return _page("The class is full", body)
+
+
+class Verdict(enum.Enum):
+    """What the server does with a student asking for a page."""
+
+    IN = "in"
+    """The page opens."""
+    WAIT = "wait"
+    """The class is full: the student waits for a place."""
+    FULL = "full"
+    """The student has waited long enough: the page says the class is full."""
+
+
+_ARRIVALS = itertools.count()
+
+
+@dataclass
+class _Waiting:
+    since: float
+    asked: float
+    held_until: float = 0.0
+    order: int = field(default_factory=lambda: next(_ARRIVALS))
 
 
 @dataclass
 class Admission:
-    """At most ``most`` students at once on the notebooks ``notebooks`` (paths as Voila names them)."""
+    """At most ``most`` students at once on the notebooks ``notebooks`` (paths as Voila names them).
+
+    ``wait_s`` is how long a student waits for a place before being told the
+    class is full; ``clock`` gives the time in seconds (for the tests).
+    """
 
     most: int
     notebooks: tuple[str, ...]
-    retry_s: int = RETRY_S
+    wait_s: float = WAIT_S
+    clock: Callable[[], float] = time.monotonic
+    count: Callable[[], int] | None = None
+    waiting: dict[str, _Waiting] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, most: int, notebooks: Iterable[str]) -> Admission:
-        return cls(most, tuple(notebooks))
+    def of(cls, most: int, notebooks: Iterable[str], wait_s: float = WAIT_S) -> Admission:
+        return cls(most, tuple(notebooks), wait_s)
 
     def students(self, kernel_manager: Any) -> int:
-        """The students in: the kernels running, less those kept ready."""
+        """The students in: ``count``'s when given, else the kernels running less those kept ready."""
+        if self.count is not None:
+            return self.count()
         running = len(kernel_manager.list_kernel_ids())
         ready: int = sum(kernel_manager.get_pool_size(name) for name in self.notebooks)
         return max(0, running - ready)
 
-    def full_page(self) -> str:
-        """The page for a student who must wait."""
-        return full_page(self.most, self.retry_s)
+    def _tidy(self, now: float) -> None:
+        for ticket, one in list(self.waiting.items()):
+            if now - one.asked > GONE_S and one.held_until <= now:
+                del self.waiting[ticket]
 
-    def full(self, kernel_manager: Any) -> bool:
-        """Whether the next student must wait (never, without a maximum)."""
-        return self.most > 0 and self.students(kernel_manager) >= self.most
+    def _asking(self, ticket: str | None, now: float) -> _Waiting | None:
+        """The place in the queue of ``ticket``, whose page is asking now; the closed pages leave."""
+        mine = self.waiting.get(ticket) if ticket else None
+        if mine is not None:
+            mine.asked = now
+        self._tidy(now)
+        return mine
+
+    def _free(self, kernel_manager: Any, now: float, ticket: str | None) -> int:
+        """The places free for ``ticket`` (a newcomer without one): those not held, less the queue ahead."""
+        held = sum(1 for one in self.waiting.values() if one.held_until > now)
+        mine = self.waiting.get(ticket) if ticket else None
+        ahead = sum(1 for key, one in self.waiting.items()
+                    if one.held_until <= now and key != ticket
+                    and (mine is None or one.order < mine.order))
+        return self.most - self.students(kernel_manager) - held - ahead
+
+    def admit(self, kernel_manager: Any, ticket: str | None = None) -> Verdict:
+        """Whether the student with ``ticket`` (from their waiting page) or without one gets in now."""
+        now = self.clock()
+        mine = self._asking(ticket, now)
+        if mine is not None and mine.held_until > now:
+            del self.waiting[str(ticket)]
+            return Verdict.IN
+        if self._free(kernel_manager, now, ticket if mine else None) > 0:
+            if mine is not None:
+                del self.waiting[str(ticket)]
+            return Verdict.IN
+        if mine is not None and now - mine.since >= self.wait_s:
+            del self.waiting[str(ticket)]
+            return Verdict.FULL
+        return Verdict.WAIT
+
+    def queue(self) -> str:
+        """A new place in the queue; returns its ticket."""
+        ticket = secrets.token_urlsafe(16)
+        now = self.clock()
+        self.waiting[ticket] = _Waiting(now, now)
+        return ticket
+
+    def ready(self, kernel_manager: Any, ticket: str) -> bool:
+        """Whether the waiting page of ``ticket`` should open its app now.
+
+        True once a place is free for it (the place is then kept for it
+        :data:`HOLD_S`), once its wait is over, or for a ticket the server no
+        longer knows: the page then asks again, and the server decides.
+        """
+        now = self.clock()
+        mine = self._asking(ticket, now)
+        if mine is None:
+            return True
+        if mine.held_until > now or now - mine.since >= self.wait_s:
+            return True
+        if self._free(kernel_manager, now, ticket) > 0:
+            mine.held_until = now + HOLD_S
+            return True
+        return False
+
+
+TICKET = "loo-place"
+"""The query argument carrying a waiting page's ticket."""
+
+
+def with_ticket(url: str, ticket: str) -> str:
+    """``url`` (a path and maybe a query) asking for the place of ``ticket``."""
+    return f"{url}{'&' if '?' in url else '?'}{TICKET}={ticket}"
+
+
+def place_handler() -> type:
+    """The Tornado handler of ``/loo/place`` (made here, as Tornado is imported with Voila)."""
+    from tornado import web
+
+    class PlaceHandler(web.RequestHandler):
+        """``/loo/place?ticket=T``: answers ``{"go": true}`` once the page of ``T`` should open."""
+
+        def initialize(self, admission: Admission, kernel_manager: Any) -> None:
+            self.admission = admission
+            self.kernels = kernel_manager
+
+        async def get(self) -> None:
+            ticket = self.get_argument("ticket", "")
+            self.set_header("Cache-Control", "no-store")
+            asked = self.admission.clock()
+            while not self.admission.ready(self.kernels, ticket):
+                if self.admission.clock() - asked >= ASK_S:
+                    self.finish({"go": False})
+                    return
+                await asyncio.sleep(CHECK_S)
+            self.finish({"go": True})
+
+    return PlaceHandler
+
+
+def routes(admission: Admission, kernel_manager: Any) -> list[tuple[str, type, dict[str, Any]]]:
+    """The route a waiting page asks for a place, for the classroom server."""
+    return [(r"/loo/place", place_handler(),
+             {"admission": admission, "kernel_manager": kernel_manager})]

@@ -58,9 +58,13 @@ class the server
   (:mod:`.classbook`), and the teacher watches the class on a page of their
   own (:mod:`.classroom_teacher`), with the token printed at start;
 * starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
-  debugger or history file: :mod:`.kernels`), and with ``--max-students``
-  tells a student who comes when the class is full so, and lets them in
-  when a place is free (:mod:`.admission`);
+  debugger or history file), forked from one warm parent process that has
+  imported ipykernel and the widgets once (:mod:`.kernels`);
+* takes at most ``--max-students`` students at once, or as many as the
+  machine's cores and memory hold, printed at start; a student who comes
+  when the class is full gets at once a page that says it is waiting for a
+  place, which opens the app when one is free, or says that the class is
+  full after ``--wait-for-place`` (:mod:`.admission`);
 * sends each websocket message at once, and says nothing above a debug
   line when a message finds its page closed (a student closing a tab).
 
@@ -88,10 +92,14 @@ import secrets
 import socket
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode
+
+if TYPE_CHECKING:
+    from .admission import Admission, Verdict
 
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
@@ -411,6 +419,23 @@ def _classroom_socket(route: Any) -> Any:
     return (route[0], handler, *route[2:])
 
 
+def _not_yet(handler: Any, places: Admission, verdict: Verdict, ticket: str | None) -> str:
+    """The page of a student the class has no place for yet: waiting, or full after the wait."""
+    from . import admission
+
+    query = [(key, value) for key, value in parse_qsl(handler.request.query)
+             if key != admission.TICKET]
+    here = handler.request.path + (f"?{urlencode(query)}" if query else "")
+    if verdict is admission.Verdict.FULL:
+        return admission.full_page(places.most, places.wait_s, here)
+    if ticket is None or ticket not in places.waiting:
+        ticket = places.queue()
+    base_url = str(handler.base_url)
+    return admission.waiting_page(
+        places.most, places.wait_s, admission.with_ticket(here, ticket),
+        f"{base_url}loo/place?ticket={ticket}", base_url)
+
+
 def _gives_xsrf_cookie(route: Any) -> Any:
     """``route``, with a notebook page handler that gives the page its XSRF token in a cookie.
 
@@ -419,9 +444,12 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     (the same check as for any form of the server). Voila's notebook page
     does not read the token, so the cookie would never be set and the
     request would be refused. When the class is full (see
-    :mod:`loo_tutor.apps.admission`), the handler answers with the page that
-    says so instead of starting a kernel.
+    :mod:`loo_tutor.apps.admission`), the handler answers at once, without a
+    kernel, with the page of a student waiting for a place, or with the one
+    that says the class is full once the student has waited long enough.
     """
+    from . import admission
+
     voila_handler = importlib.import_module("voila.handler")
     web = importlib.import_module("tornado.web")
     if not _handled_by(route, voila_handler.VoilaHandler):
@@ -431,12 +459,16 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     @web.authenticated  # type: ignore[untyped-decorator]
     async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
         self.xsrf_token  # noqa: B018 - reading it sets the cookie
-        admission = self.settings.get(ADMISSION)
-        if admission is not None and admission.full(self.kernel_manager):
-            self.set_status(503)
-            self.set_header("Retry-After", str(admission.retry_s))
-            self.finish(admission.full_page())
-            return None
+        places = self.settings.get(ADMISSION)
+        if places is not None:
+            ticket = self.get_argument(admission.TICKET, None)
+            verdict = places.admit(self.kernel_manager, ticket)
+            if verdict is not admission.Verdict.IN:
+                self.set_status(503)
+                self.set_header("Retry-After", str(admission.RETRY_S))
+                self.set_header("Cache-Control", "no-store")
+                self.finish(_not_yet(self, places, verdict, ticket))
+                return None
         return await base.get(self, *args, **kwargs)
 
     handler = type(base.__name__, (base,), {"get": get})
@@ -447,7 +479,7 @@ READY = "Kernel ready for %s: %s has run the notebook"
 """The line logged when a kernel kept ready has run its notebook (notebook, kernel)."""
 
 
-def _says_when_ready(kernels: Any) -> None:
+def _says_when_ready(kernels: Any) -> Callable[[], int] | None:
     """Have Voila's kernel manager ``kernels`` log :data:`READY` for each kernel it keeps ready.
 
     Each notebook's pool (Voila's ``_pools``) holds tasks that start a kernel
@@ -457,10 +489,18 @@ def _says_when_ready(kernels: Any) -> None:
     The kernels of the pools filled at start are watched here, the later
     ones as ``fill_if_needed`` adds them. Does nothing without preheated
     kernels.
+
+    Returns a count of the students in, or ``None`` without preheated
+    kernels: the kernels running but those ready in the pools, and those a
+    page took from a pool while they were still starting, which the kernel
+    manager does not list yet. A kernel of a pool that is starting may be
+    counted for a moment: a student then waits a moment more, never the
+    other way round.
     """
     pools = getattr(kernels, "_pools", None)
+    watched: list[Any] = []
     if not isinstance(pools, dict):
-        return
+        return None
 
     def ran(notebook: str | None, content: dict[str, Any], render: Any) -> None:
         if (not render.cancelled() and render.exception() is None
@@ -474,6 +514,7 @@ def _says_when_ready(kernels: Any) -> None:
 
     def watch(notebook: str | None, tasks: Iterable[Any]) -> None:
         for task in tasks:
+            watched.append(task)
             task.add_done_callback(partial(started, notebook))
 
     fill = kernels.fill_if_needed
@@ -488,6 +529,16 @@ def _says_when_ready(kernels: Any) -> None:
     kernels.fill_if_needed = fill_and_watch
     for notebook, tasks in pools.items():
         watch(notebook, tasks)
+    def taken() -> int:
+        running = set(kernels.list_kernel_ids())
+        kept = [task for tasks in pools.values() for task in tasks]
+        ready = {task.result()["kernel_id"] for task in kept
+                 if task.done() and not task.cancelled() and task.exception() is None}
+        watched[:] = [task for task in watched if not task.done()]
+        starting = sum(1 for task in watched if not any(task is k for k in kept))
+        return len(running - ready) + starting
+
+    return taken
 
 
 CACHE_SECONDS = 3600
@@ -550,7 +601,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         voila_app = importlib.import_module("voila.app")
-        from . import admission, classroom_students, classroom_teacher  # they need Tornado, as Voila
+        from . import admission, classroom_students, classroom_teacher  # they need Voila
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
@@ -596,12 +647,22 @@ def run(args: argparse.Namespace) -> int:
     served = read_notebooks(notebooks)
     in_order, toc_problem = _listing_of(notebooks, served)
 
+    if args.max_students:
+        most, why = args.max_students, "as --max-students says"
+    else:
+        cores, available = admission.machine()
+        most = admission.default_most(cores, available, args.pool_size * len(served))
+        why = (f"for {cores} core{'s' if cores != 1 else ''} and "
+               f"{available / 1024 ** 3:.1f} GB of memory free; --max-students changes it")
+    places = admission.Admission.of(most, served, args.wait_for_place * 60)
+
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
-        _says_when_ready(self.kernel_manager)
+        places.count = _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
-        self.app.settings[ADMISSION] = admission.Admission.of(args.max_students, served)
+        self.app.settings[ADMISSION] = places
         found: list[Any] = [
+            *admission.routes(places, self.kernel_manager),
             *classroom_students.routes(book_of_class, code),
             *classroom_teacher.routes(book_of_class, code,
                                       "/voila/book/" if serve_book else ""),
@@ -623,7 +684,7 @@ def run(args: argparse.Namespace) -> int:
               f"{args.pool_size} kernel(s) per notebook kept ready"
               + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
                  else "")
-              + (f", at most {args.max_students} student(s) at once" if args.max_students else "")
+              + f"; up to {admission.students(most)} at once ({why})"
               + (f"; rule links open the book in {book}" if serve_book else ""), flush=True)
         if toc_problem:
             print(toc_problem, flush=True)

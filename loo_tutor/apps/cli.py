@@ -533,8 +533,12 @@ def _add_classroom_command(commands: Any) -> None:
                       help="stop a kernel idle this many minutes with no page connected, "
                            "or seconds written like 30s; 0 never (default 20)")
     room.add_argument("--max-students", type=_count, default=0, metavar="N",
-                      help="at most N students at once; the next is told the class is full "
-                           "and gets in when a place is free (default 0: no maximum)")
+                      help="at most N students at once; the next waits on a page that says "
+                           "so and opens when a place is free (default 0: as many as the "
+                           "machine's cores and memory take, printed at start)")
+    room.add_argument("--wait-for-place", type=_minutes, default=5, metavar="MINUTES",
+                      help="how long a student waits for a place before the page says the "
+                           "class is full, or seconds written like 30s (default 5)")
     room.add_argument("--book", default=None, metavar="DIR",
                       help="built book to serve for the rule links "
                            "(default: _build/html beside NOTEBOOKS, when it exists)")

@@ -363,7 +363,11 @@ class _Pools:
         self.renders: list[asyncio.Future[Any]] = []
         self.renderers: list[_Renderer] = []
         self.said: list[str] = []
+        self.running: list[str] = []
         self.log = self
+
+    def list_kernel_ids(self) -> list[str]:
+        return list(self.running)
 
     def info(self, message: str, *args: Any) -> None:
         self.said.append(message % args)
@@ -377,6 +381,7 @@ class _Pools:
         self.renderers.append(renderer)
 
         async def start() -> dict[str, Any]:
+            self.running.append(f"k{number}")
             return {"renderer": renderer, "kernel_id": f"k{number}", "task": render}
 
         self._pools.setdefault(str(notebook_name), []).append(asyncio.ensure_future(start()))
@@ -414,10 +419,44 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
     assert at_end == [*after_run, "Kernel ready for a.ipynb: k2 has run the notebook"]
 
 
+def test_the_students_are_the_kernels_taken_from_the_pools_and_still_running() -> None:
+    async def play() -> list[int]:
+        kernels = _Pools()
+        kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
+        students = classroom._says_when_ready(kernels)
+        assert students is not None
+        counted = [students()]
+        kernels._pools["a.ipynb"].pop(0)  # a page takes a kernel still starting
+        kernels.fill_if_needed(delay=None, notebook_name="a.ipynb")
+        counted.append(students())
+        await asyncio.sleep(0)  # both kernels have started
+        await asyncio.sleep(0)
+        counted.append(students())
+        kernels.running.remove("k0")  # its page has left
+        counted.append(students())
+        return counted
+
+    assert in_a_loop_of_its_own(play()) == [0, 1, 1, 0]
+
+
+def test_a_kernel_started_outside_the_pools_is_a_student_s() -> None:
+    async def play() -> int:
+        kernels = _Pools()
+        kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
+        students = classroom._says_when_ready(kernels)
+        assert students is not None
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        kernels.running.append("started for a page")  # Voila's own way, before a pool is ready
+        return students()
+
+    assert in_a_loop_of_its_own(play()) == 1
+
+
 def test_without_preheated_kernels_nothing_is_watched() -> None:
     kernels = type("Plain", (), {"fill_if_needed": print})()
-    classroom._says_when_ready(kernels)
-    assert kernels.fill_if_needed is print
+    students = classroom._says_when_ready(kernels)
+    assert kernels.fill_if_needed is print and students is None
 
 
 # -- a real server ---------------------------------------------------------------------

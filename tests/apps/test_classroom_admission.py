@@ -1,19 +1,34 @@
-"""A full class: the next student is told so at once, and gets in when a place is free.
+"""A full class: the next student waits on a page that says so, gets in when a place is free,
+and is told plainly that the class is full when none comes in time.
 
 The students here speak the light page's protocol from Python
-(``classroom_protocol.py``): no browser is needed to take a place.
+(``classroom_protocol.py``): no browser is needed to take a place. The
+waiting page's own script does what :func:`wait_on` does: it asks the server
+for a place until the answer says to open the app.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import re
+import threading
+import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
 
-from loo_tutor.apps.admission import RETRY_S
+from loo_tutor.apps import admission
+from loo_tutor.apps.admission import Admission, Verdict, default_most
 
-from classroom_protocol import PAGE, TRAINER, PageError, Student
-from classroom_server import NOTEBOOKS, free_port, in_a_loop_of_its_own, start, stop, wait_for_kernels
+from browser_support import in_browser, new_page
+from classroom_protocol import PAGE, TRAINER, Student
+from classroom_server import NOTEBOOKS, Server, free_port, in_a_loop_of_its_own, start, stop
+
+STARTED = "Kernel started: "
+READY = "Kernel ready for "
+_ASKS = re.compile(r"var open = (\"[^\"]*\"), ask = (\"[^\"]*\");")
 
 
 def fetch(url: str) -> tuple[int, str, dict[str, str]]:
@@ -24,39 +39,175 @@ def fetch(url: str) -> tuple[int, str, dict[str, str]]:
         return refused.code, refused.read().decode(), dict(refused.headers)
 
 
-def test_the_student_after_the_maximum_waits_and_gets_in_when_one_leaves() -> None:
-    server = start("--port", str(free_port()), "--max-students", "1")
+def where_it_asks(page: str) -> tuple[str, str]:
+    """The app the waiting ``page`` opens, and where it asks for a place (paths from the root)."""
+    found = _ASKS.search(page)
+    assert found, page
+    return json.loads(found.group(1)).lstrip("/"), json.loads(found.group(2)).lstrip("/")
+
+
+async def wait_on(base: str, place: str) -> int:
+    """Ask for a place as the waiting page does, until told to open the app; returns the asks."""
+    asks = 0
+    while True:
+        asks += 1
+        code, answer, _ = await asyncio.to_thread(fetch, base + place)
+        assert code == 200, answer
+        if json.loads(answer)["go"]:
+            return asks
+
+
+def wait_for_lines(server: Server, line: str, count: int) -> None:
+    """Wait until the server has logged ``count`` lines holding ``line``."""
+    deadline = time.monotonic() + 120
+    while sum(line in said for said in list(server.log)) < count:
+        assert time.monotonic() < deadline, "".join(server.log[-30:])
+        time.sleep(0.2)
+
+
+def test_the_third_student_waits_gets_in_when_one_leaves_and_the_fourth_is_told_full() -> None:
+    server = start("--port", str(free_port()), "--max-students", "2", "--wait-for-place", "30s")
+    notebooks = len(list(NOTEBOOKS.glob("*.ipynb")))
     try:
-        assert "at most 1 student(s) at once" in "".join(server.log)
-        wait_for_kernels(server, len(list(NOTEBOOKS.glob("*.ipynb"))), 180)
+        assert "up to 2 students at once (as --max-students says)" in "".join(server.log)
+        wait_for_lines(server, READY, notebooks)  # every kernel kept ready has run its notebook
 
-        async def class_of_one() -> tuple[int, str, dict[str, str], bool, int]:
-            first = Student(server.url, PAGE)
+        async def class_of_two() -> dict[str, Any]:
+            seen: dict[str, Any] = {}
+            first, second = Student(server.url, PAGE), Student(server.url, PAGE)
             await first.open(120)
-            live = first.widget_with(TRAINER) is not None
-            code, page, headers = await asyncio.to_thread(fetch, server.url + PAGE)
+            await second.open(120)
+            seen["third"] = await asyncio.to_thread(fetch, server.url + PAGE)
+            seen["fourth"] = await asyncio.to_thread(fetch, server.url + PAGE)
+            third_opens, third_asks = where_it_asks(seen["third"][1])
+            fourth_opens, fourth_asks = where_it_asks(seen["fourth"][1])
+            waited = asyncio.create_task(wait_on(server.url, fourth_asks))
             await first.leave()
-            tries = 0
-            while True:  # the kernel stops within a moment of the page leaving
-                tries += 1
-                later = Student(server.url, PAGE)
-                try:
-                    await later.open(120)
-                    break
-                except PageError:
-                    if tries == 60:
-                        raise
-                    await asyncio.sleep(1)
-            again = later.widget_with(TRAINER) is not None
-            await later.leave()
-            return code, page, headers, live and again, tries
+            await wait_on(server.url, third_asks)
+            third = Student(server.url, third_opens)
+            await third.open(120)
+            seen["third live"] = third.widget_with(TRAINER) is not None
+            # the pool's new kernel is started, so the students are counted right
+            await asyncio.to_thread(wait_for_lines, server, STARTED, notebooks + 3)  # one a page
+            await waited  # the fourth student's wait is over, with no place
+            seen["fourth at last"] = await asyncio.to_thread(fetch, server.url + fourth_opens)
+            await second.leave()
+            await third.leave()
+            return seen
 
-        code, page, headers, both_live, tries = in_a_loop_of_its_own(class_of_one())
+        seen = in_a_loop_of_its_own(class_of_two())
     finally:
         stop(server)
-    assert both_live
-    assert code == 503 and headers["Retry-After"] == str(RETRY_S)
-    assert "The class is full" in page and "takes one student at once" in page
-    assert f'http-equiv="refresh" content="{RETRY_S}"' in page
+    code, page, headers = seen["third"]
+    assert code == 503 and headers["Retry-After"] == str(admission.RETRY_S)
+    assert '<p role="status">Waiting for the server: all the places of this class are taken' in page
+    assert "(2 students at once)" in page and "within 30 seconds" in page
     assert "Traceback" not in page and "kernel" not in page.lower()
-    assert tries < 60
+    assert seen["third live"] is True
+    code, page, _ = seen["fourth at last"]
+    assert code == 503
+    assert '<p role="status">The class is full: this server takes 2 students at once' in page
+    assert 'href="/voila/render/forced-ace.ipynb">Try again</a>' in page
+
+
+@dataclass
+class Kernels:
+    """A kernel manager as the admission counts it: ``running`` kernels, ``ready`` of them in pools."""
+
+    running: int = 0
+    ready: int = 0
+    calls: list[str] = field(default_factory=list)
+
+    def list_kernel_ids(self) -> list[str]:
+        return [f"k{n}" for n in range(self.running)]
+
+    def get_pool_size(self, name: str) -> int:
+        return self.ready
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_waiting_students_get_places_in_the_order_they_came() -> None:
+    clock = Clock()
+    places = Admission(2, ("a.ipynb",), wait_s=60, clock=clock)
+    kernels = Kernels(running=3, ready=1)  # two students in
+    assert places.admit(kernels) is Verdict.WAIT
+    early, late = places.queue(), places.queue()
+    assert not places.ready(kernels, late) and not places.ready(kernels, early)
+    kernels.running = 2  # one leaves
+    assert places.admit(kernels) is Verdict.WAIT  # a newcomer does not pass the queue
+    assert not places.ready(kernels, late)
+    assert places.ready(kernels, early)  # the place is kept for the first in the queue
+    assert places.admit(kernels) is Verdict.WAIT and places.admit(kernels, late) is Verdict.WAIT
+    assert places.admit(kernels, early) is Verdict.IN
+    kernels.running = 3
+    clock.now = 60
+    assert places.ready(kernels, late)  # the wait is over: the page asks, and is told
+    assert places.admit(kernels, late) is Verdict.FULL
+    assert places.admit(kernels, "unknown") is Verdict.WAIT
+
+
+def test_a_place_kept_and_not_taken_goes_to_the_next() -> None:
+    clock = Clock()
+    places = Admission(1, ("a.ipynb",), wait_s=600, clock=clock)
+    kernels = Kernels(running=2, ready=1)
+    first, second = places.queue(), places.queue()
+    kernels.running = 1
+    assert places.ready(kernels, first) and not places.ready(kernels, second)
+    clock.now = admission.HOLD_S + 1  # the first page closed without taking its place
+    assert not places.ready(kernels, second)  # it is in the queue still, ahead
+    clock.now = admission.GONE_S + 1  # and has left it
+    assert places.ready(kernels, second)
+    assert places.admit(kernels, second) is Verdict.IN
+
+
+def test_the_default_maximum_follows_the_cores_and_the_memory() -> None:
+    gb = 1024 ** 3
+    assert default_most(2, 64 * gb) == 2 * admission.PER_CORE
+    assert default_most(8, 1 * gb) == int(gb * admission.MEMORY_SHARE) // (50 * admission.MB)
+    assert default_most(8, 1 * gb, kept_ready=8) == default_most(8, 1 * gb) - 8
+    assert default_most(1, 0) == 1
+
+
+def test_in_a_browser_the_waiting_page_says_so_and_opens_the_app_when_a_place_is_free() -> None:
+    server = start("--port", str(free_port()), "--max-students", "1")
+    seen: dict[str, Any] = {}
+    opened, go = threading.Event(), threading.Event()
+    try:
+        wait_for_lines(server, READY, len(list(NOTEBOOKS.glob("*.ipynb"))))
+        async def first_student() -> None:  # in the place, until the browser's page waits
+            first = Student(server.url, PAGE)
+            await first.open(120)
+            opened.set()
+            await asyncio.to_thread(go.wait, 300)
+            await first.leave()
+
+        first = threading.Thread(target=asyncio.run, args=(first_student(),))
+        first.start()
+        assert opened.wait(180)
+
+        def look(browser: Any) -> None:
+            errors: list[str] = []
+            with new_page(browser, [], errors) as page:
+                page.goto(server.url + PAGE, timeout=120_000)
+                seen["waiting"] = page.get_by_role("status").inner_text()
+                go.set()
+                trainer = page.locator(".loo-widget").filter(has_text=TRAINER)
+                trainer.locator("button", has_text="7♥").wait_for(timeout=120_000)
+                seen["address"] = page.url
+            seen["errors"] = errors
+
+        in_browser(look)
+        first.join(120)
+    finally:
+        go.set()
+        stop(server)
+    assert seen["waiting"].startswith("Waiting for the server: all the places of this class")
+    assert f"?{admission.TICKET}=" in seen["address"]
+    assert not [e for e in seen["errors"] if "503" not in e], seen["errors"]

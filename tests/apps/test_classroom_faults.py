@@ -26,6 +26,7 @@ from classroom_server import (
     TRAINER,
     Server,
     free_port,
+    ids_of,
     kernels,
     start,
     stop,
@@ -64,7 +65,7 @@ def test_a_kernel_that_dies_mid_deal_is_said_plainly_and_a_fresh_start_offered(
             trainer.locator("button", has_text="7♥").click()
             trainer.locator(".loo-refused").wait_for(timeout=30_000)  # mid-deal
             kernel_id = page.evaluate("window.looClassroom.kernel.id")
-            killed = [k for k in kernels(server) if kernel_id in " ".join(k.cmdline())]
+            killed = [k for k in kernels(server) if kernel_id in ids_of(k)]
             for kernel in killed:
                 kernel.kill()
             notice = page.locator(".loo-kernel-lost")

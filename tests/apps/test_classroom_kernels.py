@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
+import psutil
+import pytest
 from jupyter_client.manager import KernelManager
+from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
 from loo_tutor.apps import classroom, kernels
 
@@ -22,19 +26,40 @@ def test_only_the_python_kernel_is_started_as_the_classroom_s() -> None:
         f"{kernels.__name__}.{kernels.ClassroomKernelSpecs.__name__}")
 
 
-def test_a_classroom_kernel_runs_cells_without_debugger_or_history() -> None:
+def run_in_classroom_kernel(code: str, now: bool = True) -> tuple[str, KernelManager, int]:
+    """What a classroom kernel prints running ``code``, its manager, and its process id."""
     manager = KernelManager(kernel_name="python3", kernel_spec_manager=kernels.ClassroomKernelSpecs())
     manager.start_kernel()
+    pid = manager.provisioner.pid if isinstance(manager.provisioner, LocalProvisioner) else 0
     client = manager.client()
+    said: list[str] = []
     try:
         client.start_channels()
         client.wait_for_ready(timeout=120)
-        said: list[str] = []
         client.execute_interactive(
-            "import sys; print(sorted(m for m in ('debugpy', 'pydevd') if sys.modules.get(m)),"
-            " get_ipython().history_manager.enabled)",
-            output_hook=lambda msg: said.append(msg["content"].get("text", "")), timeout=120)
+            code, output_hook=lambda msg: said.append(msg["content"].get("text", "")), timeout=120)
     finally:
         client.stop_channels()
-        manager.shutdown_kernel(now=True)
-    assert "".join(said).strip() == "[] False"
+        manager.shutdown_kernel(now=now)
+    return "".join(said).strip(), manager, pid
+
+
+def test_a_classroom_kernel_runs_cells_without_debugger_or_history() -> None:
+    said, _, _ = run_in_classroom_kernel(
+        "import sys; print(sorted(m for m in ('debugpy', 'pydevd') if sys.modules.get(m)),"
+        " get_ipython().history_manager.enabled)")
+    assert said == "[] False"
+
+
+@pytest.mark.skipif(not kernels.can_fork(), reason="kernels are forked only on Linux (pidfd)")
+def test_a_classroom_kernel_is_forked_from_the_warm_parent_with_the_widgets_ready() -> None:
+    said, manager, pid = run_in_classroom_kernel(
+        "import os, psutil; me = psutil.Process(); parent = psutil.Process(me.ppid());"
+        " print(os.getpgid(0) == me.pid, parent.cmdline()[-3:-1], parent.ppid(),"
+        " sorted(t for t in get_ipython().kernel.comm_manager.targets if 'widget' in t))",
+        now=False)
+    # forked by the warm parent, this process's child; a process group of its own, so that
+    # signals reach it alone; ipywidgets' comm targets registered though imported before
+    assert said == (f"True ['{kernels.KERNEL_MODULE}', '--warm'] {os.getpid()} "
+                     "['jupyter.widget', 'jupyter.widget.control']")
+    assert not psutil.pid_exists(pid) and not manager.is_alive()

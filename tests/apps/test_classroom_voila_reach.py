@@ -11,7 +11,13 @@ kernels, culling, the notary). What stays outside it, each with the reason:
    list of tasks resolving to ``{"task", "renderer", "kernel_id"}``), wraps
    ``fill_if_needed(delay, notebook_name, ...)`` on the instance, and reads
    the renderer's ``stop_generator``, which Voila sets when a page takes the
-   kernel.
+   kernel. The same tasks give the count of students for the maximum
+   (``--max-students``): the kernels running but those ready in the pools
+   (a done task's ``kernel_id``), and those a page took from its pool
+   while still starting (a task not done and no longer in its pool), which
+   the kernel manager does not list yet. Kernels running less the pools'
+   sizes would miss those, and count a page's kernel started outside the
+   pools as none.
 2. ``Voila.init_handlers``, overridden to wrap Voila's routes
    (``VoilaHandler`` for the notebook pages: the XSRF cookie and the full
    class; Tornado's websocket and static file handlers); and the
@@ -53,6 +59,8 @@ def test_the_kept_ready_kernels_are_where_the_ready_line_reads_them() -> None:
     assert "self._pools: TypeDict[str, List[TypeDict]] = {}" in inspect.getsource(manager.__init__)
     filling = inspect.getsource(manager.fill_if_needed)
     assert "pool.append(task)" in filling and "self._initialize(notebook_name" in filling
+    assert "task = loop.create_task(" in filling  # a task: done once its kernel has started
+    assert "super().start_kernel(" in inspect.getsource(manager._initialize)
     initialize = inspect.getsource(manager._initialize)
     assert 'return {"task": task, "renderer": renderer, "kernel_id": kernel_id}' in initialize
     taking = inspect.getsource(manager.get_rendered_notebook)
