@@ -364,6 +364,9 @@ def _style(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any
     # Cards in the book's text are the chips the widgets write in theirs.
     style = (f"{CARD_TEXT_CSS}.loo-picture-scroll{{overflow-x:auto;max-width:100%}}"
              ".loo-picture-caption{font-size:0.95em;opacity:0.85}"
+             # The theme's "Back to top" button writes white on orange in the light
+             # theme (contrast 2.45); dark text, as in its dark theme, reads on both.
+             "html #pst-back-to-top,html #pst-back-to-top:hover{color:#14181e}"
              ".loo-unbroken{white-space:nowrap}")
     context["metatags"] = (context.get("metatags", "") + f"\n    <style>{style}</style>"
                            + INKS)

@@ -364,3 +364,19 @@ def test_the_keyboard_reaches_the_first_widget_and_plays_its_cards(site: str,
         assert page.evaluate("document.activeElement.classList.contains('loo-card-button')")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_the_back_to_top_button_reads_in_both_themes(site: str, browser: Any, mode: str) -> None:
+    """The theme shows "Back to top" only once the reader scrolls back up, so the
+    walk above meets it by chance; here it is shown on purpose and checked."""
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    context.add_init_script(f"localStorage.setItem('mode', '{mode}')")
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/book/rules.html", wait_until="domcontentloaded")
+        page.evaluate("document.getElementById('pst-back-to-top').style.display = 'block'")
+        assert page.evaluate("document.documentElement.dataset.theme") == mode
+        assert axe_findings(page, within="#pst-back-to-top") == []
+    finally:
+        context.close()
