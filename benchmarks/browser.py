@@ -176,18 +176,18 @@ def _open_live(page: Any, url: str) -> float:
     """Open the live page in ``page``; returns ms from navigation start to live."""
     page.goto(url, wait_until="commit")
     page.wait_for_function(
-        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+        "() => ['ready', 'failed'].includes(document.documentElement?.dataset.looLive)",
         timeout=180_000)
-    state = page.evaluate("document.documentElement.dataset.looLive")
+    state = page.evaluate("document.documentElement?.dataset.looLive")
     if state != "ready":
         status = page.locator(".loo-live-status").inner_text()
         raise RuntimeError(f"the page did not go live: {status}")
-    return float(page.evaluate("Number(document.documentElement.dataset.looLiveMs)"))
+    return float(page.evaluate("Number(document.documentElement?.dataset.looLiveMs)"))
 
 
 def _settled(page: Any) -> None:
     """Wait until a live page has nothing more to fetch (what it keeps for the next visit)."""
-    page.wait_for_function("() => document.documentElement.dataset.looLiveSettled !== undefined",
+    page.wait_for_function("() => document.documentElement?.dataset.looLiveSettled !== undefined",
                            timeout=180_000)
 
 

@@ -283,9 +283,9 @@ def wait_live(page: Any, widget_text: str, button_text: str) -> Any:
     status = page.locator(".loo-live-status")
     status.wait_for(timeout=30_000)
     page.wait_for_function(
-        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+        "() => ['ready', 'failed'].includes(document.documentElement?.dataset.looLive)",
         timeout=LIVE_TIMEOUT_MS)
-    assert page.evaluate("document.documentElement.dataset.looLive") == "ready", \
+    assert page.evaluate("document.documentElement?.dataset.looLive") == "ready", \
         status.inner_text()
     assert "Live" in status.inner_text()
     assert page.locator(".loo-snapshot").count() == 0, \

@@ -110,7 +110,7 @@ async def _student(browser: Any, base: str, name: str, rounds: int, arrive: floa
     await page.goto(f"{base}loo/join?next=/{PAGE}", timeout=300_000)
     await page.fill("#loo-name", name)
     await page.click("button[type=submit]")
-    await page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+    await page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                                  timeout=300_000)
     out.joined += 1
     out.last_joined = max(out.last_joined, time.monotonic())

@@ -246,9 +246,9 @@ def open_live(page: Any, url: str) -> tuple[Any, float]:
     started = time.monotonic()
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_function(
-        "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+        "() => ['ready', 'failed'].includes(document.documentElement?.dataset.looLive)",
         timeout=LIVE_TIMEOUT_MS)
-    state = page.evaluate("document.documentElement.dataset.looLive")
+    state = page.evaluate("document.documentElement?.dataset.looLive")
     if state != "ready":
         raise AssertionError(f"{url} did not go live: "
                              + page.locator(".loo-live-status").inner_text())
@@ -286,7 +286,7 @@ def watch(context: Any, page: Any, site: str, tally: Tally, offline: bool) -> No
 def inspect(frame: Any, tally: Tally, where: str) -> None:
     """Check every deal on show and every widget's drawing for hidden cards, and look
     for Python errors printed into the page."""
-    if frame.evaluate("document.documentElement.dataset.looLive") != "ready":
+    if frame.evaluate("document.documentElement?.dataset.looLive") != "ready":
         tally.problems.append(f"{where}: Python stopped: " + frame.locator(".loo-live-status")
                               .inner_text())
         return

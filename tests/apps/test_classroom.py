@@ -603,7 +603,7 @@ def test_classroom_keeps_the_exercises_solved_in_the_browser(server: Server) -> 
         _watch(context, page, [], errors)
         try:
             page.goto(server.url + "voila/render/exercises.ipynb")
-            page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+            page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                                    timeout=120_000)
             panel = page.locator(".loo-progress-panel")
             seen.append(panel.inner_text())
@@ -696,7 +696,7 @@ def test_a_page_closed_stops_its_kernel_and_the_log_stays_clean(server: Server) 
     def visit(browser: Any) -> None:
         with new_page(browser, [], errors) as page:
             page.goto(server.url + "voila/render/trainers.ipynb")
-            page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+            page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                                    timeout=60_000)
             kernel = json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
             seen["running"] = kernel in kernel_ids(server)

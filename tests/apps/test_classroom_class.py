@@ -257,7 +257,7 @@ def test_the_teachers_routes_need_the_teachers_token(server: Server) -> None:
 def _join(context: Any, base: str, name: str, findings: list[str]) -> Any:
     page = context.new_page()
     page.goto(base + "voila/render/exercises.ipynb")
-    page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+    page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                            timeout=120_000)
     page.locator(".loo-class-bar a.loo-join").click()
     page.locator("#loo-name").wait_for()
@@ -265,7 +265,7 @@ def _join(context: Any, base: str, name: str, findings: list[str]) -> Any:
     page.fill("#loo-name", name)
     page.fill("#loo-code", CODE)
     page.locator("button", has_text="Join").click()
-    page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+    page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                            timeout=120_000)
     page.locator(".loo-class-bar", has_text=f"Joined as {name}").wait_for(timeout=30_000)
     return page
@@ -338,12 +338,12 @@ def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Pa
         context = browser.new_context()
         page = context.new_page()
         page.goto(first.url + "voila/render/exercises.ipynb")
-        page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+        page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                                timeout=120_000)
         page.locator(".loo-class-bar a.loo-join").click()
         page.fill("#loo-name", "Gus")
         page.locator("button", has_text="Join").click()
-        page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+        page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                                timeout=120_000)
         widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
         boxes = widget.locator('.widget-checkbox input[type="checkbox"]')
@@ -363,8 +363,8 @@ def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Pa
         bar.wait_for(timeout=30_000)
         seen["down"] = bar.inner_text()
         servers.append(start("--port", port, "--pool-size", "0", data=tmp_path))
-        page.wait_for_function("document.documentElement.dataset.looServer !== 'away'"
-                               " && document.documentElement.dataset.looClassroom === 'live'"
+        page.wait_for_function("document.documentElement?.dataset.looServer !== 'away'"
+                               " && document.documentElement?.dataset.looClassroom === 'live'"
                                " && document.querySelector('.loo-class-bar[data-loo-kept=all]')",
                                timeout=120_000)
         seen["back"] = page.locator(".loo-class-bar").inner_text()

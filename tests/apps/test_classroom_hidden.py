@@ -54,7 +54,7 @@ def test_the_practice_app_sends_no_hidden_card_to_the_student(server: Server) ->
         page.on("websocket", keep)
         try:
             page.goto(server.url + "voila/render/practice.ipynb")
-            page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+            page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                                    timeout=120_000)
             widget = page.locator(".loo-widget").filter(has_text="You are Anna.")
             hand = widget.locator("button.loo-card-button")

@@ -187,7 +187,7 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
             page.locator("#loading").wait_for(state="attached", timeout=30_000)
             # As long as the page on the network below gets: once, in a full run on a busy
             # machine, 30 s was not enough.
-            page.wait_for_function("document.documentElement.dataset.looClassroom === 'live'",
+            page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
                                    timeout=60_000)
             assert page.locator("#loading").count() == 0
             assert page.locator("#rendered_cells").is_visible()
@@ -342,7 +342,7 @@ def test_on_the_network_the_page_goes_live_with_its_token(hello: Path, script: P
                 page.goto(f"{local}voila/render/hello.ipynb?token={token.group(1)}",
                           wait_until="commit")
                 page.wait_for_function(
-                    "document.documentElement.dataset.looClassroom === 'live'", timeout=60_000)
+                    "document.documentElement?.dataset.looClassroom === 'live'", timeout=60_000)
                 page.locator("button", has_text="Say hello").click()
                 page.locator(".jupyter-widgets-output-area pre",
                              has_text="hello from the kernel").wait_for(timeout=10_000)

@@ -74,7 +74,7 @@ def test_forced_ace_page_shows_saved_widgets_without_leaving_localhost(
         table.wait_for(state="visible", timeout=30_000)
         assert page.locator(".loo-snapshot").count() == 0  # drawn in place of the HTML copies
         # The page says why its widgets stay a saved copy, and signals it.
-        assert page.evaluate("document.documentElement.dataset.looLive") == "failed"
+        assert page.evaluate("document.documentElement?.dataset.looLive") == "failed"
         assert "This browser cannot run Python." in page.locator(".loo-live-status").inner_text()
         assert table.locator('[aria-label="ace of hearts"]').count() == 1
         assert table.locator('[aria-label="hidden trump indicator"]').count() == 0

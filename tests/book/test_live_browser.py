@@ -98,7 +98,7 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         page.goto(f"{site}/{LIVE_PAGE}", wait_until="domcontentloaded")
         status = page.locator(".loo-live-status")
         expect(status).to_contain_text("Starting Python in your browser")
-        assert page.evaluate("document.documentElement.dataset.looLive") == "starting"
+        assert page.evaluate("document.documentElement?.dataset.looLive") == "starting"
         saved = page.locator(".loo-snapshot .loo-widget").filter(has_text="You are A.")
         assert saved.locator("button", has_text="7♥").is_disabled()
         assert page.locator(".loo-live-status progress").count() == 1
@@ -116,8 +116,8 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
 
         wait_live(page, "You are A.", "7♥")
         live_at = page.evaluate("performance.timeOrigin + Number("
-                                "document.documentElement.dataset.looLiveMs)")
-        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "fresh"
+                                "document.documentElement?.dataset.looLiveMs)")
+        assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "fresh"
         article = page.locator("article")
         assert ")=" not in article.inner_text()  # no MyST target written out
         assert "import" not in article.inner_text(), "no Python source is shown"
@@ -136,7 +136,7 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         assert trainer.locator("button", has_text="A♥").count() == 0, "A♥ should have left A's hand"
 
         # The saved memory is fetched once, after the page is live, for the next visit.
-        page.wait_for_function("() => document.documentElement.dataset.looLiveSettled === ''",
+        page.wait_for_function("() => document.documentElement?.dataset.looLiveSettled === ''",
                                timeout=LIVE_TIMEOUT_MS)
         assert len(asked) == 1, asked
         assert asked[0] >= live_at, "the saved memory should wait until the page is live"
@@ -166,16 +166,16 @@ def _visit_again(browser: Any, site: str, errors: list[str]) -> None:
     with new_page(browser, requests, errors) as page:
         warnings: list[str] = []
         page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
-        settled = "() => document.documentElement.dataset.looLiveSettled === ''"
+        settled = "() => document.documentElement?.dataset.looLiveSettled === ''"
         open_live(page, site, LIVE_PAGE, "You are A.", "7♥")
         page.wait_for_function(settled, timeout=LIVE_TIMEOUT_MS)
-        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "fresh"
+        assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "fresh"
 
         # The next visit: Python starts from the memory kept, with no request for it.
         requests.clear()
         page.reload(wait_until="domcontentloaded")
         wait_live(page, "You are A.", "7♥")
-        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "saved"
+        assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "saved"
         _refuses_seven_of_hearts(page)
         assert not [u for u in requests if SNAPSHOT in u], requests
 
@@ -185,7 +185,7 @@ def _visit_again(browser: Any, site: str, errors: list[str]) -> None:
         requests.clear()
         page.reload(wait_until="domcontentloaded")
         wait_live(page, "You are A.", "7♥")
-        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "fresh"
+        assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "fresh"
         _refuses_seven_of_hearts(page)
         assert [w for w in warnings if "could not start from the saved memory" in w], warnings
         page.wait_for_function(settled, timeout=LIVE_TIMEOUT_MS)
@@ -193,7 +193,7 @@ def _visit_again(browser: Any, site: str, errors: list[str]) -> None:
         requests.clear()
         page.reload(wait_until="domcontentloaded")
         wait_live(page, "You are A.", "7♥")
-        assert page.evaluate("document.documentElement.dataset.looLiveStart") == "saved"
+        assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "saved"
 
 
 def _refuses_seven_of_hearts(page: Any) -> None:
@@ -325,7 +325,7 @@ def _keep_progress(browser: Any, site: str, exercise: Any, requests: list[str],
         page.route("**/_static/live/worker.js*", lambda route: route.fulfill(
             content_type="text/javascript", body=NO_PYTHON))
         page.reload(wait_until="domcontentloaded")
-        page.wait_for_function("() => document.documentElement.dataset.looLive === 'failed'")
+        page.wait_for_function("() => document.documentElement?.dataset.looLive === 'failed'")
         assert page.locator(".loo-snapshot").count() > 0, "the page stays a saved copy"
         expect(panel.locator(".loo-progress-kind")).to_have_text(kind_line)
         expect(panel).to_contain_text("kept in this browser only")
@@ -422,7 +422,7 @@ def _hand_in(browser: Any, site: str, cards: Any, dealer: Any, saved: Path,
         page.route("**/_static/live/worker.js*", lambda route: route.fulfill(
             content_type="text/javascript", body=NO_PYTHON))
         page.reload(wait_until="domcontentloaded")
-        page.wait_for_function("() => document.documentElement.dataset.looLive === 'failed'")
+        page.wait_for_function("() => document.documentElement?.dataset.looLive === 'failed'")
         expect(score).to_contain_text("Score kept in this browser: 2 of 2 exercises checked solved")
         hand_in = panel.locator(".loo-progress-hand-in")
         expect(hand_in).to_be_visible()

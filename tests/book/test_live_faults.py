@@ -25,9 +25,9 @@ TRAINER_TEXT = "You are A."  # the forced-ace page's trainer
 
 def _state(page: Any) -> str:
     page.wait_for_function(
-        "() => ['ready', 'failed', 'stopped'].includes(document.documentElement.dataset.looLive)",
+        "() => ['ready', 'failed', 'stopped'].includes(document.documentElement?.dataset.looLive)",
         timeout=120_000)
-    state: str = page.evaluate("document.documentElement.dataset.looLive")
+    state: str = page.evaluate("document.documentElement?.dataset.looLive")
     return state
 
 
@@ -70,10 +70,10 @@ def test_a_page_whose_saved_memory_cannot_be_loaded_goes_live_all_the_same(site:
             page.context.route("**/_static/pyodide/snapshot.bin.gz*",
                                lambda route: route.abort("failed"))
             open_live(page, site, LIVE_PAGE, TRAINER_TEXT, "7♥")
-            page.wait_for_function("() => document.documentElement.dataset.looLiveSettled === ''")
+            page.wait_for_function("() => document.documentElement?.dataset.looLiveSettled === ''")
             page.reload(wait_until="domcontentloaded")
             seen.append(_state(page))
-            seen.append(page.evaluate("document.documentElement.dataset.looLiveStart"))
+            seen.append(page.evaluate("document.documentElement?.dataset.looLiveStart"))
 
     in_browser(look)
     assert seen == ["ready", "fresh"], "nothing kept: the next visit starts Python afresh"

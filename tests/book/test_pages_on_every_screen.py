@@ -2,7 +2,7 @@
 
 Each page of the built book that shows widgets is opened in Debian's Chromium
 four ways: at 1280 px, at 390 px and 360 px (phones) and at 1280 px in the
-book's dark theme. On each it must go live (``document.documentElement.dataset.looLive``
+book's dark theme. On each it must go live (``document.documentElement?.dataset.looLive``
 becomes ``ready``); then the reader's presses are made on every widget (each
 button once, each menu once), and the page is looked at:
 
@@ -292,14 +292,14 @@ def test_every_widget_page_goes_live_and_reads_well(site: str, browser: Any,
             page.goto(f"{site}/{path}", wait_until="domcontentloaded")
             with suppress(PlaywrightTimeout):  # a page that never says is reported below
                 page.wait_for_function(
-                    "() => ['ready', 'failed'].includes(document.documentElement.dataset.looLive)",
+                    "() => ['ready', 'failed'].includes(document.documentElement?.dataset.looLive)",
                     timeout=LIVE_TIMEOUT_MS)
-            state = page.evaluate("document.documentElement.dataset.looLive")
+            state = page.evaluate("document.documentElement?.dataset.looLive")
             if state != "ready":
                 problems[path] = [f"the page did not go live: looLive is {state!r}"]
                 continue
             if screen.dark:
-                theme = page.evaluate("document.documentElement.dataset.theme")
+                theme = page.evaluate("document.documentElement?.dataset.theme")
                 assert theme == "dark", f"{path}: the dark theme is not on ({theme!r})"
             page.evaluate(_SETTLE)
             found += looks(page, screen, "live")
@@ -331,7 +331,7 @@ def test_the_keyboard_reaches_the_first_widget_and_plays_its_cards(site: str,
     page = context.new_page()
     try:
         page.goto(f"{site}/notebooks/forced-ace.html", wait_until="domcontentloaded")
-        page.wait_for_function("() => document.documentElement.dataset.looLive === 'ready'",
+        page.wait_for_function("() => document.documentElement?.dataset.looLive === 'ready'",
                                timeout=LIVE_TIMEOUT_MS)
         page.evaluate(_SETTLE)
         # The second stop of the Tab key is the skip link to the first widget.
@@ -376,7 +376,7 @@ def test_the_back_to_top_button_reads_in_both_themes(site: str, browser: Any, mo
     try:
         page.goto(f"{site}/book/rules.html", wait_until="domcontentloaded")
         page.evaluate("document.getElementById('pst-back-to-top').style.display = 'block'")
-        assert page.evaluate("document.documentElement.dataset.theme") == mode
+        assert page.evaluate("document.documentElement?.dataset.theme") == mode
         assert axe_findings(page, within="#pst-back-to-top") == []
     finally:
         context.close()
