@@ -57,16 +57,7 @@ from ..engine.legality import Announcement
 from ..engine.observe import PlayerView, observation
 from ..engine.rules import LIMITED
 from ..engine.sim import finish_in_place as _finish_random
-from ..engine.state import (
-    Action,
-    Announce,
-    DealKind,
-    DealState,
-    Phase,
-    Play,
-    Seat,
-    start_deal,
-)
+from ..engine.state import Action, Announce, DealKind, DealState, Phase, Play, Seat, start_deal
 from .bots import Bot, RandomBot, ThumbBot, require_turn, thumb_announcement, thumb_card
 
 __all__ = [

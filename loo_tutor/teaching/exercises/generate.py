@@ -15,15 +15,7 @@ from ...engine.observe import observation
 from ...engine.profiles import describe, profile_from_rules
 from ...engine.rules import RuleId, RuleKey
 from ...engine.session import Session
-from ...engine.state import (
-    Action,
-    Announce,
-    DealKind,
-    DealState,
-    Phase,
-    Play,
-    new_deal,
-)
+from ...engine.state import Action, Announce, DealKind, DealState, Phase, Play, new_deal
 from ...records.record import action_text, check, record_from_state, replay
 from .base import DEFEND, MISS, NAMES, PASS, STAND, Exercise, Kind
 from .dealer import DealerChoice

@@ -7,20 +7,10 @@ from typing import Any
 from ...engine.cards import Card, card_text
 from ...engine.errors import LooError
 from ...engine.observe import observation
-from ...engine.state import (
-    DealState,
-    Phase,
-    Play,
-)
+from ...engine.state import DealState, Phase, Play
 from ...records.record import record_from_state
-from ..answers import (
-    FieldResult,
-    parse_cards,
-)
-from ..narrate import (
-    Narration,
-    narrate_play,
-)
+from ..answers import FieldResult, parse_cards
+from ..narrate import Narration, narrate_play
 from .base import (
     Answer,
     Exercise,

@@ -8,23 +8,10 @@ from typing import Any
 
 from ...engine.errors import LooError
 from ...engine.rules import RuleId, RuleKey
-from ...engine.state import (
-    DealState,
-    Seat,
-)
+from ...engine.state import DealState, Seat
 from ...records.record import record_from_state
-from ..answers import (
-    EMPTY,
-    AnswerError,
-    FieldResult,
-    judge_amount,
-    parse_amount,
-    parse_names,
-)
-from ..narrate import (
-    carry_hint,
-    payout_hint,
-)
+from ..answers import EMPTY, AnswerError, FieldResult, judge_amount, parse_amount, parse_names
+from ..narrate import carry_hint, payout_hint
 from .base import (
     Answer,
     Exercise,
