@@ -507,7 +507,8 @@ class DealMachine:
                     break
         winner = seats[trick_winner_index(cards, self.trump, self.pam)]
         plays = tuple(zip(seats, cards, strict=True))
-        self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
+        # tuple.__new__ builds the named tuple without running its Python __new__.
+        self.tricks.append(tuple.__new__(Trick, (self.leader, plays, winner)))
         self.trick = []
         if len(self.tricks) == self.HAND_SIZE:
             self.phase = _OVER

@@ -156,5 +156,6 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
     for seat in looed:
         parts[seat] -= loo
     left = whole - sum(received.values()) + loo * len(looed)
-    return Settlement(_exacts(received, per_unit), looed, exact(left, per_unit),
-                      _exacts(parts, per_unit), exact(loo, per_unit))
+    # tuple.__new__ builds the named tuple without running its Python __new__.
+    return tuple.__new__(Settlement, (_exacts(received, per_unit), looed, exact(left, per_unit),
+                                      _exacts(parts, per_unit), exact(loo, per_unit)))
