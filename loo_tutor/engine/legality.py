@@ -102,10 +102,7 @@ def limited_announcements(case: DealerCase | None, miss_free: bool) -> list[Anno
         return [_STAND, _MISS, _DEFEND]
     if case is _SOLE_MISS:
         return [_STAND, _PASS]
-    calls = [_STAND, _PASS]
-    if miss_free:
-        calls.append(_MISS)
-    return calls
+    return [_STAND, _PASS, _MISS] if miss_free else [_STAND, _PASS]
 
 
 def variant_announcements(profile: Profile, case: DealerCase | None, has_miss: bool,

@@ -161,7 +161,7 @@ class DealMachine:
         self.dealer = dealer
         self.order = seats_from_left(count, dealer)
         self.carried = carried
-        numerator, denominator = carried.numerator, carried.denominator
+        numerator, denominator = carried.as_integer_ratio()  # one call, not two properties
         self.stakes = profile.stakes_by_seat(count, dealer, numerator != 0)
         self.pool = exact(numerator + sum(self.stakes) * denominator, denominator)
         self.hands = tuple(dealt)

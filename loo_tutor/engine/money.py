@@ -125,7 +125,7 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
     """
     # Count in parts of 1/(T*q) of a unit for a pool p/q and T tricks: a trick then
     # earns exactly p parts and every amount stays a whole number.
-    p, q = pool.numerator, pool.denominator
+    p, q = pool.as_integer_ratio()  # one call, not two properties
     per_unit = tricks_per_deal * q
     whole = tricks_per_deal * p
     if profile.loo_rule == "fixed":
