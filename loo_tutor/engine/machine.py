@@ -506,7 +506,8 @@ class DealMachine:
                     self.revealed_after = len(self.tricks) + 1
                     break
         winner = seats[trick_winner_index(cards, self.trump, self.pam)]
-        plays = tuple(zip(seats, cards, strict=True))
+        # One card per seat here; a keyword to zip would cost a dict at every trick.
+        plays = tuple(zip(seats, cards))  # noqa: B905
         # tuple.__new__ builds the named tuple without running its Python __new__.
         self.tricks.append(tuple.__new__(Trick, (self.leader, plays, winner)))
         self.trick = []
