@@ -48,7 +48,7 @@ def check(record: Mapping[str, Any]) -> CheckResult:
     """
     parsed = ParsedRecord(record)
     refused = take_actions(parsed, False, [], [])
-    state = parsed.start  # taken each action in place
+    state = parsed.start  # which take_actions changed in place
     if refused is None:
         return _result(state)
     action, verdict = refused
