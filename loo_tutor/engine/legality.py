@@ -102,10 +102,7 @@ def limited_announcements(case: DealerCase | None, miss_free: bool) -> list[Anno
         return [_STAND, _MISS, _DEFEND]
     if case is _SOLE_MISS:
         return [_STAND, _PASS]
-    calls = [_STAND, _PASS]
-    if miss_free:
-        calls.append(_MISS)
-    return calls
+    return [_STAND, _PASS, _MISS] if miss_free else [_STAND, _PASS]
 
 
 def variant_announcements(profile: Profile, case: DealerCase | None, has_miss: bool,
@@ -227,15 +224,15 @@ def trick_winner_index(cards: Sequence[Card], trump: Suit | None, pam: Card | No
     led = trump if first is pam else first.suit
     best = 0
     best_rank = PAM_RANK if first is pam else first.rank
-    best_is_trump = led == trump
+    best_is_trump = led is trump
     for i in range(1, len(cards)):
         card = cards[i]
         if card is pam:
             return i  # nothing beats Pam
-        if card.suit == trump:
+        if card.suit is trump:
             if not best_is_trump or card.rank > best_rank:
                 best, best_rank, best_is_trump = i, card.rank, True
-        elif card.suit == led and not best_is_trump and card.rank > best_rank:
+        elif card.suit is led and not best_is_trump and card.rank > best_rank:
             best, best_rank = i, card.rank
     return best
 

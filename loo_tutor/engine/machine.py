@@ -161,7 +161,7 @@ class DealMachine:
         self.dealer = dealer
         self.order = seats_from_left(count, dealer)
         self.carried = carried
-        numerator, denominator = carried.numerator, carried.denominator
+        numerator, denominator = carried.as_integer_ratio()  # one call, not two properties
         self.stakes = profile.stakes_by_seat(count, dealer, numerator != 0)
         self.pool = exact(numerator + sum(self.stakes) * denominator, denominator)
         self.hands = tuple(dealt)
@@ -506,8 +506,10 @@ class DealMachine:
                     self.revealed_after = len(self.tricks) + 1
                     break
         winner = seats[trick_winner_index(cards, self.trump, self.pam)]
-        plays = tuple(zip(seats, cards, strict=True))
-        self.tricks.append(Trick(self.leader, plays, winner))  # type: ignore[arg-type]
+        # One card per seat here; a keyword to zip would cost a dict at every trick.
+        plays = tuple(zip(seats, cards))  # noqa: B905
+        # tuple.__new__ builds the named tuple without running its Python __new__.
+        self.tricks.append(tuple.__new__(Trick, (self.leader, plays, winner)))
         self.trick = []
         if len(self.tricks) == self.HAND_SIZE:
             self.phase = _OVER

@@ -125,7 +125,7 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
     """
     # Count in parts of 1/(T*q) of a unit for a pool p/q and T tricks: a trick then
     # earns exactly p parts and every amount stays a whole number.
-    p, q = pool.numerator, pool.denominator
+    p, q = pool.as_integer_ratio()  # one call, not two properties
     per_unit = tricks_per_deal * q
     whole = tricks_per_deal * p
     if profile.loo_rule == "fixed":
@@ -156,5 +156,6 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
     for seat in looed:
         parts[seat] -= loo
     left = whole - sum(received.values()) + loo * len(looed)
-    return Settlement(_exacts(received, per_unit), looed, exact(left, per_unit),
-                      _exacts(parts, per_unit), exact(loo, per_unit))
+    # tuple.__new__ builds the named tuple without running its Python __new__.
+    return tuple.__new__(Settlement, (_exacts(received, per_unit), looed, exact(left, per_unit),
+                                      _exacts(parts, per_unit), exact(loo, per_unit)))

@@ -271,12 +271,13 @@ def _three_card_cards(record: Mapping[str, Any], players: list[str], seat: dict[
     by_seat: list[tuple[Card, ...]] = []
     for name in players:
         given = hands[name]
-        if type(given) is list and len(given) == 3:
-            try:  # canonical card text: one lookup per card
-                by_seat.append((_CARD_OF_TEXT[given[0]], _CARD_OF_TEXT[given[1]],
-                                _CARD_OF_TEXT[given[2]]))
+        if type(given) is list:
+            try:  # three canonical card texts: one lookup per card
+                first, second, third = given
+                by_seat.append((_CARD_OF_TEXT[first], _CARD_OF_TEXT[second],
+                                _CARD_OF_TEXT[third]))
                 continue
-            except (KeyError, TypeError):
+            except (KeyError, TypeError, ValueError):
                 pass
         by_seat.append(_cards(given, "hands", name, 3))
     if profile.is_limited or (not profile.irish and not profile.single_pot_miss):

@@ -36,6 +36,7 @@ TAKE_TURNED: Final = " + turned"
 the turned card (Pam Loo's ``dealer_takes_trump``)."""
 
 
+_ANNOUNCE: Final = Phase.ANNOUNCE  # enum lookups are slow in hot code
 _State = TypeVar("_State", bound=DealMachine)
 
 
@@ -112,28 +113,40 @@ def replay_deal(record: Mapping[str, Any]) -> Replay[DealState | PamState]:
 def walk(parsed: ParsedRecord, keep: bool) -> Replay[DealMachine]:
     """Take the record's actions in order until one is refused (CONTRACT §2.2).
 
-    The one replay loop of every game. With ``keep`` every state is kept (each
-    action is taken on a copy); without, the start is changed in place and
-    ``states`` holds only the last. A trick number in ``civil`` makes that
-    trick's lead a :class:`~loo_tutor.engine.state.CivilLead`.
+    With ``keep`` every state is kept (each action is taken on a copy);
+    without, the start is changed in place and ``states`` holds only the last
+    (see :func:`take_actions`).
+    """
+    states = [parsed.start]
+    actions: list[Action] = []
+    return Replay(states, actions, take_actions(parsed, keep, states, actions))
+
+
+def take_actions(parsed: ParsedRecord, keep: bool, states: list[DealMachine],
+                 actions: list[Action]) -> tuple[Action, Verdict] | None:
+    """The one replay loop of every game: the first refused action and its verdict, or ``None``.
+
+    With ``keep`` each action is taken on a copy of the last state, and the
+    copy and the action are added to ``states`` and ``actions``; without,
+    ``parsed.start`` is changed in place and the lists are left as they are. A
+    trick number in ``civil`` makes that trick's lead a
+    :class:`~loo_tutor.engine.state.CivilLead`.
     """
     state = parsed.start
-    states = [state]
-    actions: list[Action] = []
     for seat, call in parsed.announce:
         if keep:
             announce = Announce(seat, call)
             if not state.is_legal(announce):
-                return _stopped(state, states, actions, announce)
+                return _refused(state, announce)
             state = _kept(state, announce, states, actions)
         elif not state.announce_if_legal(seat, call):
-            return _stopped(state, states, actions, Announce(seat, call))
-    if parsed.exchange and state.phase is Phase.ANNOUNCE:  # like tricks given too early
+            return _refused(state, Announce(seat, call))
+    if parsed.exchange and state.phase is _ANNOUNCE:  # like tricks given too early
         raise MalformedRecord("exchange: given before the announcements are finished")
     for seat, cards, take in parsed.exchange:
         exchange = Exchange(seat, cards, take)
         if not state.is_legal(exchange):
-            return _stopped(state, states, actions, exchange)
+            return _refused(state, exchange)
         try:
             if keep:
                 state = _kept(state, exchange, states, actions)
@@ -149,7 +162,7 @@ def walk(parsed: ParsedRecord, keep: bool) -> Replay[DealMachine]:
         if not (keep or civil_lead):
             for card in trick:
                 if not state.play_if_legal(card):
-                    return _stopped(state, states, actions, Play(_to_act(state), card))
+                    return _refused(state, Play(_to_act(state), card))
             continue
         for i, card in enumerate(trick):
             if keep or (civil_lead and i == 0):
@@ -157,19 +170,18 @@ def walk(parsed: ParsedRecord, keep: bool) -> Replay[DealMachine]:
                 play: Play | CivilLead = (CivilLead(player, card) if civil_lead and i == 0
                                           else Play(player, card))
                 if not state.is_legal(play):
-                    return _stopped(state, states, actions, play)
+                    return _refused(state, play)
                 if keep:
                     state = _kept(state, play, states, actions)
                 else:
                     state.push(play)
             elif not state.play_if_legal(card):
-                return _stopped(state, states, actions, Play(_to_act(state), card))
-    return Replay(states, actions, None)
+                return _refused(state, Play(_to_act(state), card))
+    return None
 
 
-def _stopped(state: DealMachine, states: list[DealMachine], actions: list[Action],
-             action: Action) -> Replay[DealMachine]:
-    return Replay(states, actions, (action, state.check(action)))
+def _refused(state: DealMachine, action: Action) -> tuple[Action, Verdict]:
+    return action, state.check(action)
 
 
 def _to_act(state: DealMachine) -> int:

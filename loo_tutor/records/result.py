@@ -21,11 +21,12 @@ from ..engine.profiles import describe
 from ..engine.rules import RuleKey
 from ..engine.state import DealMachine, DealState, Phase, amount_text
 from .parse import ParsedRecord
-from .replay import action_text, phase_of, walk
+from .replay import action_text, phase_of, take_actions
 from .result_types import CheckResult, TrickResult
 from .write import card_texts
 
 _STAKE_TEXT: Final = tuple(str(-stake) for stake in range(10))
+_OVER: Final = Phase.OVER  # enum lookups are slow in hot code
 
 
 def to_json(result: CheckResult) -> str:
@@ -45,11 +46,12 @@ def check(record: Mapping[str, Any]) -> CheckResult:
     Raises:
         MalformedRecord: the record does not describe a deal.
     """
-    walked = walk(ParsedRecord(record), keep=False)
-    state = walked.states[-1]
-    if walked.refused is None:
+    parsed = ParsedRecord(record)
+    refused = take_actions(parsed, False, [], [])
+    state = parsed.start  # which take_actions changed in place
+    if refused is None:
         return _result(state)
-    action, verdict = walked.refused
+    action, verdict = refused
     assert verdict.rule is not None  # a refusal names the rule it applies
     return _result(state, error=(action.seat, phase_of(action), action_text(action),
                                  verdict.rule, verdict.message))
@@ -59,7 +61,7 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
             ) -> CheckResult:
     """The result dict of CONTRACT.md §2.4, with the keys a variant adds (book: Variants)."""
     names = state.players
-    complete = error is None and state.phase is Phase.OVER
+    complete = error is None and state.phase is _OVER
     three = state if type(state) is DealState else None
     tricks: list[TrickResult] = []
     for trick in state.all_tricks():
