@@ -21,8 +21,9 @@
 // has nothing more to fetch; {failed: reason} if Python cannot start;
 // {mark: name, at: ms since the epoch} as each stage of the start ends, for
 // the page's performance timeline. From
-// the page: Jupyter messages for the widgets (comm_msg ...), kept until
-// Python is ready.
+// the page: {live: true} once the page is live (only then is the saved
+// memory fetched); Jupyter messages for the widgets (comm_msg ...), kept
+// until Python is ready.
 /* global loadPyodide */
 
 // A stage of the start, marked on the page's timeline (live.js), which the
@@ -38,6 +39,8 @@ const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, se
 const KEPT = 'loo-live-saved-memory'; // the Cache Storage that keeps the saved memory
 let bridge = null;
 const early = []; // the page's messages that came before Python was ready
+let pageLive; // called when the page says it is live ({live: true})
+const live = new Promise((resolve) => { pageLive = resolve; });
 // Looked for while Pyodide's script loads.
 const kept = keptMemory();
 importScripts('../pyodide/pyodide.js');
@@ -209,13 +212,15 @@ async function start() {
     return;
   }
   if (!saved) {
+    await live;
     await keepMemory().catch((error) => console.warn('the saved memory was not kept:', error));
   }
   self.postMessage({ settled: true });
 }
 
 self.onmessage = (event) => {
-  if (bridge) receive(event.data);
+  if (event.data.live) pageLive();
+  else if (bridge) receive(event.data);
   else early.push(event.data);
 };
 start();
