@@ -41,10 +41,6 @@ let bridge = null;
 const early = []; // the page's messages that came before Python was ready
 let pageLive; // called when the page says it is live ({live: true})
 const live = new Promise((resolve) => { pageLive = resolve; });
-// Looked for while Pyodide's script loads.
-const kept = keptMemory();
-importScripts('../pyodide/pyodide.js');
-mark('pyodide.js run');
 
 function step(text, done, total) {
   self.postMessage({ step: text, done, total });
@@ -66,12 +62,19 @@ function keeper() {
   return self.caches ? self.caches.open(KEPT) : Promise.resolve(null);
 }
 
-// The saved memory this build made, if an earlier visit kept it: a
-// response whose body is the memory, decompressed, or null. It answers as
-// soon as the cache has found it; its body is read while Pyodide loads.
+// The saved memory this build made, if an earlier visit kept it, read at
+// once (while Pyodide's scripts load): {memory, read}, where read settles
+// once the bytes of memory are all there; or null if none was kept.
 async function keptMemory() {
   const cache = await keeper().catch(() => null);
-  return (cache && await cache.match(SNAPSHOT).catch(() => null)) || null;
+  const response = cache && await cache.match(SNAPSHOT).catch(() => null);
+  if (!response) return null;
+  const blob = await response.blob();
+  mark('saved memory found');
+  const memory = new Uint8Array(blob.size);
+  const read = fill(memory, blob.stream()).then(() => mark('saved memory read'));
+  read.catch(() => {}); // reported by fromMemory
+  return { memory, read };
 }
 
 const PIECE = 1 << 16; // the compressed bytes decompressed at a time, between pauses
@@ -130,14 +133,13 @@ async function fill(bytes, stream) {
   if (at !== bytes.length) throw new Error('the saved memory was cut short');
 }
 
-// Pyodide started from the memory in ``blob``, with its private snapshot
-// option (_loadSnapshot). The memory is read while Pyodide loads its files
-// and makes its WebAssembly: Pyodide takes its size at once and waits for
-// its bytes before its own start ends (fsInit), then restores it. Pyodide
-// 0.29 logs a memory that WebAssembly cannot take ("wasm instantiation
-// failed!") and then waits for ever: that log fails the start here, as
-// does a memory that cannot be read.
-function fromMemory(options, blob) {
+// Pyodide started from the kept memory (keptMemory), with its private
+// snapshot option (_loadSnapshot): Pyodide takes the memory's size at once
+// and waits for its bytes before its own start ends (fsInit), then restores
+// it. Pyodide 0.29 logs a memory that WebAssembly cannot take ("wasm
+// instantiation failed!") and then waits for ever: that log fails the start
+// here, as does a memory that cannot be read.
+function fromMemory(options, { memory, read }) {
   return new Promise((resolve, reject) => {
     const warn = console.warn;
     const restore = () => { console.warn = warn; };
@@ -151,13 +153,12 @@ function fromMemory(options, blob) {
         fail(new Error('WebAssembly could not take the saved memory'));
       }
     };
-    const memory = new Uint8Array(blob.size);
     // Unread, Pyodide never restores it: it waits for ever, and the start fails here.
-    const read = fill(memory, blob.stream()).then(() => mark('saved memory read'), (error) => {
+    const whole = read.catch((error) => {
       fail(error);
       return new Promise(() => {});
     });
-    loadPyodide({ ...options, _loadSnapshot: memory, fsInit: () => read })
+    loadPyodide({ ...options, _loadSnapshot: memory, fsInit: () => whole })
       .then(resolve, reject).finally(restore);
   });
 }
@@ -168,16 +169,18 @@ function fromMemory(options, blob) {
 // {pyodide, saved}: saved tells whether it started from the saved memory.
 async function startPython() {
   const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
-  const memory = await kept;
-  if (memory) {
-    try {
-      const blob = await memory.blob();
-      mark('saved memory found');
-      return { pyodide: await fromMemory(options, blob), saved: true };
-    } catch (error) {
-      console.warn('Python could not start from the saved memory; starting it afresh:', error);
-      await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
-    }
+  const kept = keptMemory(); // looked for, and read, while Pyodide's scripts load
+  // Imported (import()), not loaded by loadPyodide with importScripts:
+  // Chromium keeps the compiled code of a worker's imports for the next
+  // visit, and none of its importScripts.
+  await Promise.all(['pyodide.js', 'pyodide.asm.js'].map((name) => import(PYODIDE + name)));
+  mark('Pyodide imported');
+  try {
+    const memory = await kept;
+    if (memory) return { pyodide: await fromMemory(options, memory), saved: true };
+  } catch (error) {
+    console.warn('Python could not start from the saved memory; starting it afresh:', error);
+    await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
   }
   return { pyodide: await loadPyodide(options), saved: false };
 }
