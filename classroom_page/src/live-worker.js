@@ -8,7 +8,9 @@
 // page's cells, which make the same widgets, with the same ids, as the build
 // made; once the page is live, the worker fetches the memory the build saved
 // (snapshot.bin.gz, in which every live page's widgets are made) and keeps it
-// in the browser's Cache Storage, decompressed. A later visit starts Python
+// in the browser's Cache Storage, decompressed, and has a second worker of
+// this script import Pyodide's scripts, so that the browser keeps their
+// compiled code (keepCompiledCode). A later visit starts Python
 // from that memory, read while Pyodide loads, which is quicker and runs no
 // cell; if it cannot be used, Python starts afresh. The page's widget manager (live.js) has made the same
 // widgets' models from the page's saved state; from then on they talk
@@ -75,6 +77,31 @@ async function keptMemory() {
   const read = fill(memory, blob.stream()).then(() => mark('saved memory read'));
   read.catch(() => {}); // reported by fromMemory
   return { memory, read };
+}
+
+// Pyodide's scripts, imported (import()) rather than loaded by loadPyodide
+// with importScripts: Chromium keeps the compiled code of a worker's imports
+// (and none of its importScripts) from the second time it meets them, and
+// later visits compile nothing.
+function importPyodide() {
+  return Promise.all(['pyodide.js', 'pyodide.asm.js'].map((name) => import(PYODIDE + name)));
+}
+
+const COMPILE_ONLY = 'loo-live: compile only'; // a worker of this name only imports Pyodide's scripts
+
+// A second worker that imports Pyodide's scripts: on a first visit, the
+// second time the browser meets them, so that the very next visit takes
+// their compiled code. Resolves once it has (or could not).
+function keepCompiledCode() {
+  return new Promise((resolve) => {
+    const helper = new Worker(self.location.href, { name: COMPILE_ONLY });
+    const done = () => {
+      helper.terminate();
+      resolve();
+    };
+    helper.onmessage = (event) => { if (event.data.imported) done(); };
+    helper.onerror = done;
+  });
 }
 
 const PIECE = 1 << 16; // the compressed bytes decompressed at a time, between pauses
@@ -170,10 +197,7 @@ function fromMemory(options, { memory, read }) {
 async function startPython() {
   const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
   const kept = keptMemory(); // looked for, and read, while Pyodide's scripts load
-  // Imported (import()), not loaded by loadPyodide with importScripts:
-  // Chromium keeps the compiled code of a worker's imports for the next
-  // visit, and none of its importScripts.
-  await Promise.all(['pyodide.js', 'pyodide.asm.js'].map((name) => import(PYODIDE + name)));
+  await importPyodide();
   mark('Pyodide imported');
   try {
     const memory = await kept;
@@ -217,13 +241,18 @@ async function start() {
   if (!saved) {
     await live;
     await keepMemory().catch((error) => console.warn('the saved memory was not kept:', error));
+    if (typeof Worker === 'function') await keepCompiledCode();
   }
   self.postMessage({ settled: true });
 }
 
-self.onmessage = (event) => {
-  if (event.data.live) pageLive();
-  else if (bridge) receive(event.data);
-  else early.push(event.data);
-};
-start();
+if (self.name === COMPILE_ONLY) {
+  importPyodide().finally(() => self.postMessage({ imported: true }));
+} else {
+  self.onmessage = (event) => {
+    if (event.data.live) pageLive();
+    else if (bridge) receive(event.data);
+    else early.push(event.data);
+  };
+  start();
+}
