@@ -8,7 +8,9 @@
 // page's cells, which make the same widgets, with the same ids, as the build
 // made; once the page is live, the worker fetches the memory the build saved
 // (snapshot.bin.gz, in which every live page's widgets are made) and keeps it
-// in the browser's Cache Storage, decompressed. A later visit starts Python
+// in the browser's Cache Storage, decompressed, and has a second worker of
+// this script import Pyodide's scripts, so that the browser keeps their
+// compiled code (keepCompiledCode). A later visit starts Python
 // from that memory, read while Pyodide loads, which is quicker and runs no
 // cell; if it cannot be used, Python starts afresh. The page's widget manager (live.js) has made the same
 // widgets' models from the page's saved state; from then on they talk
@@ -21,8 +23,9 @@
 // has nothing more to fetch; {failed: reason} if Python cannot start;
 // {mark: name, at: ms since the epoch} as each stage of the start ends, for
 // the page's performance timeline. From
-// the page: Jupyter messages for the widgets (comm_msg ...), kept until
-// Python is ready.
+// the page: {live: true} once the page is live (only then is the saved
+// memory fetched); Jupyter messages for the widgets (comm_msg ...), kept
+// until Python is ready.
 /* global loadPyodide */
 
 // A stage of the start, marked on the page's timeline (live.js), which the
@@ -38,10 +41,8 @@ const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, se
 const KEPT = 'loo-live-saved-memory'; // the Cache Storage that keeps the saved memory
 let bridge = null;
 const early = []; // the page's messages that came before Python was ready
-// Looked for while Pyodide's script loads.
-const kept = keptMemory();
-importScripts('../pyodide/pyodide.js');
-mark('pyodide.js run');
+let pageLive; // called when the page says it is live ({live: true})
+const live = new Promise((resolve) => { pageLive = resolve; });
 
 function step(text, done, total) {
   self.postMessage({ step: text, done, total });
@@ -63,12 +64,44 @@ function keeper() {
   return self.caches ? self.caches.open(KEPT) : Promise.resolve(null);
 }
 
-// The saved memory this build made, if an earlier visit kept it: a
-// response whose body is the memory, decompressed, or null. It answers as
-// soon as the cache has found it; its body is read while Pyodide loads.
+// The saved memory this build made, if an earlier visit kept it, read at
+// once (while Pyodide's scripts load): {memory, read}, where read settles
+// once the bytes of memory are all there; or null if none was kept.
 async function keptMemory() {
   const cache = await keeper().catch(() => null);
-  return (cache && await cache.match(SNAPSHOT).catch(() => null)) || null;
+  const response = cache && await cache.match(SNAPSHOT).catch(() => null);
+  if (!response) return null;
+  const blob = await response.blob();
+  mark('saved memory found');
+  const memory = new Uint8Array(blob.size);
+  const read = fill(memory, blob.stream()).then(() => mark('saved memory read'));
+  read.catch(() => {}); // reported by fromMemory
+  return { memory, read };
+}
+
+// Pyodide's scripts, imported (import()) rather than loaded by loadPyodide
+// with importScripts: Chromium keeps the compiled code of a worker's imports
+// (and none of its importScripts) from the second time it meets them, and
+// later visits compile nothing.
+function importPyodide() {
+  return Promise.all(['pyodide.js', 'pyodide.asm.js'].map((name) => import(PYODIDE + name)));
+}
+
+const COMPILE_ONLY = 'loo-live: compile only'; // a worker of this name only imports Pyodide's scripts
+
+// A second worker that imports Pyodide's scripts: on a first visit, the
+// second time the browser meets them, so that the very next visit takes
+// their compiled code. Resolves once it has (or could not).
+function keepCompiledCode() {
+  return new Promise((resolve) => {
+    const helper = new Worker(self.location.href, { name: COMPILE_ONLY });
+    const done = () => {
+      helper.terminate();
+      resolve();
+    };
+    helper.onmessage = (event) => { if (event.data.imported) done(); };
+    helper.onerror = done;
+  });
 }
 
 const PIECE = 1 << 16; // the compressed bytes decompressed at a time, between pauses
@@ -127,14 +160,13 @@ async function fill(bytes, stream) {
   if (at !== bytes.length) throw new Error('the saved memory was cut short');
 }
 
-// Pyodide started from the memory in ``blob``, with its private snapshot
-// option (_loadSnapshot). The memory is read while Pyodide loads its files
-// and makes its WebAssembly: Pyodide takes its size at once and waits for
-// its bytes before its own start ends (fsInit), then restores it. Pyodide
-// 0.29 logs a memory that WebAssembly cannot take ("wasm instantiation
-// failed!") and then waits for ever: that log fails the start here, as
-// does a memory that cannot be read.
-function fromMemory(options, blob) {
+// Pyodide started from the kept memory (keptMemory), with its private
+// snapshot option (_loadSnapshot): Pyodide takes the memory's size at once
+// and waits for its bytes before its own start ends (fsInit), then restores
+// it. Pyodide 0.29 logs a memory that WebAssembly cannot take ("wasm
+// instantiation failed!") and then waits for ever: that log fails the start
+// here, as does a memory that cannot be read.
+function fromMemory(options, { memory, read }) {
   return new Promise((resolve, reject) => {
     const warn = console.warn;
     const restore = () => { console.warn = warn; };
@@ -148,13 +180,12 @@ function fromMemory(options, blob) {
         fail(new Error('WebAssembly could not take the saved memory'));
       }
     };
-    const memory = new Uint8Array(blob.size);
     // Unread, Pyodide never restores it: it waits for ever, and the start fails here.
-    const read = fill(memory, blob.stream()).then(() => mark('saved memory read'), (error) => {
+    const whole = read.catch((error) => {
       fail(error);
       return new Promise(() => {});
     });
-    loadPyodide({ ...options, _loadSnapshot: memory, fsInit: () => read })
+    loadPyodide({ ...options, _loadSnapshot: memory, fsInit: () => whole })
       .then(resolve, reject).finally(restore);
   });
 }
@@ -165,16 +196,15 @@ function fromMemory(options, blob) {
 // {pyodide, saved}: saved tells whether it started from the saved memory.
 async function startPython() {
   const options = { indexURL: PYODIDE, stdLibURL: STDLIB };
-  const memory = await kept;
-  if (memory) {
-    try {
-      const blob = await memory.blob();
-      mark('saved memory found');
-      return { pyodide: await fromMemory(options, blob), saved: true };
-    } catch (error) {
-      console.warn('Python could not start from the saved memory; starting it afresh:', error);
-      await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
-    }
+  const kept = keptMemory(); // looked for, and read, while Pyodide's scripts load
+  await importPyodide();
+  mark('Pyodide imported');
+  try {
+    const memory = await kept;
+    if (memory) return { pyodide: await fromMemory(options, memory), saved: true };
+  } catch (error) {
+    console.warn('Python could not start from the saved memory; starting it afresh:', error);
+    await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
   }
   return { pyodide: await loadPyodide(options), saved: false };
 }
@@ -209,13 +239,20 @@ async function start() {
     return;
   }
   if (!saved) {
+    await live;
     await keepMemory().catch((error) => console.warn('the saved memory was not kept:', error));
+    if (typeof Worker === 'function') await keepCompiledCode();
   }
   self.postMessage({ settled: true });
 }
 
-self.onmessage = (event) => {
-  if (bridge) receive(event.data);
-  else early.push(event.data);
-};
-start();
+if (self.name === COMPILE_ONLY) {
+  importPyodide().finally(() => self.postMessage({ imported: true }));
+} else {
+  self.onmessage = (event) => {
+    if (event.data.live) pageLive();
+    else if (bridge) receive(event.data);
+    else early.push(event.data);
+  };
+  start();
+}

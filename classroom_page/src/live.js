@@ -17,7 +17,8 @@
 // if Python stops after that (its worker crashed), the widgets then left as
 // they were, readable but inert. dataset.looLiveStart says how Python
 // started ("saved": from the saved memory, or "fresh"), and
-// dataset.looLiveSettled is set once the worker has nothing more to fetch.
+// dataset.looLiveSettled is set once the worker has nothing more to fetch
+// (it fetches the memory it keeps for the next visit once told the page is live).
 // If Python
 // cannot start (a page opened from a file, a browser without WebAssembly),
 // the saved copies stay, drawn again by the widget manager of the saved page
@@ -208,6 +209,7 @@ function start() {
       `Started in ${seconds} s. Everything on this page is served by this site.`, 'loo-live-ready');
     document.documentElement.dataset.looLiveMs = String(Math.round(performance.now()));
     signal('ready');
+    live.worker.postMessage({ live: true });
   };
 
   const handle = (msg) => {

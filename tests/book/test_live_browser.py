@@ -140,6 +140,10 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
                                timeout=LIVE_TIMEOUT_MS)
         assert len(asked) == 1, asked
         assert asked[0] >= live_at, "the saved memory should wait until the page is live"
+        # Pyodide's script is imported once more, by a second worker, so that
+        # the browser keeps its compiled code for the next visit.
+        script = [url for url in requests if url.split("?")[0].endswith("/pyodide/pyodide.asm.js")]
+        assert len(script) == 2, script
 
 
 SNAPSHOT = "/_static/pyodide/snapshot.bin.gz"
