@@ -157,6 +157,8 @@ def _shown_by(trainer: PlayTrainer) -> dict[str, Any]:
         warnings.simplefilter("ignore", DeprecationWarning)
         every = dict(ipywidgets.Widget.widgets)
     python = json.loads(namespace["deals_on_show"](every, [trainer.model_id]))
+    again = json.loads(namespace["deals_on_show"](every, [trainer.model_id]))
+    assert python["tagged"] and not again["tagged"], "the tags are new only the first time"
     assert python["hidden"][trainer.model_id] == sorted(c.text for c in trainer.hidden_cards())
     state = trainer.state
     acting = state.current_player()
