@@ -100,10 +100,17 @@ import json
 from loo_tutor.records.record import record_from_state
 from loo_tutor.widgets import DealStepper, PayoutChecker
 
+def tag(widget, name):
+    # Whether the class is new to the widget: only then does its drawing change.
+    new = name not in widget._dom_classes
+    widget.add_class(name)
+    return new
+
 def deals_on_show(every, roots):
     # Tag the tables of the widgets under roots (model ids), each with its
-    # model's id; answer with their deals and each widget's hidden cards.
-    deals, hidden, waiting, seen = {}, {}, list(roots), set()
+    # model's id; answer with their deals, each widget's hidden cards and
+    # whether a tag was new.
+    deals, hidden, waiting, seen, tagged = {}, {}, list(roots), set(), False
     while waiting:
         widget = every.get(waiting.pop())
         if widget is None or widget.model_id in seen:
@@ -112,7 +119,7 @@ def deals_on_show(every, roots):
         waiting.extend(child.model_id for child in getattr(widget, "children", ()))
         if not callable(getattr(widget, "hidden_cards", None)) or widget.error is not None:
             continue
-        widget.add_class(f"loo-test-widget-{widget.model_id}")
+        tagged |= tag(widget, f"loo-test-widget-{widget.model_id}")
         hidden[widget.model_id] = sorted(card.text for card in widget.hidden_cards())
         if isinstance(widget, DealStepper):
             parts = [(page, step.state, widget.view_seat)
@@ -124,10 +131,10 @@ def deals_on_show(every, roots):
         else:
             parts = []
         for part, state, seat in parts:
-            part.add_class(f"loo-test-deal-{part.model_id}")
+            tagged |= tag(part, f"loo-test-deal-{part.model_id}")
             deals[part.model_id] = {"record": record_from_state(state),
                                     "seat": None if seat is None else state.players[seat]}
-    return json.dumps({"deals": deals, "hidden": hidden})
+    return json.dumps({"deals": deals, "hidden": hidden, "tagged": tagged})
 """
 """Run in the Python that holds the widgets (the worker's, or this process in a test of it)."""
 
@@ -292,7 +299,8 @@ def inspect(frame: Any, tally: Tally, where: str) -> None:
         return
     python = json.loads(frame.workers[0].evaluate(_ASK_WORKER,
                                                   [DEALS_ON_SHOW, frame.evaluate(_ROOTS)]))
-    frame.evaluate(_SETTLE, [150, 8_000])  # the tags reach the page
+    if python["tagged"]:
+        frame.evaluate(_SETTLE, [150, 8_000])  # the new tags reach the page
     page = frame.evaluate(_SHOWN)
     for shown in page["shown"]:
         deal = python["deals"].get(shown["id"])

@@ -37,7 +37,7 @@ import ipywidgets
 from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
-from browser_support import HTML, LIVE_PAGE, in_browser
+from browser_support import HTML, LIVE_PAGE, LIVE_TIMEOUT_MS, in_browser
 from monkey import DEALS_ON_SHOW, Tally, problems_with, run_pages, watch
 
 CLICKS_PER_PAGE = 8
@@ -58,6 +58,11 @@ _OTHER_HOST = re.compile(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.IGNORE
 # as a script), and XML namespaces of drawings.
 _DATA_SCRIPT = re.compile(r'type="application/(?:vnd\.jupyter\.widget-(?:state|view)\+)?json"')
 _NAMESPACE = re.compile(r"https?://www\.w3\.org/")
+_FETCHED_ALL = """() => { const page = document.documentElement?.dataset;  // none between pages
+  return !!page && (page.looLive === undefined || page.looLive === 'failed'
+                    || page.looLiveSettled !== undefined); }"""
+"""Whether the page has nothing more to fetch: it has no live widgets, or their Python
+failed or says it has fetched all it needs."""
 
 
 def _pages() -> list[str]:
@@ -115,8 +120,10 @@ def test_every_page_renders_with_other_hosts_blocked(site: str) -> None:
                 reply = page.goto(f"{site}/{relative}", wait_until="load")
                 assert reply is not None and reply.ok, relative
                 # Late requests (fonts, a live page's Python), and the start
-                # page, which forwards to the book's first page.
+                # page, which forwards to the book's first page; a live page's
+                # worker may still fetch the saved memory for later visits.
                 page.wait_for_load_state("networkidle")
+                page.wait_for_function(_FETCHED_ALL, timeout=LIVE_TIMEOUT_MS)
                 shown[relative] = (page.title(), len(page.inner_text("body").strip()))
         finally:
             context.close()
@@ -157,6 +164,8 @@ def _shown_by(trainer: PlayTrainer) -> dict[str, Any]:
         warnings.simplefilter("ignore", DeprecationWarning)
         every = dict(ipywidgets.Widget.widgets)
     python = json.loads(namespace["deals_on_show"](every, [trainer.model_id]))
+    again = json.loads(namespace["deals_on_show"](every, [trainer.model_id]))
+    assert python["tagged"] and not again["tagged"], "the tags are new only the first time"
     assert python["hidden"][trainer.model_id] == sorted(c.text for c in trainer.hidden_cards())
     state = trainer.state
     acting = state.current_player()

@@ -1,10 +1,14 @@
 """Every page with widgets, on a wide screen, on a phone and in the dark theme.
 
-Each page of the built book that shows widgets is opened in Debian's Chromium
-four ways: at 1280 px, at 390 px and 360 px (phones) and at 1280 px in the
-book's dark theme. On each it must go live (``document.documentElement?.dataset.looLive``
-becomes ``ready``); then the reader's presses are made on every widget (each
-button once, each menu once), and the page is looked at:
+Each page of the built book that shows widgets is looked at in Debian's
+Chromium on four screens: at 1280 px, at 390 px and 360 px (phones) and at
+1280 px in the book's dark theme. A page is opened twice, at 1280 px and at
+360 px; it must go live (``document.documentElement?.dataset.looLive``
+becomes ``ready``), and is looked at, there and on the other screen of the
+pair: 1280 px in the dark theme (switched on and off again with the theme's
+own button) and 390 px (the window widened). Then the reader's presses are
+made on every widget (each button once, each menu once), and the page is
+looked at again on both screens:
 
 * nothing is clipped sideways or hidden behind an inner scroll: no widget
   part, and not the document, is wider than the room it has;
@@ -18,8 +22,9 @@ button once, each menu once), and the page is looked at:
   serious or critical WCAG 2 A/AA violation, in the page and in any frame,
   theme elements included, once the page is live and again after the presses.
 
-One browser serves every page; each screen keeps one browser context, so the
-in-browser Python is fetched once per screen and then comes from the cache.
+One browser serves every page; each pair of screens keeps one browser
+context, so the in-browser Python is fetched once per pair and then comes
+from the cache.
 """
 
 from __future__ import annotations
@@ -54,11 +59,13 @@ class Screen:
     name: str
     width: int
     height: int
-    dark: bool = False
+    theme: str = "light"
 
 
-SCREENS = (Screen("1280 px", 1280, 900), Screen("390 px", 390, 844), Screen("360 px", 360, 800),
-           Screen("dark", 1280, 900, dark=True))
+WIDE, DARK = Screen("1280 px", 1280, 900), Screen("dark", 1280, 900, "dark")
+PHONE, SMALL_PHONE = Screen("390 px", 390, 844), Screen("360 px", 360, 800)
+PAIRS = ((WIDE, DARK), (SMALL_PHONE, PHONE))
+"""The screens, in pairs: a page is opened on the first of a pair and then looked at on both."""
 SMALLEST_TEXT_PX = 12
 SMALLEST_TARGET_PX = 24  # WCAG 2.2's target size (minimum)
 
@@ -229,7 +236,7 @@ _SMALL = """([smallestText, smallestTarget]) => {
 """Text under 12 px and controls smaller than 24 x 24 px, in any widget."""
 
 
-def looks(page: Any, screen: Screen, when: str) -> list[str]:
+def looks(page: Any, theme: str, when: str) -> list[str]:
     """Everything wrong with the page as it is drawn now."""
     problems = []
     for frame in page.frames:
@@ -249,10 +256,42 @@ def looks(page: Any, screen: Screen, when: str) -> list[str]:
                 problems.append(f"{when}{where}: the rule link {rule['text']} is "
                                 f"{rule['color']}{'' if rule['underline'] else ', not underlined'}"
                                 f", the book's links {book and book['color']}")
-        if screen.dark:
+        if theme == "dark":
             problems += [f"{when}{where}: a light box in the dark theme: {box}"
                          for box in frame.evaluate(_LIGHT_BOXES)]
     return problems
+
+
+_TRANSITIONS_OVER = """() => !document.getAnimations().some(
+  a => a instanceof CSSTransition && a.playState === 'running')"""
+
+
+def use_theme(page: Any, theme: str) -> None:
+    """Press the theme's own button (it goes round auto, light and dark) until ``theme`` is on,
+    and wait until the colours have finished changing."""
+    for _ in range(3):
+        if page.evaluate("document.documentElement?.dataset.theme") == theme:
+            break
+        # Pressed from script, not by the mouse, so that no tooltip comes over the page.
+        page.evaluate("document.querySelector('.theme-switch-button').click()")
+    on = page.evaluate("document.documentElement?.dataset.theme")
+    assert on == theme, f"the theme's button did not switch to the {theme} theme ({on!r})"
+    page.wait_for_function(_TRANSITIONS_OVER)
+
+
+def look_on(page: Any, screens: tuple[Screen, ...], when: str) -> list[str]:
+    """What ``looks`` and axe-core find in the page on each of ``screens``, shown in turn."""
+    found = []
+    for screen in screens:
+        size = {"width": screen.width, "height": screen.height}
+        if page.viewport_size != size:
+            page.set_viewport_size(size)
+            page.evaluate(_SETTLE)
+        use_theme(page, screen.theme)
+        said = f"{when}, {screen.name}"
+        found += looks(page, screen.theme, said)
+        found += [f"{said}: {f}" for f in axe_findings(page)]
+    return found
 
 
 # -- the test -----------------------------------------------------------------------
@@ -278,12 +317,11 @@ def test_there_are_widget_pages_to_look_at() -> None:
     assert "notebooks/forced-ace.html" in pages and len(pages) >= 7, pages
 
 
-@pytest.mark.parametrize("screen", SCREENS, ids=[s.name for s in SCREENS])
+@pytest.mark.parametrize("screens", PAIRS, ids=[" and ".join(s.name for s in p) for p in PAIRS])
 def test_every_widget_page_goes_live_and_reads_well(site: str, browser: Any,
-                                                    screen: Screen) -> None:
-    context = browser.new_context(viewport={"width": screen.width, "height": screen.height})
-    if screen.dark:
-        context.add_init_script("localStorage.setItem('mode', 'dark')")
+                                                    screens: tuple[Screen, ...]) -> None:
+    first = screens[0]
+    context = browser.new_context(viewport={"width": first.width, "height": first.height})
     page = context.new_page()
     problems: dict[str, list[str]] = {}
     try:
@@ -298,12 +336,8 @@ def test_every_widget_page_goes_live_and_reads_well(site: str, browser: Any,
             if state != "ready":
                 problems[path] = [f"the page did not go live: looLive is {state!r}"]
                 continue
-            if screen.dark:
-                theme = page.evaluate("document.documentElement?.dataset.theme")
-                assert theme == "dark", f"{path}: the dark theme is not on ({theme!r})"
             page.evaluate(_SETTLE)
-            found += looks(page, screen, "live")
-            found += [f"live: {f}" for f in axe_findings(page)]
+            found += look_on(page, screens, "live")
             for frame in page.frames:
                 if not frame.is_detached() and frame.url.startswith("http"):
                     frame.evaluate(_PRESS)
@@ -311,8 +345,7 @@ def test_every_widget_page_goes_live_and_reads_well(site: str, browser: Any,
             for frame in page.frames[1:]:
                 if not frame.is_detached():
                     frame.evaluate(_SETTLE)
-            found += looks(page, screen, "after pressing")
-            found += [f"after pressing: {f}" for f in axe_findings(page)]
+            found += look_on(page, screens[::-1], "after pressing")
             if found:
                 problems[path] = found
     finally:
