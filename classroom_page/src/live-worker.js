@@ -8,7 +8,7 @@
 // page's cells, which make the same widgets, with the same ids, as the build
 // made; once the page is live, the worker fetches the memory the build saved
 // (snapshot.bin.gz, in which every live page's widgets are made) and keeps it
-// in the browser's Cache Storage, decompressed, and has a second worker of
+// decompressed in the origin's private file system, and has a second worker of
 // this script import Pyodide's scripts, so that the browser keeps their
 // compiled code (keepCompiledCode). A later visit starts Python
 // from that memory, read while Pyodide loads, which is quicker and runs no
@@ -38,7 +38,8 @@ mark('worker started');
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
 const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, self.location.href).href;
-const KEPT = 'loo-live-saved-memory'; // the Cache Storage that keeps the saved memory
+const KEPT = 'loo-live-saved-memory'; // the folder of the origin's private file system that keeps it
+const KEPT_FILE = encodeURIComponent(SNAPSHOT); // the memory of this build, kept in KEPT
 let bridge = null;
 const early = []; // the page's messages that came before Python was ready
 let pageLive; // called when the page says it is live ({live: true})
@@ -60,23 +61,49 @@ function receive(msg) {
   bridge.receive(JSON.stringify(rest), buffers || []);
 }
 
-function keeper() {
-  return self.caches ? self.caches.open(KEPT) : Promise.resolve(null);
+// The folder that keeps the saved memory, in the origin's private file
+// system, which a worker reads at once into the memory it fills
+// (createSyncAccessHandle); null in a browser without one.
+async function keeper() {
+  const storage = self.navigator.storage;
+  if (!(storage && storage.getDirectory && self.FileSystemFileHandle
+        && FileSystemFileHandle.prototype.createSyncAccessHandle)) return null;
+  return (await storage.getDirectory()).getDirectoryHandle(KEPT, { create: true });
 }
 
 // The saved memory this build made, if an earlier visit kept it, read at
 // once (while Pyodide's scripts load): {memory, read}, where read settles
-// once the bytes of memory are all there; or null if none was kept.
+// once the bytes of memory are all there; or null if none was kept, or if
+// another page holds it and this browser lets only one read it at a time.
 async function keptMemory() {
-  const cache = await keeper().catch(() => null);
-  const response = cache && await cache.match(SNAPSHOT).catch(() => null);
-  if (!response) return null;
-  const blob = await response.blob();
+  const folder = await keeper().catch(() => null);
+  const file = folder && await folder.getFileHandle(KEPT_FILE).catch(() => null);
+  const handle = file && await file.createSyncAccessHandle({ mode: 'read-only' }).catch(() => null);
+  if (!handle) return null;
   mark('saved memory found');
-  const memory = new Uint8Array(blob.size);
-  const read = fill(memory, blob.stream()).then(() => mark('saved memory read'));
+  const memory = new Uint8Array(handle.getSize());
+  const read = readKept(handle, memory).then(() => mark('saved memory read'));
   read.catch(() => {}); // reported by fromMemory
   return { memory, read };
+}
+
+// ``memory`` filled from the kept file ``handle`` in one read, which holds
+// the worker while it lasts: it waits a task first, so that Pyodide,
+// started meanwhile, has asked for its WebAssembly, which the browser
+// fetches and compiles beside the read. The file is closed at the end.
+async function readKept(handle, memory) {
+  try {
+    await pause();
+    if (handle.read(memory, { at: 0 }) !== memory.length) throw new Error('the saved memory was cut short');
+  } finally {
+    handle.close();
+  }
+}
+
+// The kept memory dropped, as it could not be used.
+async function dropKept() {
+  const folder = await keeper();
+  if (folder) await folder.removeEntry(KEPT_FILE);
 }
 
 // Pyodide's scripts, imported (import()) rather than loaded by loadPyodide
@@ -115,49 +142,57 @@ function pause() {
 // Fetches the saved memory and keeps it for the next visit, decompressed
 // (so that a later visit only reads it), in place of any an earlier build
 // made. It is decompressed a piece at a time, with a pause after each, as
-// the page is live by then.
+// the page is live by then; it is written beside, and named as kept only
+// once whole.
 async function keepMemory() {
-  const cache = await keeper();
-  if (!cache) return;
-  for (const request of await cache.keys()) {
-    if (request.url !== SNAPSHOT) await cache.delete(request);
+  const folder = await keeper();
+  if (!folder) return;
+  for await (const name of folder.keys()) {
+    if (name !== KEPT_FILE) await folder.removeEntry(name).catch(() => {});
   }
-  if (await cache.match(SNAPSHOT)) return;
+  if (await folder.getFileHandle(KEPT_FILE).catch(() => null)) return;
   const response = await fetch(SNAPSHOT);
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-  const unzip = new DecompressionStream('gzip');
-  const stored = cache.put(SNAPSHOT, new Response(unzip.readable));
-  stored.catch(() => {}); // awaited below, or failed by the abort
-  const writer = unzip.writable.getWriter();
-  const reader = response.body.getReader();
+  const part = await folder.getFileHandle(`${KEPT_FILE}.part`, { create: true });
+  const handle = await part.createSyncAccessHandle();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      for (let at = 0; at < value.length; at += PIECE) {
-        await writer.write(value.subarray(at, at + PIECE));
-        await pause();
+    const unzip = new DecompressionStream('gzip');
+    const written = writeAll(handle, unzip.readable);
+    written.catch(() => {}); // awaited below, or failed by the abort
+    const writer = unzip.writable.getWriter();
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        for (let at = 0; at < value.length; at += PIECE) {
+          await writer.write(value.subarray(at, at + PIECE));
+          await pause();
+        }
       }
+      await writer.close();
+    } catch (error) {
+      writer.abort(error).catch(() => {});
+      throw error;
     }
-    await writer.close();
-  } catch (error) {
-    writer.abort(error).catch(() => {});
-    throw error;
+    handle.truncate(await written);
+    handle.flush();
+  } finally {
+    handle.close();
   }
-  await stored;
+  await part.move(KEPT_FILE);
 }
 
-// ``bytes`` filled from ``stream``; rejects if the stream has more or fewer.
-async function fill(bytes, stream) {
+// The bytes of ``stream`` written to the file ``handle`` from its start;
+// resolves with their number.
+async function writeAll(handle, stream) {
   const reader = stream.getReader();
   let at = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    bytes.set(value, at);
-    at += value.length;
+    if (done) return at;
+    at += handle.write(value, { at });
   }
-  if (at !== bytes.length) throw new Error('the saved memory was cut short');
 }
 
 // Pyodide started from the kept memory (keptMemory), with its private
@@ -204,7 +239,7 @@ async function startPython() {
     if (memory) return { pyodide: await fromMemory(options, memory), saved: true };
   } catch (error) {
     console.warn('Python could not start from the saved memory; starting it afresh:', error);
-    await keeper().then((cache) => cache && cache.delete(SNAPSHOT)).catch(() => {});
+    await dropKept().catch(() => {});
   }
   return { pyodide: await loadPyodide(options), saved: false };
 }

@@ -147,14 +147,20 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
 
 
 SNAPSHOT = "/_static/pyodide/snapshot.bin.gz"
-# Runs in the page: the saved memory kept by the worker (decompressed)
-# replaced by as many bytes that are no memory Python can start from.
+# Runs in the page: the saved memory kept by the worker (decompressed, in
+# the origin's private file system) replaced by as many bytes that are no
+# memory Python can start from.
 SPOIL_KEPT_MEMORY = """async () => {
-  const cache = await caches.open('loo-live-saved-memory');
-  const [request] = await cache.keys();
-  const kept = await (await cache.match(request)).blob();
-  await cache.put(request, new Response(new Uint8Array(kept.size).fill(7)));
-  return request.url;
+  const root = await navigator.storage.getDirectory();
+  const folder = await root.getDirectoryHandle('loo-live-saved-memory');
+  const names = [];
+  for await (const name of folder.keys()) names.push(name);
+  const file = await folder.getFileHandle(names[0]);
+  const size = (await file.getFile()).size;
+  const writable = await file.createWritable();
+  await writable.write(new Uint8Array(size).fill(7));
+  await writable.close();
+  return decodeURIComponent(names[0]);
 }"""
 
 

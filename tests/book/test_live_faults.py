@@ -95,6 +95,10 @@ def test_python_that_stops_after_going_live_leaves_the_widgets_readable(site: st
         with new_page(browser, requests, errors) as page:
             app = open_live(page, site, LIVE_PAGE, TRAINER_TEXT, "7♥")
             trainer = app.locator(".loo-live-widget .loo-widget").filter(has_text=TRAINER_TEXT)
+            # Once the page has kept what it fetches, its worker is the only one
+            # (the second, which imports Pyodide's scripts, has ended).
+            page.wait_for_function("() => document.documentElement?.dataset.looLiveSettled === ''")
+            assert len(page.workers) == 1, page.workers
             # The worker throws outside any handler, as when its memory runs out.
             page.workers[0].evaluate(
                 "() => { setTimeout(() => { throw new Error('out of memory'); }); }")
