@@ -50,7 +50,9 @@ def _step_and_refuse(browser: Any, site: str, requests: list[str], errors: list[
         expect(flush.locator("a.loo-rule[href$='variants.html#v-flush']").first).to_be_visible()
 
         # The civil deal, stepped to its settlement in fifths.
+        # (Each press waits for the step before: the menu lists "1. A stands" throughout.)
         deal.locator("button", has_text=re.compile(r"^\s*▶\s*$")).click()
+        expect(deal.get_by_role("spinbutton", name="Step")).to_have_value("1", timeout=WAIT)
         expect(deal).to_contain_text("A stands", timeout=WAIT)
         deal.locator("button", has_text="▶|").click()
         expect(deal).to_contain_text("Each trick earns a fifth of the pool of 15", timeout=WAIT)
