@@ -135,7 +135,7 @@ def site_size(html: Path) -> tuple[float, int]:
     return sum(p.stat().st_size for p in files) / 1e6, sum(p.suffix == ".map" for p in files)
 
 
-def _launch(playwright: Any, profile: str, flags: list[str] = FLAGS) -> Any:
+def launch_browser(playwright: Any, profile: str, flags: list[str] = FLAGS) -> Any:
     return playwright.chromium.launch_persistent_context(
         profile, executable_path=CHROMIUM, headless=True, args=flags,
         viewport={"width": 1280, "height": 1000})
@@ -151,7 +151,7 @@ PHASE_MARKS = (("widgets drawn (usable)", "loo-live:widgets drawn"),
 WORKER_MARK = "loo-live:worker "
 
 
-def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
+def opening_phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
     """The phases of one opening, in ms from navigation start."""
     origin = float(page.evaluate("performance.timeOrigin"))
     phases: dict[str, float] = {}
@@ -172,7 +172,7 @@ def _phases(page: Any, requests: list[tuple[float, str]]) -> dict[str, float]:
     return phases
 
 
-def _open_live(page: Any, url: str) -> float:
+def open_until_live(page: Any, url: str) -> float:
     """Open the live page in ``page``; returns ms from navigation start to live."""
     page.goto(url, wait_until="commit")
     page.wait_for_function(
@@ -185,7 +185,7 @@ def _open_live(page: Any, url: str) -> float:
     return float(page.evaluate("Number(document.documentElement?.dataset.looLiveMs)"))
 
 
-def _settled(page: Any) -> None:
+def wait_settled(page: Any) -> None:
     """Wait until a live page has nothing more to fetch (what it keeps for the next visit)."""
     page.wait_for_function("() => document.documentElement?.dataset.looLiveSettled !== undefined",
                            timeout=180_000)
@@ -247,18 +247,18 @@ def on_the_wire(html: Path, runs: int, mbit: float, rtt: float,
 
         def opening(profile: str, throttled: bool, stay: bool = False) -> dict[str, Any]:
             """One opening: ms to the first widget and to live, and the replies sent until live."""
-            context = _launch(playwright, profile, flags)
+            context = launch_browser(playwright, profile, flags)
             context.add_init_script(FIRST_WIDGET_JS)
             try:
                 page = context.new_page()
                 if throttled:
                     _throttle(context, page, mbit, rtt)
                 sent.take()
-                ms = _open_live(page, url)
+                ms = open_until_live(page, url)
                 replies = sent.take()
                 first = _first_widget(page)
                 if stay:
-                    _settled(page)
+                    wait_settled(page)
             finally:
                 context.close()
             return {"live": ms, "first widget": first, "replies": replies}
@@ -292,33 +292,33 @@ def in_browser(html: Path, runs: int, clicks: int, browser_ui: bool = False) -> 
         url = f"{site}/{PAGE}"
         for _ in range(runs):
             with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
-                context = _launch(playwright, profile, flags)
+                context = launch_browser(playwright, profile, flags)
                 try:
                     page = context.new_page()
-                    ms = _open_live(page, url)
+                    ms = open_until_live(page, url)
                     cold.append(ms)
                     if not click_times:
                         click_times = page.evaluate(CLICKS_JS, clicks)
                 finally:
                     context.close()
         with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
-            context = _launch(playwright, profile, flags)  # a first visit fills the cache
+            context = launch_browser(playwright, profile, flags)  # a first visit fills the cache
             try:
                 page = context.new_page()
-                _open_live(page, url)
-                _settled(page)
+                open_until_live(page, url)
+                wait_settled(page)
             finally:
                 context.close()
             for _ in range(runs):
-                context = _launch(playwright, profile, flags)
+                context = launch_browser(playwright, profile, flags)
                 requests: list[tuple[float, str]] = []
                 context.on("request",
                            lambda r, noted=requests: noted.append((time.time() * 1000, r.url)))
                 try:
                     page = context.new_page()
-                    ms = _open_live(page, url)
+                    ms = open_until_live(page, url)
                     warm.append(ms)
-                    phases.append(_phases(page, requests))
+                    phases.append(opening_phases(page, requests))
                 finally:
                     context.close()
     return {"cold": cold, "warm": warm, "click": click_times, "warm_phases": phases}
@@ -394,7 +394,7 @@ def under_voila(runs: int, clicks: int, browser_ui: bool = False,
         with sync_playwright() as playwright:
             for _ in range(runs):
                 with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
-                    context = _launch(playwright, profile, flags)
+                    context = launch_browser(playwright, profile, flags)
                     try:
                         page, ms = open_app(context)
                         cold.append(ms)
@@ -412,7 +412,7 @@ def under_voila(runs: int, clicks: int, browser_ui: bool = False,
                     """``runs`` openings after a first one, waiting for ``pool`` after each."""
                     times: list[float] = []
                     for run in range(runs + 1):
-                        context = _launch(playwright, profile, flags)
+                        context = launch_browser(playwright, profile, flags)
                         try:
                             times.append(open_app(context)[1])
                         finally:

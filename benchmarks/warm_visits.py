@@ -47,24 +47,24 @@ def main(argv: list[str] | None = None) -> int:
                     for site in args.sites}
         for site in args.sites:
             for stay in (True, False):  # a first visit, then a second
-                context = browser._launch(playwright, profiles[site], flags)
+                context = browser.launch_browser(playwright, profiles[site], flags)
                 try:
                     page = context.new_page()
-                    browser._open_live(page, urls[site])
+                    browser.open_until_live(page, urls[site])
                     if stay:
-                        browser._settled(page)
+                        browser.wait_settled(page)
                 finally:
                     context.close()
         for turn in range(args.rounds):
             for site in args.sites:
-                context = browser._launch(playwright, profiles[site], flags)
+                context = browser.launch_browser(playwright, profiles[site], flags)
                 requests: list[tuple[float, str]] = []
                 context.on("request",
                            lambda r, noted=requests: noted.append((time.time() * 1000, r.url)))
                 try:
                     page = context.new_page()
-                    ms = browser._open_live(page, urls[site])
-                    openings[site].append((ms, browser._phases(page, requests)))
+                    ms = browser.open_until_live(page, urls[site])
+                    openings[site].append((ms, browser.opening_phases(page, requests)))
                 finally:
                     context.close()
                 print(f"round {turn + 1}: {site}: {ms:.0f} ms", flush=True)
