@@ -54,9 +54,10 @@ from ..records.reading import Limits, loads, read_text, reason
 from ..records.record import load_record
 from .answers import AnswerError, is_empty
 from .exercises import Exercise, Kind, from_record, make
-
-RIGHT, WRONG, NOT_AN_EXERCISE = "right", "wrong", "not an exercise"
-"""The three verdicts of :class:`Mark`."""
+from .score import NOT_AN_EXERCISE as NOT_AN_EXERCISE
+from .score import RIGHT as RIGHT
+from .score import UNREADABLE as UNREADABLE
+from .score import WRONG as WRONG
 
 MAX_SEED = 1_000_000_000
 """The largest seed an answers file may give (the exercises page draws seeds below it)."""

@@ -32,7 +32,13 @@ REPORTED_RULES: tuple[RuleId, ...] = (
     RuleId.ANN_DEALER_SOLE_MISS, RuleId.DEFEND, RuleId.PLAY_HAND, RuleId.LEAD_TRUMP,
     RuleId.LEAD_ACE, RuleId.FOLLOW, RuleId.HEAD, RuleId.TRUMP_WIN,
 )
-"""The rules the checker can name for an illegal action (SPEC §9), offered by exercise 5."""
+"""The rules the checker can name for an illegal action (SPEC §9), offered by exercise 5
+when it is made from a teacher's record."""
+
+SEEDED_RULES: tuple[RuleId, ...] = tuple(r for r in REPORTED_RULES if r is not RuleId.COLLECT)
+"""The rules a seeded exercise 5 can turn on, and offers: every reported rule but R-COLLECT,
+which only an announcement after the deal is over breaks, so that the record would show
+where its mistake is by ending there."""
 
 STAND, PASS, MISS, DEFEND = (Announcement.STAND, Announcement.PASS, Announcement.MISS,
                                  Announcement.DEFEND)
