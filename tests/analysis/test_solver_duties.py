@@ -92,8 +92,8 @@ def test_the_solvers_duties_are_the_engines_or_the_solver_refuses(name: str) -> 
     for state in found:
         try:
             ways = search_allows(state)  # type: ignore[arg-type]
-        except LooError:
-            with pytest.raises(LooError):
+        except (LooError, TypeError):  # compiled, a Pam deal is refused at the call itself
+            with pytest.raises((LooError, TypeError)):
                 solve(state)  # type: ignore[arg-type]
             continue
         accepted += 1
