@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from fractions import Fraction
 
 import pytest
 
+from loo_tutor.analysis.bots import ThumbBot
+from loo_tutor.analysis.estimate import estimate_actions
 from loo_tutor.analysis.hints import IF_BEST, hint
+from loo_tutor.engine.observe import observation
 from loo_tutor.engine.state import Phase
 from loo_tutor.render.chart import balance_chart
-from loo_tutor.widgets.practice import PracticeSession
+from loo_tutor.widgets.practice import PracticeSession, estimate_words
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dan", "Emil"]
 
@@ -163,6 +167,22 @@ def test_the_review_gives_the_deal_as_the_engine_settled_it() -> None:
 
 
 WORDS = ["no tricks", "one trick", "two tricks", "three tricks"]
+
+
+def test_an_announcement_hint_prints_the_estimates_numbers() -> None:
+    practice = PracticeSession(PLAYERS, seat="Anna", deals=3, seed=7, samples=20)
+    while practice.state.phase is not Phase.ANNOUNCE:
+        state = practice.state
+        if state.is_terminal():
+            practice.next_deal()
+        else:
+            practice.play(hint(state).card)
+    text = practice.ask_hint()
+    rng = random.Random(f"estimate-7-{len(practice.session.history)}")
+    found = estimate_actions(observation(practice.state, practice.seat), samples=20, rng=rng,
+                             rollout=ThumbBot())
+    assert text.startswith("Best: ") and "Over 20 deals" in text
+    assert all(estimate_words(e) in text for e in found)
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [
