@@ -26,8 +26,9 @@ Play A♥, your only legal card: if everyone plays their best for themselves fro
 with every hand seen, you win two tricks (+8).
 >>> print(played_result(states[-1], "A"))
 In the deal as played you won two tricks (+8).
->>> print(avoidable_loo(states[-1], "C").sentence)
-No: at none of C's cards would another card have won C a trick with best play by everyone from then on.
+>>> print(avoidable_loo(states[-1], "C").sentence)  # doctest: +NORMALIZE_WHITESPACE
+No: at none of C's cards would another card have won C a trick, had everyone played their best
+for themselves from there, with every hand seen.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def _tricks(count: int) -> str:
 
 _VERBS = {  # the verbs for winning and for being looed, by person and tense
     "present": ("wins", "is looed"),
+    "would have": ("would have won", "would have been looed"),
     "you, present": ("win", "are looed"),
     "you, would": ("would win", "would be looed"),
     "you, would have": ("would have won", "would have been looed"),
@@ -325,10 +327,11 @@ def avoidable_loo(deal: Deal, seat: Seat | str, solver: Solver | None = None) ->
         escapes = [o for o in outcomes.values() if who not in o.looed]
         if escapes:
             better = _top(before, escapes, who)
+            ended = _end(before, better.tricks[who], better.settlement, who, name, "would have")
             sentence = (f"Yes: in trick {len(before.tricks) + 1} {name} played "
-                        f"{card_text(card)}; with {card_text(better.card)} instead and best "
-                        f"play by everyone, {describe(before, better, who, name)}.")
+                        f"{card_text(card)}; with {card_text(better.card)} instead, {HAD_BEST}, "
+                        f"{ended}.")
             return LooCheck(who, True, before, card, better, sentence)
     return LooCheck(who, True, None, None, None,
                     f"No: at none of {name}'s cards would another card have won {name} a "
-                    "trick with best play by everyone from then on.")
+                    f"trick, {HAD_BEST}.")

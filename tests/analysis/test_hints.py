@@ -23,6 +23,7 @@ from loo_tutor.analysis.hints import (
     HAD_BEST,
     IF_BEST,
     CardReview,
+    avoidable_loo,
     hint,
     played_result,
     result,
@@ -127,6 +128,7 @@ def test_a_review_prints_the_solvers_numbers_and_the_engines_result(
         amount = None if seat == end.defender else signed_text(settled_amount(settled, seat))
         said = claims(told)
         assert said[0] == (None, None if seat in settled.looed else won, amount)
+        check_loo_answer(states, seat)
         if len(said) > 1:  # where the others' play took the deal away from best play
             assert told.count("Had everyone played their best for themselves") == 1
             trick = int(re.search(r"after your card in trick (\d)", told)[1])  # type: ignore[index]
@@ -145,6 +147,25 @@ def check_review_line(item: CardReview, seat: Seat) -> None:
     for named in claims(text):
         card = legal[named[0]] if named[0] is not None else item.played.card
         assert named == claim_of(before, outcomes[card], seat, named[0])
+
+
+def check_loo_answer(states: list[DealState], seat: Seat) -> None:
+    answer = avoidable_loo(states, seat)
+    if not answer.looed:
+        return
+    assert HAD_BEST in answer.sentence
+    if answer.at is not None:
+        assert answer.instead is not None
+        name = states[0].players[seat]
+        tricks = answer.instead.tricks[seat]
+        amount = signed_text(result(answer.at, answer.instead, seat))
+        if seat == answer.at.defender:
+            assert f"{name} would have won {WORDS[tricks]} for the pool" in answer.sentence
+        else:
+            assert f"{name} would have won {WORDS[tricks]} ({amount})" in answer.sentence
+
+
+WORDS = ["no tricks", "one trick", "two tricks", "three tricks"]
 
 
 def replay_of(end: DealState) -> list[DealState]:
