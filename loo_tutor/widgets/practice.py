@@ -268,9 +268,9 @@ class PracticeSession(SeatWidget[DealState]):
         self._refresh()
         return self.hint_text
 
-    def _sampled(self) -> str:
+    def _sampled(self, see: str = "can see") -> str:
         """What an announcement's estimate assumes, as its sentences say it."""
-        return (f"Over {self._samples} deals dealt at random from what you can see, and "
+        return (f"Over {self._samples} deals dealt at random from what you {see}, and "
                 "played out by every player following rules of thumb")
 
     def _estimates(self, view: PlayerView) -> list[Estimate]:
@@ -290,7 +290,7 @@ class PracticeSession(SeatWidget[DealState]):
                             and e.action.announcement is chosen)
                 lost = best is not mine and mine.high < best.low  # the intervals do not meet
                 said = BUTTONS[chosen][0].lower()
-                sampled = self._sampled().replace("can see", "could see")
+                sampled = self._sampled("could see")
                 if lost:
                     text = (f"You chose to {said}, which cost you. {sampled}, "
                             f"{estimate_words(mine)}; {estimate_words(best)}.")
