@@ -48,7 +48,7 @@ page draws seeds below it)."""
 MAX_ITEMS = 1_200
 """The most exercises an assignment may hold: a worksheet of the largest size of every kind."""
 
-LIMITS = Limits(characters=400_000, values=40_000, what="an assignment")
+LIMITS = Limits(characters=300_000, values=50_000, what="an assignment")
 """How large an assignment file may be (a key of :data:`MAX_ITEMS` exercises fits)."""
 
 _ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")

@@ -60,6 +60,7 @@ from ..engine.rules import RuleKey
 from ..records.reading import Limits, loads, read_text, reason
 from ..records.record import load_record
 from .answers import AnswerError, FieldResult, is_empty
+from .assignment import LIMITS as ASSIGNMENT_LIMITS
 from .assignment import MAX_SEED as MAX_SEED
 from .assignment import Assignment
 from .exercises import Answer, Exercise, Kind, from_record, make
@@ -108,10 +109,12 @@ _ITEM_KEYS = ("kind", "seed", "answer", "time", "record", "solution_shown")
 _FILE_KEYS = ("student", "answers", "assignment", "title")
 _LONGEST_TEXT = 300
 
-LIMITS = Limits(characters=100_000, values=8_000, what="an answers file")
-"""How large an answers file may be. There is room for a key of about 600 exercises (a
-worksheet of 100 of each kind), read with the records' safe reader all the same, which
-takes seconds at most."""
+LIMITS = Limits(characters=ASSIGNMENT_LIMITS.characters, values=ASSIGNMENT_LIMITS.values,
+                what="an answers file")
+"""How large an answers file may be: as large as an assignment, so that the key of the
+largest worksheet (:data:`~loo_tutor.render.worksheet.MAX_COUNT` of each kind, about
+105,000 characters) is read with room to spare; read with the records' safe reader all the
+same, which takes seconds at most."""
 
 
 @dataclass(frozen=True)

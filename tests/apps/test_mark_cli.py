@@ -14,8 +14,9 @@ import yaml
 
 from loo_tutor.apps.cli import main
 from loo_tutor.engine.rules import RuleId
-from loo_tutor.teaching.exercises import make
-from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS
+from loo_tutor.render.worksheet import MAX_COUNT
+from loo_tutor.teaching.exercises import Kind, make
+from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS, LIMITS
 
 from conftest import OWN_EXAMPLES
 from marking_support import spoiled
@@ -67,12 +68,17 @@ def test_one_changed_answer_is_exactly_that_item_wrong_with_its_rule(
     assert tried > 30  # every part of every item, not one per item
 
 
-def test_the_key_of_a_large_worksheet_is_read_and_marks_right(
+def test_the_largest_worksheet_can_be_marked_against_its_own_key(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # 180 exercises: more values than a deal record may hold, well within an answers file's
-    assert main(["worksheet", "--count", "30", "--seed", "1", "--out", str(tmp_path)]) == 0
-    assert main(["mark", str(tmp_path / "key.yaml")]) == 0
-    assert "180 of 180 right" in capsys.readouterr().out
+    # worksheet's largest sheet (every kind, MAX_COUNT of each) and mark's limits agree
+    assert main(["worksheet", "--count", str(MAX_COUNT), "--seed", "1", "--out",
+                 str(tmp_path)]) == 0
+    key = tmp_path / "key.yaml"
+    assert len(key.read_text(encoding="utf-8")) * 2 < LIMITS.characters
+    capsys.readouterr()
+    assert main(["mark", "--key", str(key), str(key)]) == 0
+    total = MAX_COUNT * len(Kind)
+    assert f"{total} of {total} right" in capsys.readouterr().out
 
 
 def test_the_key_of_an_exercise_made_from_a_record_marks_right(
