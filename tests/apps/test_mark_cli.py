@@ -15,6 +15,7 @@ import yaml
 from loo_tutor.apps.cli import main
 from loo_tutor.engine.rules import RuleId
 from loo_tutor.render.worksheet import MAX_COUNT
+from loo_tutor.teaching.assignment import parse_assignment
 from loo_tutor.teaching.exercises import Kind, make
 from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS, LIMITS
 
@@ -227,3 +228,12 @@ def test_a_key_that_is_no_assignment_is_one_line(
     assert main(["mark", "--key", str(tmp_path / "bad.yaml"), str(tmp_path / "bad.yaml")]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "exercises[0].kind" in err
+
+
+def test_the_assignment_the_teachers_page_shows_is_one() -> None:
+    page = (Path(__file__).resolve().parents[2] / "book" / "teachers.md").read_text(
+        encoding="utf-8")
+    text = re.search(r"```text\n(title: .*?)```", page, re.S)
+    assert text is not None
+    shown = parse_assignment(yaml.safe_load(text.group(1)))
+    assert shown.id == "week-3" and len(shown.items) == 5 and shown.items[-1].record
