@@ -390,6 +390,10 @@ def _mark_help() -> str:
         "count only the items that could be read. --class DIR marks against the class's "
         "assignment when it has one (DIR/assignment.yaml). --detail shows every mistaken part "
         "of each answer with the engine's answer to it.\n\n"
+        "--follow-up DIR writes each student marked against an assignment a short new "
+        "sheet (worksheet.html, answers.html and key.yaml in DIR/NAME/) of exercises the "
+        "engine made until each turns on a rule the student missed, two for each of the "
+        "rules missed most.\n\n"
         "The grade book (--csv) is UTF-8 with a byte-order mark, so that spreadsheets keep "
         "♦ and ë: one row per student and exercise, with the check that decided it, its "
         "outcome and what was amiss.\n\n"
@@ -406,6 +410,9 @@ def _run_mark(args: argparse.Namespace) -> int:
 
     if not args.files and not args.class_folder:
         print("error: give answers files to mark, or --class DIR", file=sys.stderr)
+        return EXIT_BAD
+    if args.follow_up is not None and args.key is None and not args.class_folder:
+        print("error: --follow-up needs the assignment: give --key KEY", file=sys.stderr)
         return EXIT_BAD
     key = None
     if args.key is not None:
@@ -446,7 +453,48 @@ def _run_mark(args: argparse.Namespace) -> int:
               "--key KEY marks every exercise of the assignment)")
     if args.csv is not None:
         worst = max(worst, _write_csv(args.csv, rows, write_grade_book))
+    if args.follow_up is not None:
+        worst = max(worst, _follow_up(args.follow_up, every))
     return worst
+
+
+def _follow_up(folder: str, every: Sequence[tuple[Marked, Assignment | None]]) -> int:
+    """Write each student marked against an assignment a short sheet aimed at what they missed."""
+    import re
+    from pathlib import Path
+
+    from ..render.worksheet import write_exercise_sheet
+    from ..teaching.follow_up import aimed_at, missed_rules
+
+    used: set[str] = set()
+    for marked, assignment in every:
+        if not marked.read or assignment is None:
+            continue
+        rules = missed_rules(marked.score(assignment))
+        if not rules:
+            print(_one_line(f"{marked.student}: no rule missed, so no follow-up sheet"))
+            continue
+        exercises, lost = aimed_at(rules, f"{marked.student}, {assignment.id}",
+                                   assignment.keys())
+        slug = "-".join(re.findall(r"[a-z0-9]+", marked.student.lower()))[:40] or "student"
+        name, n = slug, 1
+        while name in used:
+            n += 1
+            name = f"{slug}-{n}"
+        used.add(name)
+        aimed = ", ".join(str(rule) for rule in rules if rule not in lost)
+        title = f"Follow-up for {marked.student}: {aimed}"
+        try:
+            sheet, _, key = write_exercise_sheet(exercises, title, Path(folder) / name)
+        except LooError as exc:
+            print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+            return EXIT_BAD
+        line = (f"{marked.student}: wrote {sheet} and its key {key}, {len(exercises)} "
+                f"exercises on {aimed}")
+        if lost:
+            line += f"; no exercise found on {', '.join(str(rule) for rule in lost)}"
+        print(_one_line(line))
+    return EXIT_LEGAL
 
 
 def _score_line(marked: Marked, assignment: Assignment | None) -> str:
@@ -570,6 +618,9 @@ def _add_mark_command(commands: Any) -> None:
     mark.add_argument("--detail", action="store_true",
                       help="also one line per exercise: its outcome, what was answered and, "
                            "for each mistaken part, the rule and the right answer")
+    mark.add_argument("--follow-up", dest="follow_up", metavar="DIR",
+                      help="with --key: write each student a short new sheet with its key, "
+                           "in DIR/NAME/, of exercises that each turn on a rule they missed")
     mark.add_argument("--csv", metavar="CSV",
                       help="write a grade book, UTF-8 with a byte-order mark, one row per "
                            "student and exercise (- for standard output, without the mark, "

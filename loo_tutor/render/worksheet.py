@@ -52,7 +52,7 @@ from .markup import HtmlStr, card_text_html, link_rules, stylesheet
 __all__ = [
     "MAX_COUNT", "answer_key_html", "position_html",
     "question_html", "solution_html", "worksheet_html", "worksheet_seeds",
-    "write_assignment_sheet", "write_record_sheet", "write_worksheet",
+    "write_assignment_sheet", "write_exercise_sheet", "write_record_sheet", "write_worksheet",
 ]
 
 MAX_COUNT = 200
@@ -418,6 +418,18 @@ def _sheet_files(exercises: Sequence[Exercise], title: str, ident: str,
             "answers.html": answer_key_html(exercises, title, ident),
             "key.yaml": key_text(exercises, f"answer key, {title}", seed=seed, title=title,
                                  assignment=ident, records=records)}
+
+
+def write_exercise_sheet(exercises: Sequence[Exercise], title: str, out: str | os.PathLike[str]
+                         ) -> tuple[Path, Path, Path]:
+    """Write seeded ``exercises`` as a worksheet, its answer key and its key (an assignment
+    whose id is made from the exercises), e.g. a student's follow-up sheet.
+
+    Raises:
+        LooError: the folder cannot be written.
+    """
+    ident = make_id(tuple(Item(e.kind, e.seed or 0) for e in exercises))
+    return _write(out, _sheet_files(exercises, title, ident))
 
 
 def write_assignment_sheet(assignment: Assignment, folder: str | os.PathLike[str],

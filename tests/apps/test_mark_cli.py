@@ -17,6 +17,7 @@ from loo_tutor.engine.rules import RuleId
 from loo_tutor.render.worksheet import MAX_COUNT
 from loo_tutor.teaching.assignment import parse_assignment
 from loo_tutor.teaching.exercises import Kind, make
+from loo_tutor.teaching.follow_up import turns_on
 from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS, LIMITS
 
 from conftest import OWN_EXAMPLES
@@ -237,3 +238,39 @@ def test_the_assignment_the_teachers_page_shows_is_one() -> None:
     assert text is not None
     shown = parse_assignment(yaml.safe_load(text.group(1)))
     assert shown.id == "week-3" and len(shown.items) == 5 and shown.items[-1].record
+
+
+def test_a_follow_up_sheet_turns_each_exercise_on_a_rule_the_student_missed(
+        worksheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = yaml.safe_load((worksheet / "key.yaml").read_text(encoding="utf-8"))
+    item = next(i for i in key["answers"] if i["kind"] == "find-illegal")
+    exercise = make(item["kind"], item["seed"])
+    wrong = {**item["answer"], "rule": next(o for o in exercise.field("rule").options
+                                            if o != exercise.rule.value)}
+    ann = {"student": "Ann Smith", "answers": [*key["answers"][:3], {**item, "answer": wrong}]}
+    (tmp_path / "ann.yaml").write_text(yaml.safe_dump(ann, allow_unicode=True), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["mark", "--key", str(worksheet / "key.yaml"), "--follow-up",
+                 str(tmp_path / "more"), str(tmp_path / "ann.yaml"),
+                 str(worksheet / "key.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert f"Ann Smith: wrote {tmp_path / 'more' / 'ann-smith' / 'worksheet.html'}" in out
+    assert "no rule missed, so no follow-up sheet" in out  # the key itself
+    follow = yaml.safe_load((tmp_path / "more" / "ann-smith" / "key.yaml").read_text(
+        encoding="utf-8"))
+    assert follow["title"] == f"Follow-up for Ann Smith: {exercise.rule}"
+    made = [make(i["kind"], i["seed"]) for i in follow["answers"]]
+    assert len(made) == 2 and all(turns_on(e, exercise.rule) for e in made)
+    assert {(e.kind.word, e.seed) for e in made}.isdisjoint(
+        (i["kind"], i["seed"]) for i in key["answers"])
+    capsys.readouterr()
+    assert main(["mark", "--key", str(tmp_path / "more" / "ann-smith" / "key.yaml"),
+                 str(tmp_path / "more" / "ann-smith" / "key.yaml")]) == 0
+    assert "2 of 2 right" in capsys.readouterr().out
+
+
+def test_a_follow_up_needs_an_assignment(worksheet: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["mark", "--follow-up", str(tmp_path), str(worksheet / "key.yaml")]) == 2
+    assert "--follow-up needs the assignment" in capsys.readouterr().err
