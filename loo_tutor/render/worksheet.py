@@ -406,9 +406,7 @@ def write_worksheet(kinds: Sequence[int | Kind], count: int, seed: int, out: str
             exercises.append(make(kind, seeds[len(exercises)]))
             if progress is not None:
                 progress(len(exercises), total)
-    title = f"Loo exercises, seed {seed}"
-    ident = make_id(tuple(Item(e.kind, e.seed or 0) for e in exercises))
-    return _write(out, _sheet_files(exercises, title, ident))
+    return write_exercise_sheet(exercises, f"Loo exercises, seed {seed}", out)
 
 
 def _sheet_files(exercises: Sequence[Exercise], title: str, ident: str,
