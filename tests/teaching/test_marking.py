@@ -248,3 +248,18 @@ def test_every_mistaken_part_is_named_with_its_answer() -> None:
     mark = judge("settle", 9, answer)
     assert mark.verdict == WRONG and len(mark.parts) == 2
     assert all("The answer:" in part for part in mark.parts)
+
+
+@pytest.mark.parametrize("kind", [k for k in Kind if any(
+    f.labels and f.form != "cards" for f in make(k, 0).fields)])
+@pytest.mark.parametrize("seed", range(0, 60, 7))
+def test_every_choice_the_worksheet_labels_is_read_as_that_choice(kind: Kind, seed: int) -> None:
+    exercise = make(kind, seed)
+    for f in exercise.fields:
+        for option, label in zip(f.options, f.labels, strict=True):
+            if f.form == "cards":
+                continue
+            value: object = [label] if f.form == "choices" else label
+            as_option: object = [option] if f.form == "choices" else option
+            assert (exercise.grade({f.key: value})[f.key]
+                    == exercise.grade({f.key: as_option})[f.key]), (f.key, label)
