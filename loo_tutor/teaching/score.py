@@ -24,6 +24,11 @@ is the kind's name (``"settle"``), ``verdict`` is ``"right"``, ``"wrong"``,
 it is set apart, never scored) or :data:`SOLUTION` for "the solution was
 shown here".
 
+A class's page scores each student the way ``loo-tutor mark --class`` does:
+``score([mark for _, mark, _ in book.rows(student)], keys)``, where ``keys``
+is ``class_assignment(folder).keys()`` when the class has an assignment
+(:mod:`loo_tutor.teaching.assignment`) and ``None`` otherwise.
+
 >>> from dataclasses import dataclass
 >>> @dataclass
 ... class C:
