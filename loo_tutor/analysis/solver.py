@@ -802,7 +802,7 @@ def search_allows(state: DealState) -> list[tuple[Card, ...]]:
     The search reads the position as it does in its own loops (the known
     trump, the R-LEAD-ACE card, the highest led card and trump down) and asks
     :func:`leads_mask` or :func:`follows_mask`, and for a hand of two cards
-    also :func:`leads_of_two` or ``_follows2``. The tests hold every answer
+    also ``leads_of_two`` or ``_follows2``. The tests hold every answer
     to the engine's ``legal_cards()`` over random positions of every profile
     the solver accepts.
 
