@@ -43,7 +43,6 @@ import json
 import logging as std_logging
 import re
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,12 +51,11 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "scripts"))
-sys.path.insert(0, str(HERE))
+import loo_snapshot  # beside this file
+import vendor_pyodide  # in scripts/
 
-import loo_snapshot  # noqa: E402 (found through the path set above)
-import vendor_pyodide  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 logger = logging.getLogger(__name__)
 REMOTE = ("http://", "https://", "//")

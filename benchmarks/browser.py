@@ -82,12 +82,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from browser_support import serve_directory  # the tests' folder
+from static_host import static_host  # beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
 
-from static_host import static_host  # noqa: E402 (beside this script)
-
-from browser_support import serve_directory  # noqa: E402 (the tests' folder, just added)
 
 HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
