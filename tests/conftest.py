@@ -33,8 +33,16 @@ TEST_FOLDERS = ("engine", "records", "analysis", "teaching", "render", "widgets"
 
 # The tests that drive Chromium, serve the built book or start a classroom
 # server are marked ``serial``: a whole ``./dev test`` runs every other test
-# on both cores (pytest-xdist) first, then these alone, one at a time.
+# on both cores (pytest-xdist) first, then these alone, one at a time. A new
+# test of the book or the classroom is serial unless its file is named in
+# BOOK_READERS.
 SERIAL = ("book/", "apps/test_classroom")
+BOOK_READERS = {"test_book_chapters.py", "test_book_code.py", "test_book_links.py",
+                "test_book_tables.py", "test_book_trainers.py", "test_book_worksheet.py",
+                "test_hidden_cards_site.py", "test_live_build.py", "test_live_worker.py",
+                "test_snapshot.py", "test_variant_book.py"}
+"""The book's tests that only read its sources or the built book (which a whole run builds
+first), or build a small book of their own in a temporary folder: no browser, no server."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -42,7 +50,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         parts = item.path.relative_to(HERE).parts if item.path.is_relative_to(HERE) else ()
         if len(parts) > 1 and parts[0] in TEST_FOLDERS:
             item.add_marker(parts[0])
-            if "/".join(parts).startswith(SERIAL):
+            if "/".join(parts).startswith(SERIAL) and parts[-1] not in BOOK_READERS:
                 item.add_marker("serial")
 OWN_EXAMPLES = HERE / "data" / "examples"
 
