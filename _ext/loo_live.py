@@ -138,7 +138,8 @@ def page_cells(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
 
     path = Path(app.env.doc2path(pagename))
     text = path.read_text(encoding="utf-8")
-    reader = create_nb_reader(str(path), app.env.myst_config, app.env.mystnb_config, text)
+    env: Any = app.env  # MyST-NB keeps its settings on it, which Sphinx's types do not declare
+    reader = create_nb_reader(str(path), env.myst_config, env.mystnb_config, text)
     if reader is None:
         return []
     cells = []
