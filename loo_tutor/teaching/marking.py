@@ -61,8 +61,8 @@ from ..records.reading import Limits, loads, read_text, reason
 from ..records.record import load_record
 from .answers import AnswerError, FieldResult, is_empty
 from .assignment import LIMITS as ASSIGNMENT_LIMITS
+from .assignment import MAX_ITEMS, Assignment
 from .assignment import MAX_SEED as MAX_SEED
-from .assignment import Assignment
 from .exercises import Answer, Exercise, Kind, from_record, make
 from .score import NOT_AN_EXERCISE as NOT_AN_EXERCISE
 from .score import RIGHT as RIGHT
@@ -112,9 +112,8 @@ _LONGEST_TEXT = 300
 LIMITS = Limits(characters=ASSIGNMENT_LIMITS.characters, values=ASSIGNMENT_LIMITS.values,
                 what="an answers file")
 """How large an answers file may be: as large as an assignment, so that the key of the
-largest worksheet (:data:`~loo_tutor.render.worksheet.MAX_COUNT` of each kind, about
-105,000 characters) is read with room to spare; read with the records' safe reader all the
-same, which takes seconds at most."""
+largest worksheet (:data:`~loo_tutor.render.worksheet.MAX_COUNT` of each kind) is read;
+read with the records' safe reader all the same, which takes seconds at most."""
 
 
 @dataclass(frozen=True)
@@ -549,6 +548,9 @@ def mark_text(text: str, path: str = "answers", folder: str | os.PathLike[str] =
     elif not isinstance(answers, list):
         reading.problem("answers", "missing or not a list: write answers as a list of "
                         "items, each with kind, seed and answer")
+    elif len(answers) > MAX_ITEMS:
+        reading.problem("answers", f"{len(answers):,} items, more than the {MAX_ITEMS:,} of "
+                        "the largest worksheet")
     elif student is not None and not isinstance(student, (str, int)):
         reading.problem("student", "the student's name is one line of text")
     if reading.problems:
