@@ -209,7 +209,7 @@ def read_assignment(path: str | os.PathLike[str]) -> Assignment:
     try:
         data = loads(read_text(path, LIMITS), LIMITS)
         return parse_assignment(data)
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
         raise AssignmentError(f"{path}: cannot read the file: {reason(exc)}") from None
     except (MalformedRecord, AssignmentError) as exc:
         raise AssignmentError(f"{path}: {str(exc).removeprefix('record: ')}") from None

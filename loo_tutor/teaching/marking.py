@@ -517,11 +517,11 @@ def read_answers(path: str) -> Marked:
     ``-`` reads standard input. A record an item names is read from the
     answers file's folder.
     """
-    shown = "standard input" if path == "-" else path
+    shown = "standard input" if path == "-" else _printable(path)
     folder = Path.cwd() if path == "-" else Path(path).parent
     try:
         text = read_text(path, LIMITS)
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
         return Marked(path, Path(path).stem or shown,
                       problems=(f"{shown}: cannot read the file: {reason(exc)}",), read=False)
     return mark_text(text, shown, folder)

@@ -130,6 +130,9 @@ def test_bad_files_are_one_line_each_and_the_rest_is_marked(
     assert "0 of 1 right: legal-cards 0/1; 1 unreadable, 2 not an exercise" in out
     lines = err.splitlines()
     assert len(lines) == len(bad) - 1 + 2 + 1  # card.yaml has two items that are no exercise
+    assert main(["mark", "--key", "no\x00such", "a\x00b"]) == 2
+    assert main(["mark", "a\x00b"]) == 2
+    assert "a b: cannot read the file: embedded null byte" in capsys.readouterr().err
     for name in [*bad, "missing.yaml"]:
         assert any(line.startswith(str(tmp_path / name) + ": ") for line in lines), name
     assert any("card.yaml: answers[1] (chess, seed 3)" in line for line in lines)
