@@ -610,7 +610,7 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
     mark = judge(kind, seed, item.get("answer"), record=record)
     if mark.verdict == NOT_AN_EXERCISE:
         reading.problem(f"{place} ({mark.kind}, seed {_scalar_text(seed)[:20]})", mark.message)
-    elif _plain(item.get("solution_shown")) in ("yes", "true"):
+    elif str(_plain(item.get("solution_shown"))).strip().lower() in ("yes", "true"):
         shown = Mark(mark.kind, mark.seed, "", SOLUTION, "", "the solution was shown.")
         reading.marks.append((place, shown, when or ""))
     reading.marks.append((place, mark, when or ""))
