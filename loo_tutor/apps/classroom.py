@@ -56,7 +56,12 @@ class the server
   start): students join by name (:mod:`.classroom_students`), every exercise
   checked on a page is judged again by the server and kept
   (:mod:`.classbook`), and the teacher watches the class on a page of their
-  own (:mod:`.classroom_teacher`), with the token printed at start;
+  own (:mod:`.classroom_teacher`), with the token printed at start; the
+  database's write-ahead log is copied into ``class.sqlite3`` every half
+  minute and when the server stops, so that file alone is the class, and a
+  class that cannot be kept (a folder it may not write, a damaged
+  database) is said at start, on the teacher's page and in a line when it
+  happens, while every answer and join is refused with a plain reason;
 * starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
   debugger or history file), forked from one warm parent process that has
   imported ipykernel and the widgets once (:mod:`.kernels`);
@@ -100,6 +105,7 @@ from urllib.parse import parse_qsl, urlencode
 
 if TYPE_CHECKING:
     from .admission import Admission, Verdict
+    from .classbook import ClassBook
 
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
@@ -609,7 +615,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: loo-tutor classroom needs Voila, which is not installed; "
               f"install it with: {INSTALL_HINT}", file=sys.stderr)
         return EXIT_BAD
-    from .classbook import ClassBook, ClassBookError
+    from .classbook import CHECK_S, ClassBook, ClassBookError
 
     notebooks = Path(args.notebooks).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -691,6 +697,8 @@ def run(args: argparse.Namespace) -> int:
         if args.page == "light" and template != TEMPLATE:
             print(f"note: {SCRIPT_MISSING}; the pages use Voila's own front end", flush=True)
         print(f"The class (names and answers) is kept in {book_of_class.folder}", flush=True)
+        if book_of_class.problem:
+            print(_unkept(book_of_class.problem), flush=True)
         if code:
             print(f"Class code for students to type when they join: {code}", flush=True)
         teacher = address(args.host, args.port, None) + "loo/teacher?token="
@@ -700,6 +708,29 @@ def run(args: argparse.Namespace) -> int:
               "(Ctrl-C stops the server).", flush=True)
 
     ioloop.IOLoop.current().add_callback(announce)
-    with contextlib.suppress(KeyboardInterrupt):
-        app.start()
+    ioloop.PeriodicCallback(partial(_look_over, book_of_class, [book_of_class.problem]),
+                            CHECK_S * 1000).start()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            app.start()
+    finally:
+        book_of_class.close()  # the write-ahead log copied into class.sqlite3
     return 0
+
+
+def _unkept(problem: str) -> str:
+    """What the server says, at start and when it happens, when the class cannot be kept."""
+    return (f"warning: {problem}. The pages work, but no answer is kept and nobody can join "
+            "until it is put right; the teacher's page says so too.")
+
+
+def _look_over(book: ClassBook, said: list[str | None]) -> None:
+    """Have ``book`` copy its write-ahead log into its file, and say when it cannot be kept.
+
+    ``said`` holds the problem last said, so that each is said once.
+    """
+    problem = book.check()
+    if problem != said[0]:
+        print(_unkept(problem) if problem else
+              f"The class can be kept again in {book.folder}.", flush=True)
+        said[0] = problem

@@ -30,7 +30,7 @@ from tornado import web
 
 from ..render.markup import link_rules
 from ..teaching.marking import write_csv
-from .classbook import STUCK_AFTER, ClassBook, ClassSummary
+from .classbook import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
 from .classroom_students import ClassroomHandler
 
 COOKIE = "loo-teacher"
@@ -40,10 +40,25 @@ REFUSED = ("This page is the teacher's. Open the teacher's address the classroom
            "printed when it started.")
 
 
-def class_html(summary: ClassSummary, rules_base: str) -> str:
-    """The class at a glance, as the teacher's page shows it."""
+def unkept_html(problem: str) -> str:
+    """The teacher's warning that the class cannot be kept, and what to do."""
+    return ('<p class="loo-unkept" role="alert"><strong>The class cannot be kept:</strong> '
+            f"{html.escape(problem)}. No answer is taken and nobody can join until it is put "
+            "right: stop the server and start it again with a class folder it can write "
+            "(<code>--data DIR</code>). The students' pages keep what they check meanwhile, "
+            "and send it once the server can keep it.</p>")
+
+
+def class_html(summary: ClassSummary | None, rules_base: str, problem: str | None = None) -> str:
+    """The class at a glance, as the teacher's page shows it, below ``problem`` when there is one.
+
+    ``summary`` is ``None`` when the class cannot be read.
+    """
+    warning = unkept_html(problem) if problem else ""
+    if summary is None:
+        return warning + "<p>The class cannot be read.</p>"
     kinds = sorted({kind for one in summary.students for kind in one.kinds})
-    parts = [f'<p class="loo-count" data-loo-answers="{summary.answers}">'
+    parts = [warning, f'<p class="loo-count" data-loo-answers="{summary.answers}">'
              f"{len(summary.students)} student{'s' if len(summary.students) != 1 else ''}, "
              f"{summary.answers} answer{'s' if summary.answers != 1 else ''} checked.</p>"]
     parts.append('<h2 id="loo-students">Students</h2>')
@@ -97,6 +112,17 @@ class TeacherHandler(ClassroomHandler):
         super().initialize(book, code)
         self.rules_base = rules_base
 
+    def unkept(self, problem: ClassBookError) -> str:
+        return f"The class cannot be read just now: {problem}."
+
+    def class_now(self) -> str:
+        """The class as :func:`class_html` draws it, with what keeps it from being kept."""
+        try:
+            summary: ClassSummary | None = self.book.summary()
+        except ClassBookError:
+            summary = None
+        return class_html(summary, self.rules_base, self.book.problem)
+
     def prepare(self) -> None:
         token = self.book.teacher_token().encode()
         given = self.get_argument("token", None) or self.get_cookie(COOKIE) or ""
@@ -119,8 +145,7 @@ class TeacherPageHandler(TeacherHandler):
         self.finish(TEACHER_PAGE.format(
             code=(f"<p>Class code: <strong>{html.escape(self.code)}</strong></p>"
                   if self.code else ""),
-            folder=html.escape(str(self.book.folder)),
-            summary=class_html(self.book.summary(), self.rules_base)))
+            folder=html.escape(str(self.book.folder)), summary=self.class_now()))
 
 
 class ClassHandler(TeacherHandler):
@@ -128,7 +153,7 @@ class ClassHandler(TeacherHandler):
 
     def get(self) -> None:
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(class_html(self.book.summary(), self.rules_base))
+        self.finish(self.class_now())
 
 
 class CsvHandler(TeacherHandler):
@@ -168,6 +193,8 @@ TEACHER_PAGE = """<!DOCTYPE html>
     border: 1px solid #0b57d0; border-radius: 0.3em; text-decoration: none; }}
   .loo-state {{ color: #5b5b55; }}
   .loo-state[data-loo-offline] {{ color: #a4000f; font-weight: 600; }}
+  .loo-unkept {{ color: #a4000f; border: 2px solid #a4000f; padding: 0.5em 0.8em;
+    background: #fff; }}
 </style>
 <script defer src="/loo/teacher.js"></script>
 </head>

@@ -418,15 +418,15 @@ def _class_marked(folder: str) -> list[Any]:
 
     try:
         book = ClassBook(Path(folder), create=False)
+        try:
+            marks: dict[str, list[tuple[str, Any, str]]] = {}
+            for student, mark, when in book.rows():
+                kept = marks.setdefault(student, [])
+                kept.append((f"check {len(kept) + 1}", mark, when))
+        finally:
+            book.close()
     except ClassBookError as exc:
         raise ValueError(str(exc)) from exc
-    try:
-        marks: dict[str, list[tuple[str, Any, str]]] = {}
-        for student, mark, when in book.rows():
-            kept = marks.setdefault(student, [])
-            kept.append((f"check {len(kept) + 1}", mark, when))
-    finally:
-        book.close()
     return [Marked(folder, student, tuple(kept)) for student, kept in marks.items()]
 
 
@@ -468,7 +468,8 @@ def _add_mark_command(commands: Any) -> None:
     mark.add_argument("files", nargs="*", metavar="FILE", help="an answers file, or - for stdin")
     mark.add_argument("--class", dest="class_folder", metavar="DIR",
                       help="also mark every answer a classroom kept in DIR (the folder of "
-                           "'loo-tutor classroom --data DIR'), one line per student")
+                           "'loo-tutor classroom --data DIR', or a copy of its class.sqlite3), "
+                           "one line per student")
     mark.add_argument("--detail", action="store_true",
                       help="also one line per item: the verdict, and for a wrong answer the "
                            "rule and the right answer")
@@ -557,6 +558,42 @@ def _add_classroom_command(commands: Any) -> None:
     room.set_defaults(run=_run_classroom)
 
 
+# -- class -------------------------------------------------------------------------------
+
+
+def _run_class_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .classbook import ClassBook, ClassBookError
+
+    try:
+        book = ClassBook(Path(args.folder), create=False)
+        try:
+            book.backup(Path(args.file))
+        finally:
+            book.close()
+    except ClassBookError as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    print(f"copied the class kept in {args.folder} into {args.file}")
+    return EXIT_LEGAL
+
+
+def _add_class_command(commands: Any) -> None:
+    room = commands.add_parser(
+        "class", help="look after a classroom's class folder",
+        description="Look after the class a classroom server keeps (its --data folder).")
+    actions = room.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    backup = actions.add_parser(
+        "backup", help="copy the class into one file, even while the server runs",
+        description="Copy the class kept in DIR (every name and answer) into the new file "
+                    "FILE, with SQLite's online backup: safe while the server runs, and the "
+                    "copy is one file, which 'loo-tutor mark --class FILE' reads.")
+    backup.add_argument("folder", metavar="DIR", help="the class folder (classroom --data DIR)")
+    backup.add_argument("file", metavar="FILE", help="the copy to write (a new file)")
+    backup.set_defaults(run=_run_class_backup)
+
+
 # -- the command ---------------------------------------------------------------------------
 
 
@@ -578,6 +615,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="carried balance; 0 gives a simple deal (default 9)")
     demo.set_defaults(run=_run_demo)
     _add_classroom_command(commands)
+    _add_class_command(commands)
     _add_exercise_commands(commands)
     _add_mark_command(commands)
     return parser
