@@ -89,6 +89,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import http.client
 import importlib
 import ipaddress
 import os
@@ -380,6 +381,9 @@ def _classroom_socket(route: Any) -> Any:
       reads the same two numbers as its own, in seconds, and warns on every
       start that 90000 cannot be longer than 30000. Those pings of Tornado's
       (every 30,000 s) never matter; Jupyter's, which do, are left as they are.
+    * A refusal (a page asking for a kernel the server does not have, as
+      after a restart) is one plain line: Jupyter Server's error page needs
+      a setting Voila's server lacks, and drawing it would log a traceback.
     """
     websocket = importlib.import_module("tornado.websocket")
     if not _handled_by(route, websocket.WebSocketHandler):
@@ -418,8 +422,12 @@ def _classroom_socket(route: Any) -> Any:
         own = base.ping_timeout.__get__(self)
         return min(own, self.ping_interval) if getattr(self, "loo_for_tornado", False) else own
 
+    def write_error(self: Any, status_code: int, **kwargs: Any) -> None:
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code} {http.client.responses.get(status_code, 'Error')}")
+
     handler = type(base.__name__, (base,), {
-        "open": open_at_once, "write_message": write_message,
+        "open": open_at_once, "write_message": write_message, "write_error": write_error,
         "get_websocket_protocol": get_websocket_protocol,
         "ping_timeout": property(ping_timeout)})
     return (route[0], handler, *route[2:])
