@@ -684,7 +684,8 @@ def _add_classroom_command(commands: Any) -> None:
                       help="stop a kernel idle this many minutes with no page connected, "
                            "or seconds written like 30s; 0 never (default 20)")
     room.add_argument("--max-students", type=_count, default=0, metavar="N",
-                      help="at most N students at once; the next waits on a page that says "
+                      help="at most N students at once (a student with several apps open "
+                           "counts once); the next waits on a page that says "
                            "so and opens when a place is free (default 0: as many as the "
                            "machine's cores and memory take, printed at start)")
     room.add_argument("--wait-for-place", type=_minutes, default=5, metavar="MINUTES",

@@ -38,7 +38,7 @@ from loo_tutor.apps import classroom
 from loo_tutor.apps.cli import build_parser, main
 
 from browser_support import in_browser, new_page
-from classroom_server import in_a_loop_of_its_own, kernel_ids, stop
+from classroom_server import in_a_loop_of_its_own, kernel_ids, page_cookie, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -642,7 +642,7 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
     part, headers = _get(script, **{"Accept-Encoding": "gzip", "Range": "bytes=0-9"})
     assert part == plain[:10] and headers["Content-Encoding"] is None
     page, headers = _get(server.url + "voila/render/forced-ace.ipynb",
-                         **{"Accept-Encoding": "gzip"})
+                         **{"Accept-Encoding": "gzip", "Cookie": page_cookie(server.url)})
     assert "no-store" in headers["Cache-Control"] and b"jupyter-config-data" in page
     config = re.search(rb'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
                        page, re.DOTALL)
@@ -735,7 +735,9 @@ def test_the_server_says_when_the_kernel_kept_ready_has_run_its_notebook(server:
     filled = [i for i, line in enumerate(server.log)
               if "Kernel pool of payout.ipynb is filled" in line]
     assert filled and filled[0] < at, "".join(server.log[-30:])
-    with urllib.request.urlopen(server.url + "voila/render/payout.ipynb", timeout=60) as reply:
+    with urllib.request.urlopen(urllib.request.Request(
+            server.url + "voila/render/payout.ipynb",
+            headers={"Cookie": page_cookie(server.url)}), timeout=60) as reply:
         page = reply.read().decode()
     config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
                        page, re.S)
