@@ -121,6 +121,12 @@ function draw(me) {
   const name = document.createElement('strong');
   name.textContent = joined;
   line.append('Joined as ', name, `. ${me ? progressText(me) : ''}`);
+  if (me && me.rejoin) {
+    const code = document.createElement('strong');
+    code.className = 'loo-rejoin';
+    code.textContent = me.rejoin;
+    line.append(' Your rejoin code, to join from another computer: ', code, '.');
+  }
   if (unkept) {
     line.dataset.looKept = 'refused';
     line.append(` The server cannot keep answers just now: ${waiting} checked answer${

@@ -19,7 +19,12 @@ What is kept:
   the right answer) and the time; a page's own id for the check makes a
   check sent twice (after a lost reply) one row;
 * ``settings``: the teacher's token, so that the teacher's page keeps
-  working across a restart with the same folder.
+  working across a restart with the same folder;
+* ``rejoin``: each student's rejoin code, which lets them join again under
+  their name from another browser; a code emptied by the teacher
+  (:meth:`ClassBook.release`) lets the next browser that joins under the
+  name take it, with no code. The table is made when a book is opened, so
+  a book of version 1 made before it gets it too.
 
 The database file alone is the class: the server has SQLite copy its
 write-ahead log into the file every :data:`CHECK_S` seconds
@@ -40,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hmac
 import secrets
 import sqlite3
 import unicodedata
@@ -90,6 +96,13 @@ CREATE TABLE answers (
 );
 CREATE INDEX answers_by_student ON answers (student, kind, id);
 """
+_REJOIN = """CREATE TABLE IF NOT EXISTS rejoin (
+    student INTEGER PRIMARY KEY REFERENCES students(id),
+    code TEXT NOT NULL
+)"""
+REJOIN_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""The letters of a rejoin code: no 0 and O, no 1, I and L, which read alike."""
+REJOIN_LENGTH = 6
 
 
 class ClassBookError(Exception):
@@ -119,6 +132,10 @@ def tidy_name(name: str) -> str:
 
 def _folded(name: str) -> str:
     return tidy_name(name).casefold()
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(REJOIN_LETTERS) for _ in range(REJOIN_LENGTH))
 
 
 Entry = tuple[str, Mark, str]
@@ -233,6 +250,7 @@ class ClassBook:
         if version == 0:
             db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};"
                              "COMMIT;")
+        db.execute(_REJOIN)
         self._look_over(db)
 
     def _open_to_read(self) -> None:
@@ -386,12 +404,14 @@ class ClassBook:
 
     # -- students ----------------------------------------------------------------------
 
-    def join(self, name: str) -> tuple[str | None, str]:
+    def join(self, name: str, code: str = "") -> tuple[str | None, str]:
         """Join ``name`` to the class: ``(secret, name kept)``, or ``(None, why not)``.
 
         The secret is the new browser session's, to be kept in its cookie.
         A name taken by another student, whatever its capitals and spacing,
-        is refused.
+        is refused, unless ``code`` is that student's rejoin code or the
+        teacher has released the name: the browser then joins as that
+        student (:meth:`rejoin_code`).
 
         Raises:
             ClassBookError: the book cannot keep the student now.
@@ -412,9 +432,64 @@ class ClassBook:
                 db.execute("COMMIT")
             except sqlite3.IntegrityError:
                 db.execute("ROLLBACK")
-                return None, (f"Someone in this class already goes by {kept}. "
-                              "Choose another name: add an initial, say.")
+                again = self._rejoin(kept, code, secret)
+                if again is None:
+                    return None, (f"Someone in this class already goes by {kept}. "
+                                  "Choose another name: add an initial, say. If it is you, "
+                                  "on another computer, give your rejoin code.")
+                return secret, again
         return secret, kept
+
+    def _rejoin(self, name: str, code: str, secret: str) -> str | None:
+        """Give the student ``name`` the new session ``secret`` when ``code`` lets them in."""
+        with self._using(writing=True) as db:
+            found = db.execute(
+                "SELECT students.id, students.name, rejoin.code FROM students LEFT JOIN rejoin "
+                "ON rejoin.student = students.id WHERE students.folded = ?",
+                (_folded(name),)).fetchone()
+            if found is None or found[2] is None:
+                return None
+            typed = "".join(code.split()).upper()
+            if found[2] and not (typed and hmac.compare_digest(typed, found[2])):
+                return None
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)", (secret, found[0]))
+            if not found[2]:  # released: a new code for the new browser
+                db.execute("UPDATE rejoin SET code = ? WHERE student = ?",
+                           (_new_code(), found[0]))
+            db.execute("COMMIT")
+        return str(found[1])
+
+    def rejoin_code(self, student: int) -> str:
+        """The code that lets ``student`` join again from another browser (made if need be)."""
+        with self._using() as db:
+            found = db.execute("SELECT code FROM rejoin WHERE student = ?", (student,)).fetchone()
+        if found and found[0]:
+            return str(found[0])
+        with self._using(writing=True) as db:
+            made = _new_code()
+            db.execute("INSERT OR REPLACE INTO rejoin (student, code) VALUES (?, ?)",
+                       (student, made))
+        return made
+
+    def release(self, name: str) -> str | None:
+        """Let the next browser that joins as ``name`` take it, with no code; the name kept.
+
+        Every browser that joined as the student leaves the class (its
+        session ends); their answers stay theirs. ``None`` when no student
+        goes by ``name``.
+        """
+        with self._using(writing=True) as db:
+            found = db.execute("SELECT id, name FROM students WHERE folded = ?",
+                               (_folded(name),)).fetchone()
+            if found is None:
+                return None
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM sessions WHERE student = ?", (found[0],))
+            db.execute("INSERT OR REPLACE INTO rejoin (student, code) VALUES (?, '')",
+                       (found[0],))
+            db.execute("COMMIT")
+        return str(found[1])
 
     def student_of(self, secret: str | None) -> tuple[int, str] | None:
         """The student (id, name) whose browser holds ``secret``, or ``None``."""

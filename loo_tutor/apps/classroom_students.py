@@ -7,8 +7,9 @@ Routes of the classroom server (:mod:`loo_tutor.apps.classroom`), all under
   teacher set one). Joining gives the browser a secret in an HttpOnly,
   same-site cookie; the server keeps which student it belongs to
   (:mod:`loo_tutor.apps.classbook`). A name another student has is refused.
-* ``/loo/me``: the student's name and their own progress, for their page;
-  nobody else's.
+* ``/loo/me``: the student's name, their rejoin code (which joins them
+  again under their name from another browser) and their own progress, for
+  their page; nobody else's.
 * ``/loo/answer``: the page reports an exercise checked: its own id for the
   check, and the kind, the seed and the answer as an answers file gives them
   (:mod:`loo_tutor.teaching.marking`). The server has the engine make the
@@ -136,7 +137,7 @@ class JoinHandler(ClassroomHandler):
             self.page(target, problem="That is not the class code: ask your teacher for it.",
                       name=typed)
             return
-        secret, said = self.book.join(typed)
+        secret, said = self.book.join(typed, self.get_argument("rejoin", ""))
         if secret is None:
             self.set_status(409 if "already" in said else 400)
             self.page(target, problem=said, name=typed)
@@ -192,6 +193,9 @@ your name stays with this browser.</p>
 <input id="loo-name" name="name" value="{name}" maxlength="40" autocomplete="name" required
  autofocus>
 {code}
+<label for="loo-rejoin">Rejoin code <small>(only if you joined before, on another
+computer)</small></label>
+<input id="loo-rejoin" name="rejoin" autocomplete="off" maxlength="12">
 <button type="submit">Join</button>
 </form>
 </main>
@@ -210,7 +214,8 @@ class MeHandler(ClassroomHandler):
         if who is None:
             self.reply(200, {"name": None, "join": "/loo/join"})
             return
-        self.reply(200, {"name": who[1], **own_progress(self.book.summary(who[0]))})
+        self.reply(200, {"name": who[1], "rejoin": self.book.rejoin_code(who[0]),
+                         **own_progress(self.book.summary(who[0]))})
 
 
 class AnswerHandler(ClassroomHandler):

@@ -12,6 +12,10 @@ the same across restarts; never written into a student's page):
 * ``/loo/teacher/class``: the class as HTML: per student, the exercises tried
   and right by kind, the last activity and the rules missed; per kind, who
   is stuck; the rules the class missed most, each linked to the book;
+* ``/loo/teacher/release``: a form's POST that lets the next browser joining
+  under a student's name take it with no rejoin code (a student on another
+  computer who lost their code), the browsers that had joined as them
+  leaving the class;
 * ``/loo/teacher/class.csv``: every answer kept, as the grade book of
   ``loo-tutor mark --csv`` (:func:`~loo_tutor.teaching.marking.write_csv`).
 
@@ -25,6 +29,7 @@ import html
 import io
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from tornado import web
 
@@ -142,9 +147,12 @@ class TeacherPageHandler(TeacherHandler):
             self.redirect("/loo/teacher")
             return
         self.set_header("Content-Type", "text/html; charset=utf-8")
+        said = self.get_argument("said", "")
         self.finish(TEACHER_PAGE.format(
             code=(f"<p>Class code: <strong>{html.escape(self.code)}</strong></p>"
                   if self.code else ""),
+            xsrf=self.xsrf_form_html(),
+            said=f'<p class="loo-said" role="status">{html.escape(said)}</p>' if said else "",
             folder=html.escape(str(self.book.folder)), summary=self.class_now()))
 
 
@@ -154,6 +162,16 @@ class ClassHandler(TeacherHandler):
     def get(self) -> None:
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(self.class_now())
+
+
+class ReleaseHandler(TeacherHandler):
+    """``/loo/teacher/release``: a name released, so that its student can join from elsewhere."""
+
+    def post(self) -> None:
+        released = self.book.release(self.get_argument("name", ""))
+        said = (f"{released} can join again from another computer: with this name and no code."
+                if released else "No student goes by that name.")
+        self.redirect(f"/loo/teacher?{urlencode({'said': said})}")
 
 
 class CsvHandler(TeacherHandler):
@@ -206,6 +224,17 @@ TEACHER_PAGE = """<!DOCTYPE html>
 answers as CSV</a></p>
 <p class="loo-state" role="status" aria-live="polite">Updated every second.</p>
 <div id="loo-class">{summary}</div>
+<h2 id="loo-release">A student on another computer</h2>
+<p>Each student sees a rejoin code on their page, which joins them again under their name from
+another browser. For one who lost it, release the name: the next browser that joins under it
+takes it, with no code, and keeps the student's answers.</p>
+{said}
+<form class="loo-release" method="post" action="/loo/teacher/release">
+{xsrf}
+<label for="loo-release-name">Student's name</label>
+<input id="loo-release-name" name="name" maxlength="40" required>
+<button type="submit">Release the name</button>
+</form>
 </main>
 </body>
 </html>
@@ -219,4 +248,5 @@ def routes(book: ClassBook, code: str,
     return [(r"/loo/teacher", TeacherPageHandler, given),
             (r"/loo/teacher/class", ClassHandler, given),
             (r"/loo/teacher/class\.csv", CsvHandler, given),
+            (r"/loo/teacher/release", ReleaseHandler, given),
             (r"/loo/teacher\.js", ScriptHandler, {})]

@@ -279,3 +279,56 @@ def test_a_server_on_a_damaged_database_says_so_and_refuses_joins_and_answers(
     _assert_refused(seen, f"the class book {folder / DATABASE} is damaged")
     assert token["token"][0]  # a token for this run, the book's own being unreadable
     assert judge("legal-cards", 2024, key_answer(EXERCISE)).is_right
+
+
+# -- coming back from another computer -----------------------------------------------------
+
+
+def test_a_student_rejoins_with_their_code_or_once_the_teacher_releases_the_name(
+        tmp_path: Path) -> None:
+    book = ClassBook(tmp_path)
+    first, _ = book.join("Ann Smith")
+    ann = book.student_of(first)
+    assert first and ann
+    code = book.rejoin_code(ann[0])
+    assert len(code) == 6 and book.rejoin_code(ann[0]) == code
+    assert book.join("ann smith")[0] is None
+    assert book.join("ann smith", "XXXXXX")[0] is None
+    second, name = book.join("ann  smith", code.lower())
+    assert second and name == "Ann Smith" and book.student_of(second) == ann
+    assert book.student_of(first) == ann  # both computers stay joined
+    assert book.release("ANN SMITH") == "Ann Smith" and book.release("Nobody") is None
+    assert book.student_of(first) is None and book.student_of(second) is None
+    third, _ = book.join("Ann Smith")  # released: no code asked
+    assert third and book.student_of(third) == ann
+    assert book.rejoin_code(ann[0]) != code and book.join("Ann Smith")[0] is None
+
+
+def test_in_the_classroom_a_student_comes_back_from_another_browser(tmp_path: Path) -> None:
+    server = start("--port", str(free_port()), "--pool-size", "0", data=tmp_path / "class")
+    try:
+        first = Browser(server.url)
+        assert first.join("Bea", code="")[0] == 200
+        me = json.loads(first.get("loo/me")[1])
+        elsewhere = Browser(server.url)
+        elsewhere.get("loo/join")
+        form = {"_xsrf": elsewhere.xsrf(), "name": "bea", "rejoin": me["rejoin"]}
+        joined = elsewhere.post("loo/join", urllib.parse.urlencode(form).encode())
+        again = json.loads(elsewhere.get("loo/me")[1])
+        teacher = Browser(server.url)
+        page = teacher.get(teacher_url(server).removeprefix(server.url))[1]
+        released = teacher.post("loo/teacher/release", urllib.parse.urlencode(
+            {"_xsrf": teacher.xsrf(), "name": "Bea"}).encode())
+        student_release = first.post("loo/teacher/release", urllib.parse.urlencode(
+            {"_xsrf": first.xsrf(), "name": "Bea"}).encode())
+        third = Browser(server.url)
+        third_join = third.join("Bea", code="")
+        after = [json.loads(b.get("loo/me")[1])["name"] for b in (first, elsewhere, third)]
+    finally:
+        stop(server)
+    assert me["name"] == "Bea" and len(me["rejoin"]) == 6
+    assert joined[0] == 200 and again["name"] == "Bea" and again["rejoin"] == me["rejoin"]
+    assert "Release the name" in page
+    assert released[0] == 200 and "Bea can join again from another computer" in released[1]
+    assert student_release[0] == 403
+    assert third_join[0] == 200 and after == [None, None, "Bea"]
