@@ -33,7 +33,9 @@ from urllib.parse import urlencode
 
 from tornado import web
 
+from ..engine.errors import LooError
 from ..render.markup import link_rules
+from ..teaching.exercises import Kind
 from ..teaching.marking import write_csv
 from .classbook import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
 from .classroom_students import ClassroomHandler
@@ -43,6 +45,41 @@ COOKIE = "loo-teacher"
 SCRIPT = Path(__file__).resolve().parent / "classroom_templates" / "teacher" / "teacher.js"
 REFUSED = ("This page is the teacher's. Open the teacher's address the classroom server "
            "printed when it started.")
+
+
+def _kind_order(word: str) -> tuple[int, str]:
+    try:
+        return int(Kind.parse(word)), word
+    except LooError:
+        return len(Kind) + 1, word
+
+
+def _kind_heading(word: str) -> str:
+    """A kind of exercise as the teacher's page names it: its number, then its title."""
+    try:
+        kind = Kind.parse(word)
+    except LooError:
+        return html.escape(word)
+    return f"{int(kind)}. {html.escape(kind.title)}"
+
+
+def initials(name: str) -> str:
+    """``name`` as its initials, for a page shown to the room: ``"Ann Smith"`` is ``"A. S."``."""
+    return " ".join(f"{word[0]}." for word in name.split() if word) or "?"
+
+
+def name_html(name: str) -> str:
+    """A student's name, with its initials beside it for the projector view (only one shows)."""
+    return (f'<span class="loo-name-full">{html.escape(name)}</span>'
+            f'<span class="loo-name-initials">{html.escape(initials(name))}</span>')
+
+
+def time_html(kept: str) -> str:
+    """A time as the rows keep it (UTC), which the page's script shows in the teacher's zone."""
+    if not kept:
+        return "—"
+    return (f'<time datetime="{html.escape(kept)}">'
+            f"{html.escape(kept.replace('T', ' ').rstrip('Z'))}</time>")
 
 
 def unkept_html(problem: str) -> str:
@@ -62,13 +99,13 @@ def class_html(summary: ClassSummary | None, rules_base: str, problem: str | Non
     warning = unkept_html(problem) if problem else ""
     if summary is None:
         return warning + "<p>The class cannot be read.</p>"
-    kinds = sorted({kind for one in summary.students for kind in one.kinds})
+    kinds = sorted({kind for one in summary.students for kind in one.kinds}, key=_kind_order)
     parts = [warning, f'<p class="loo-count" data-loo-answers="{summary.answers}">'
              f"{len(summary.students)} student{'s' if len(summary.students) != 1 else ''}, "
              f"{summary.answers} answer{'s' if summary.answers != 1 else ''} checked.</p>"]
     parts.append('<h2 id="loo-students">Students</h2>')
     if summary.students:
-        head = "".join(f'<th scope="col">{html.escape(kind)}<br><small>right / tried</small></th>'
+        head = "".join(f'<th scope="col">{_kind_heading(kind)}<br><small>right / tried</small></th>'
                        for kind in kinds)
         rows = []
         for one in summary.students:
@@ -78,11 +115,12 @@ def class_html(summary: ClassSummary | None, rules_base: str, problem: str | Non
             missed = ", ".join(f"{link_rules(rule, rules_base)} ×{count}"
                                for rule, count in sorted(one.missed.items()))
             rows.append(f'<tr data-loo-student="{html.escape(one.name)}">'
-                        f'<th scope="row">{html.escape(one.name)}</th>{cells}'
-                        f"<td>{html.escape(one.last.replace('T', ' ').rstrip('Z')) or '—'}</td>"
+                        f'<th scope="row">{name_html(one.name)}</th>{cells}'
+                        f"<td>{time_html(one.last)}</td>"
                         f"<td>{missed or '—'}</td></tr>")
         parts.append('<table class="loo-class"><thead><tr><th scope="col">Student</th>'
-                     f'{head}<th scope="col">Last activity (UTC)</th>'
+                     f'{head}<th scope="col">Last activity '
+                     '(<span class="loo-zone">UTC</span>)</th>'
                      f'<th scope="col">Rules missed</th></tr></thead>'
                      f"<tbody>{''.join(rows)}</tbody></table>")
     else:
@@ -92,8 +130,9 @@ def class_html(summary: ClassSummary | None, rules_base: str, problem: str | Non
                  "were wrong.</p>")
     if summary.stuck:
         parts.append("<ul>" + "".join(
-            f"<li><strong>{html.escape(kind)}</strong>: "
-            f"{html.escape(', '.join(names))}</li>" for kind, names in sorted(summary.stuck.items()))
+            f"<li><strong>{_kind_heading(kind)}</strong>: "
+            f"{', '.join(map(name_html, names))}</li>"
+            for kind, names in sorted(summary.stuck.items(), key=lambda item: _kind_order(item[0])))
             + "</ul>")
     else:
         parts.append("<p>Nobody is stuck.</p>")
@@ -179,6 +218,7 @@ class CsvHandler(TeacherHandler):
 
     def get(self) -> None:
         out = io.StringIO()
+        out.write("\ufeff")  # a byte-order mark: spreadsheets then read UTF-8, ♦ and ë intact
         write_csv(self.book.rows(), out)
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", 'attachment; filename="class.csv"')
@@ -213,6 +253,16 @@ TEACHER_PAGE = """<!DOCTYPE html>
   .loo-state[data-loo-offline] {{ color: #a4000f; font-weight: 600; }}
   .loo-unkept {{ color: #a4000f; border: 2px solid #a4000f; padding: 0.5em 0.8em;
     background: #fff; }}
+  .loo-view {{ display: flex; flex-wrap: wrap; gap: 0.5em 1.5em; align-items: center; }}
+  .loo-view button, .loo-view select {{ font: inherit; min-height: 2em; }}
+  .loo-name-initials {{ display: none; }}
+  body.loo-projector {{ font-size: 28px; }}
+  body.loo-projector main {{ max-width: none; margin: 0.5em 1em; }}
+  body.loo-projector .loo-teacher-only {{ display: none; }}
+  body.loo-projector[data-loo-names="initials"] .loo-name-full {{ display: none; }}
+  body.loo-projector[data-loo-names="initials"] .loo-name-initials {{ display: inline; }}
+  body.loo-projector[data-loo-names="hidden"] .loo-name-full {{ display: none; }}
+  body.loo-projector[data-loo-names="hidden"] #loo-stuck + p + ul {{ display: none; }}
 </style>
 <script defer src="/loo/teacher.js"></script>
 </head>
@@ -220,10 +270,20 @@ TEACHER_PAGE = """<!DOCTYPE html>
 <main>
 <h1>The class</h1>
 {code}
-<p>Kept in {folder}. <a class="loo-export" href="/loo/teacher/class.csv" download>Export the
-answers as CSV</a></p>
+<div class="loo-view" role="group" aria-label="How the page shows the class">
+<button type="button" class="loo-projector-button" aria-pressed="false">Projector view</button>
+<label>Names in the projector view
+<select class="loo-names">
+<option value="initials">as initials</option>
+<option value="hidden">hidden</option>
+<option value="full">in full</option>
+</select></label>
+</div>
+<p class="loo-teacher-only">Kept in {folder}. <a class="loo-export" href="/loo/teacher/class.csv"
+download>Export the answers as CSV</a></p>
 <p class="loo-state" role="status" aria-live="polite">Updated every second.</p>
 <div id="loo-class">{summary}</div>
+<section class="loo-teacher-only" aria-labelledby="loo-release">
 <h2 id="loo-release">A student on another computer</h2>
 <p>Each student sees a rejoin code on their page, which joins them again under their name from
 another browser. For one who lost it, release the name: the next browser that joins under it
@@ -235,6 +295,7 @@ takes it, with no code, and keeps the student's answers.</p>
 <input id="loo-release-name" name="name" maxlength="40" required>
 <button type="submit">Release the name</button>
 </form>
+</section>
 </main>
 </body>
 </html>

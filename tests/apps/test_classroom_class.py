@@ -317,14 +317,15 @@ def test_two_students_answer_and_the_teacher_sees_both_at_once(server: Server) -
         seen["Eve's own"] = eve.locator(".loo-class-bar").inner_text()
         with teacher.expect_download() as download:
             teacher.locator("a.loo-export").click()
-        seen["csv"] = Path(download.value.path()).read_text(encoding="utf-8")
+        seen["csv"] = Path(download.value.path()).read_bytes().decode("utf-8")
 
     in_browser(lesson)
     assert not findings, "\n".join(findings)
     assert "1 / 1" in seen["Eve"] and "0 / 1" in seen["Fay"]
     assert re.search(r"R-[A-Z-]+", seen["Fay"]) and "R-" in seen["missed"]
     assert "legal-cards 1 / 1" in seen["Eve's own"] and "Fay" not in seen["Eve's own"]
-    lines = seen["csv"].splitlines()
+    assert seen["csv"].startswith("\ufeff")  # a byte-order mark, for spreadsheets
+    lines = seen["csv"].removeprefix("\ufeff").splitlines()
     assert lines[0] == "student,kind,seed,answer,verdict,rule,time"
     assert any(line.startswith("Eve,legal-cards,2024,") and ",right," in line for line in lines)
     assert any(line.startswith("Fay,legal-cards,2024,") and ",wrong,R-" in line for line in lines)

@@ -15,8 +15,11 @@ not stop), with the immutable attribute of ``chattr``.
 from __future__ import annotations
 
 import contextlib
+import datetime
+import html
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -24,16 +27,19 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_classroom_class import Browser
 
 from loo_tutor.apps.classbook import DATABASE, ClassBook, ClassBookError
 from loo_tutor.apps.classroom_students import UNKEPT
+from loo_tutor.apps.classroom_teacher import class_html, initials
 from loo_tutor.apps.cli import main
 from loo_tutor.teaching.exercises import Kind, make
 from loo_tutor.teaching.marking import Mark, judge, key_answer
 
+from browser_support import axe_findings, in_browser
 from classroom_server import free_port, start, stop, teacher_url
 
 WHEN = "2026-12-05T09:00:00Z"
@@ -332,3 +338,72 @@ def test_in_the_classroom_a_student_comes_back_from_another_browser(tmp_path: Pa
     assert released[0] == 200 and "Bea can join again from another computer" in released[1]
     assert student_release[0] == 403
     assert third_join[0] == 200 and after == [None, None, "Bea"]
+
+
+# -- the teacher's page ------------------------------------------------------------------
+
+
+def test_the_teachers_page_lists_kinds_one_to_six_with_their_names(tmp_path: Path) -> None:
+    book = ClassBook(tmp_path)
+    student = book.student_of(book.join("Zoë Ng")[0])
+    assert student
+    for n, kind in enumerate((Kind.SESSION, Kind.SETTLE, Kind.LEGAL_CARDS, Kind.DEALER)):
+        book.record(student[0], f"k{n}", judge(kind.word, 5, "nothing"), WHEN)
+    page = class_html(book.summary(), "")
+    headings = re.findall(r'<th scope="col">(\d)\. ([^<]+)<br>', page)
+    assert headings == [(str(int(kind)), html.escape(kind.title)) for kind in sorted(
+        (Kind.SESSION, Kind.SETTLE, Kind.LEGAL_CARDS, Kind.DEALER), key=int)]
+    assert initials("Zoë  van Ng") == "Z. v. N." and '<time datetime="' + WHEN in page
+
+
+def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
+        tmp_path: Path) -> None:
+    server = start("--port", str(free_port()), "--pool-size", "0", data=tmp_path / "class")
+    seen: dict[str, object] = {}
+    findings: list[str] = []
+    try:
+        zoe = Browser(server.url)
+        assert zoe.join("Zoë Ng", code="")[0] == 200
+        assert zoe.answer({"id": "z1", "kind": "legal-cards", "seed": 2024,
+                           "answer": ["AD"]})[0] == 200
+        kept = ClassBook(tmp_path / "class", create=False)
+        when = next(kept.rows())[2]
+        kept.close()
+        teacher = Browser(server.url)
+        teacher.get(teacher_url(server).removeprefix(server.url))
+        status, csv = teacher.get("loo/teacher/class.csv")
+        seen["csv"] = (status, csv)
+
+        def look(browser: Any) -> None:
+            context = browser.new_context(timezone_id="Asia/Tokyo",
+                                          viewport={"width": 1920, "height": 1080})
+            page = context.new_page()
+            page.goto(teacher_url(server))
+            row = page.locator('tr[data-loo-student="Zoë Ng"]')
+            row.locator("time").wait_for()
+            seen["zone"] = page.locator(".loo-zone").inner_text()
+            seen["time"] = row.locator("time").inner_text()
+            seen["font"] = page.evaluate("getComputedStyle(document.body).fontSize")
+            page.get_by_role("button", name="Projector view").click()
+            seen["projector font"] = page.evaluate("getComputedStyle(document.body).fontSize")
+            seen["initials"] = row.locator("th").inner_text()
+            findings.extend(axe_findings(page))
+            page.get_by_label("Names in the projector view").select_option("hidden")
+            seen["hidden"] = row.locator("th").inner_text()
+            page.reload()
+            page.locator('tr[data-loo-student="Zoë Ng"] time').wait_for()
+            seen["kept"] = page.evaluate("document.body.className")
+            context.close()
+
+        in_browser(look)
+    finally:
+        stop(server)
+    status, csv = seen["csv"]  # type: ignore[misc]
+    assert status == 200 and csv.startswith("\ufeffstudent,") and "Zoë Ng" in csv
+    utc = datetime.datetime.fromisoformat(when.replace("Z", "+00:00"))
+    local = utc.astimezone(datetime.timezone(datetime.timedelta(hours=9)))
+    assert seen["zone"] == "Asia/Tokyo" and seen["time"] == local.strftime("%Y-%m-%d %H:%M:%S")
+    assert seen["font"] == "16px" and seen["projector font"] == "28px"
+    assert seen["initials"].strip() == "Z. N." and seen["hidden"].strip() == ""
+    assert not findings, "\n".join(findings)
+    assert "loo-projector" in str(seen["kept"])
