@@ -54,7 +54,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..engine.errors import LooError
+from ..teaching.assignment import class_assignment
 from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
+from ..teaching.score import score
 
 SCHEMA_VERSION = 1
 """The version of the schema below; a database of another version is not opened."""
@@ -144,7 +147,8 @@ Entry = tuple[str, Mark, str]
 
 @dataclass
 class KindTally:
-    """One student's exercises of one kind: variants tried, variants answered right."""
+    """One student's exercises of one kind: those scored (tried, or set by the class's
+    assignment when it has one), and those right, as the one score model counts them."""
 
     tried: int = 0
     right: int = 0
@@ -540,14 +544,28 @@ class ClassBook:
         with self._using() as db:
             return int(db.execute("SELECT count(*) FROM answers").fetchone()[0])
 
+    def _assignment_keys(self) -> list[tuple[str, int]] | None:
+        """The exercises of the class's assignment, or ``None`` without one (or unreadable)."""
+        try:
+            found = class_assignment(self.folder)
+        except (LooError, OSError):
+            return None
+        return None if found is None else list(found.keys())
+
     def summary(self, student: int | None = None) -> ClassSummary:
-        """The class at a glance (or one student's part of it, for their own page)."""
+        """The class at a glance (or one student's part of it, for their own page).
+
+        Each student's exercises of each kind are scored with the one score
+        model (:func:`loo_tutor.teaching.score.score`), against the class's
+        assignment when it has one: ``right`` counts the exercises right,
+        ``tried`` the exercises scored.
+        """
         with self._using() as db:
             names = db.execute(
                 "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
                 + " ORDER BY folded", (() if student is None else (student,))).fetchall()
         by_name = {name: StudentSummary(name) for _, name in names}
-        solved: dict[tuple[str, str], set[int]] = {}
+        checked: dict[str, list[Mark]] = {}
         tried: dict[tuple[str, str], set[int]] = {}
         recent: dict[tuple[str, str], list[str]] = {}
         rule_students: dict[str, set[str]] = {}
@@ -558,20 +576,22 @@ class ClassBook:
             one = by_name[name]
             one.checks += 1
             one.last = max(one.last, time)
+            checked.setdefault(name, []).append(mark)
             if mark.verdict == NOT_AN_EXERCISE:
                 continue
             key = (name, mark.kind)
             tried.setdefault(key, set()).add(mark.seed)
-            if mark.is_right:
-                solved.setdefault(key, set()).add(mark.seed)
             recent.setdefault(key, []).append(mark.verdict)
             if mark.verdict == WRONG and mark.rule:
                 one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
                 rule_count[mark.rule] = rule_count.get(mark.rule, 0) + 1
                 rule_students.setdefault(mark.rule, set()).add(name)
+        keys = self._assignment_keys()
+        for name, marks in checked.items():  # the one score model, as mark --class scores
+            for kind, (right, exercises) in score(marks, keys).by_kind().items():
+                by_name[name].kinds[kind] = KindTally(exercises, right)
         stuck: dict[str, list[str]] = {}
-        for (name, kind), seeds in sorted(tried.items()):
-            by_name[name].kinds[kind] = KindTally(len(seeds), len(solved.get((name, kind), ())))
+        for name, kind in sorted(tried):
             last = recent.get((name, kind), [])[-STUCK_AFTER:]
             if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
                 stuck.setdefault(kind, []).append(name)

@@ -38,6 +38,7 @@ from loo_tutor.apps.classroom_teacher import class_html, initials
 from loo_tutor.apps.cli import main
 from loo_tutor.teaching.exercises import Kind, make
 from loo_tutor.teaching.marking import Mark, judge, key_answer
+from loo_tutor.teaching.score import SOLUTION
 
 from browser_support import axe_findings, in_browser
 from classroom_server import free_port, start, stop, teacher_url
@@ -407,3 +408,20 @@ def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
     assert seen["initials"].strip() == "Z. N." and seen["hidden"].strip() == ""
     assert not findings, "\n".join(findings)
     assert "loo-projector" in str(seen["kept"])
+
+
+def test_the_teachers_page_scores_as_mark_class_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book = ClassBook(tmp_path)
+    student = book.student_of(book.join("Ann")[0])
+    assert student
+    checks = [(1, "wrong"), (1, "wrong"), (1, "right"),  # right after three checks
+              (2, SOLUTION), (2, "right"),  # the solution seen first: never right
+              (3, "wrong"), (4, "right")]
+    for n, (seed, verdict) in enumerate(checks):
+        book.record(student[0], f"c{n}", Mark("legal-cards", seed, "[3S]", verdict, "", ""), WHEN)
+    tally = book.summary().students[0].kinds["legal-cards"]
+    assert (tally.right, tally.tried) == (2, 4)
+    book.close()
+    assert main(["mark", "--class", str(tmp_path)]) == 0
+    assert "2 of 4 right" in capsys.readouterr().out
