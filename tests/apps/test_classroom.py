@@ -27,6 +27,7 @@ import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
@@ -419,12 +420,19 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
     assert at_end == [*after_run, "Kernel ready for a.ipynb: k2 has run the notebook"]
 
 
+def _students(taken: Any) -> int:
+    """How many kernels pages hold, from what :func:`classroom._says_when_ready` returned."""
+    ids, starting = taken()
+    return len(ids) + int(starting)
+
+
 def test_the_students_are_the_kernels_taken_from_the_pools_and_still_running() -> None:
     async def play() -> list[int]:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        students = classroom._says_when_ready(kernels)
-        assert students is not None
+        taken = classroom._says_when_ready(kernels)
+        assert taken is not None
+        students = partial(_students, taken)
         counted = [students()]
         kernels._pools["a.ipynb"].pop(0)  # a page takes a kernel still starting
         kernels.fill_if_needed(delay=None, notebook_name="a.ipynb")
@@ -443,12 +451,12 @@ def test_a_kernel_started_outside_the_pools_is_a_student_s() -> None:
     async def play() -> int:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        students = classroom._says_when_ready(kernels)
-        assert students is not None
+        taken = classroom._says_when_ready(kernels)
+        assert taken is not None
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         kernels.running.append("started for a page")  # Voila's own way, before a pool is ready
-        return students()
+        return _students(taken)
 
     assert in_a_loop_of_its_own(play()) == 1
 

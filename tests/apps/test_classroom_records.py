@@ -223,7 +223,7 @@ def test_the_server_copies_its_log_into_the_file_while_it_runs_and_when_it_stops
     assert _alone(folder / DATABASE, tmp_path / "after") == ["first", "second"]
 
 
-def _refuses(base: str, log: list[str], teacher: str, ann: str) -> dict[str, object]:
+def _refuses(base: str, log: list[str], teacher: str, ann: str) -> dict[str, Any]:
     """What a server that cannot keep its class says: at start, to students, to the teacher.
 
     Ann joined before, and her browser holds the secret ``ann``.
@@ -243,14 +243,14 @@ def _refuses(base: str, log: list[str], teacher: str, ann: str) -> dict[str, obj
             "fragment": fragment}
 
 
-def _assert_refused(seen: dict[str, object], problem: str) -> None:
+def _assert_refused(seen: dict[str, Any], problem: str) -> None:
     log = str(seen["log"])
     assert f"warning: {problem}" in log and "Traceback" not in log
-    status, page = seen["joined"]  # type: ignore[misc]
-    assert status == 503 and page == UNKEPT
-    status, reply = seen["answered"]  # type: ignore[misc]
-    assert status == 503 and json.loads(reply) == {"error": UNKEPT, "kept": False}
-    for status, page in (seen["page"], seen["fragment"]):  # type: ignore[misc]
+    joined: tuple[int, str] = seen["joined"]
+    assert joined == (503, UNKEPT)
+    answered: tuple[int, str] = seen["answered"]
+    assert answered[0] == 503 and json.loads(answered[1]) == {"error": UNKEPT, "kept": False}
+    for status, page in (seen["page"], seen["fragment"]):
         assert status == 200 and "The class cannot be kept:" in page and problem in page
 
 
@@ -360,7 +360,7 @@ def test_the_teachers_page_lists_kinds_one_to_six_with_their_names(tmp_path: Pat
 def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
         tmp_path: Path) -> None:
     server = start("--port", str(free_port()), "--pool-size", "0", data=tmp_path / "class")
-    seen: dict[str, object] = {}
+    seen: dict[str, Any] = {}
     findings: list[str] = []
     try:
         zoe = Browser(server.url)
@@ -399,7 +399,7 @@ def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
         in_browser(look)
     finally:
         stop(server)
-    status, csv = seen["csv"]  # type: ignore[misc]
+    status, csv = seen["csv"]
     assert status == 200 and csv.startswith("\ufeffstudent,") and "Zoë Ng" in csv
     utc = datetime.datetime.fromisoformat(when.replace("Z", "+00:00"))
     local = utc.astimezone(datetime.timezone(datetime.timedelta(hours=9)))
