@@ -135,6 +135,8 @@ async function send(report) {
     body: JSON.stringify(report),
   });
   if (reply.status === 403) return 'not joined';
+  if (reply.status === 429) return 'later'; // too many at once: the rest wait a moment
+  if (reply.status === 400) return 'refused'; // never kept, however often it is sent
   if (!reply.ok) throw new Error(`status ${reply.status}`);
   return 'kept';
 }
@@ -145,8 +147,12 @@ async function flush() {
   try {
     for (const report of Object.values({ ...readOutbox(), ...pending })) {
       if (!joined) break;
-      if ((await send(report)) === 'kept') forget(report.id);
-      else joined = null;
+      const said = await send(report);
+      if (said === 'kept' || said === 'refused') forget(report.id);
+      else if (said === 'later') {
+        setTimeout(flush, RETRY_MS);
+        break;
+      } else joined = null;
     }
     if (offline) document.documentElement.dataset.looServer = 'back';
     offline = false;

@@ -9,8 +9,9 @@ killed at any moment keeps every answer it acknowledged.
 
 What is kept:
 
-* ``students``: each name that joined, unique whatever its capitals and
-  spacing, and when it joined;
+* ``students``: each name that joined, unique whatever its capitals,
+  spacing, width and look-alike letters (:func:`folded_name`), and when it
+  joined;
 * ``sessions``: the secret of each browser that joined (the value of its
   cookie), tied to one student;
 * ``answers``: one row per exercise checked: the student, the engine's
@@ -30,10 +31,13 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import unicodedata
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
 
@@ -45,6 +49,12 @@ LONGEST_NAME = 40
 """The most characters a student's name may have."""
 STUCK_AFTER = 2
 """A student is stuck on a kind when this many of their last checks of it were all wrong."""
+SHOWN = "solution shown"
+"""The verdict kept for an exercise whose solution the student was shown, and for every check
+of it after that: never counted right."""
+NAME_TAKEN = "Choose another name."
+"""All a student is told when the name they typed cannot be theirs: it says nothing of who
+is in the class."""
 
 _SCHEMA = """
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -102,8 +112,19 @@ def tidy_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
-def _folded(name: str) -> str:
-    return tidy_name(name).casefold()
+def folded_name(name: str) -> str:
+    """``name`` as names are compared: NFKC, capitals folded, and letters of other scripts
+    that look like Latin ones read as those (a Greek capital beta as ``B``; a full-width
+    ``B`` is ``B`` after NFKC), so that ``"Bob"``, ``"\u0392ob"`` and ``"\uff22ob"`` are one
+    name.
+    """
+    plain = unicodedata.normalize("NFKC", tidy_name(name))
+    alike = confusables.is_confusable(plain, greedy=True, preferred_aliases=["latin"]) or []
+    for found in alike:
+        latin = [glyph["c"] for glyph in found["homoglyphs"] if glyph["n"].startswith("LATIN")]
+        if latin:
+            plain = plain.replace(found["character"], latin[0])
+    return unicodedata.normalize("NFKC", plain.casefold())
 
 
 Entry = tuple[str, Mark, str]
@@ -140,6 +161,78 @@ class ClassSummary:
     answers: int
 
 
+@dataclass
+class _Student:
+    """One student's running tally, kept up to date as answers are recorded."""
+
+    name: str
+    checks: int = 0
+    last: str = ""
+    missed: dict[str, int] = field(default_factory=dict)
+    tried: dict[str, set[int]] = field(default_factory=dict)
+    solved: dict[str, set[int]] = field(default_factory=dict)
+    recent: dict[str, deque[str]] = field(default_factory=dict)
+
+
+class _Tally:
+    """The class's summary kept as answers come, so that reading it costs as much for the
+    thousandth answer as for the first: per student, per kind, per rule, never per row."""
+
+    def __init__(self) -> None:
+        self.students: dict[int, _Student] = {}
+        self.rule_count: dict[str, int] = {}
+        self.rule_students: dict[str, set[int]] = {}
+        self.total = 0
+
+    def add(self, student: int, name: str, mark: Mark, time: str) -> None:
+        one = self.students.setdefault(student, _Student(name))
+        self.total += 1
+        one.checks += 1
+        one.last = max(one.last, time)
+        if mark.verdict == NOT_AN_EXERCISE:
+            return
+        one.tried.setdefault(mark.kind, set()).add(mark.seed)
+        if mark.is_right:
+            one.solved.setdefault(mark.kind, set()).add(mark.seed)
+        one.recent.setdefault(mark.kind, deque(maxlen=STUCK_AFTER)).append(mark.verdict)
+        if mark.verdict == WRONG and mark.rule:
+            one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
+            self.rule_count[mark.rule] = self.rule_count.get(mark.rule, 0) + 1
+            self.rule_students.setdefault(mark.rule, set()).add(student)
+
+    def summary(self, names: list[tuple[int, str]]) -> ClassSummary:
+        """The summary of the students ``names`` (id, name), in that order."""
+        shown: list[StudentSummary] = []
+        stuck: dict[str, list[str]] = {}
+        total = 0
+        for student, name in names:
+            one = self.students.get(student)
+            if one is None:
+                shown.append(StudentSummary(name))
+                continue
+            total += one.checks
+            summary = StudentSummary(name, last=one.last, missed=dict(one.missed),
+                                     checks=one.checks)
+            for kind in sorted(one.tried):
+                summary.kinds[kind] = KindTally(len(one.tried[kind]),
+                                                len(one.solved.get(kind, ())))
+                last = list(one.recent.get(kind, ()))
+                if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
+                    stuck.setdefault(kind, []).append(name)
+            shown.append(summary)
+        wanted = {student for student, _ in names}
+        missed = []
+        for rule, students in self.rule_students.items():
+            among = students & wanted
+            if among:
+                count = sum(self.students[s].missed.get(rule, 0) for s in among)
+                missed.append((rule, count, len(among)))
+        missed.sort(key=lambda item: (-item[1], -item[2], item[0]))
+        for names_stuck in stuck.values():
+            names_stuck.sort()
+        return ClassSummary(shown, stuck, missed, total)
+
+
 class ClassBook:
     """The class kept in ``folder``: open it, then join, record and read.
 
@@ -150,6 +243,7 @@ class ClassBook:
     def __init__(self, folder: Path, create: bool = True) -> None:
         self.folder = folder
         self.path = folder / DATABASE
+        self._tally: _Tally | None = None
         if not create and not self.path.is_file():
             raise ClassBookError(f"no class is kept in {folder} (it has no {DATABASE})")
         try:
@@ -199,14 +293,20 @@ class ClassBook:
         """The teacher's token: made once for the folder, then the same at every start."""
         return self.setting("teacher_token", secrets.token_urlsafe(24))
 
+    def new_teacher_token(self) -> str:
+        """Replace the teacher's token with a new one (the old address stops working)."""
+        self._db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                         ("teacher_token", secrets.token_urlsafe(24)))
+        return self.teacher_token()
+
     # -- students ----------------------------------------------------------------------
 
     def join(self, name: str) -> tuple[str | None, str]:
         """Join ``name`` to the class: ``(secret, name kept)``, or ``(None, why not)``.
 
         The secret is the new browser session's, to be kept in its cookie.
-        A name taken by another student, whatever its capitals and spacing,
-        is refused.
+        A name taken by another student, as :func:`folded_name` compares
+        them, is refused with :data:`NAME_TAKEN` alone.
         """
         kept = tidy_name(name)
         problem = name_problem(kept)
@@ -217,14 +317,13 @@ class ClassBook:
             self._db.execute("BEGIN IMMEDIATE")
             cursor = self._db.execute(
                 "INSERT INTO students (name, folded, joined) VALUES (?, ?, ?)",
-                (kept, _folded(kept), now()))
+                (kept, folded_name(kept), now()))
             self._db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)",
                              (secret, cursor.lastrowid))
             self._db.execute("COMMIT")
         except sqlite3.IntegrityError:
             self._db.execute("ROLLBACK")
-            return None, (f"Someone in this class already goes by {kept}. "
-                          "Choose another name: add an initial, say.")
+            return None, NAME_TAKEN
         return secret, kept
 
     def student_of(self, secret: str | None) -> tuple[int, str] | None:
@@ -248,7 +347,18 @@ class ClassBook:
             "rule, message, rule_name, expected, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
              mark.message, mark.rule_name, mark.expected, time))
-        return cursor.rowcount == 1
+        kept = cursor.rowcount == 1
+        if kept and self._tally is not None:
+            found = self._db.execute("SELECT name FROM students WHERE id = ?",
+                                     (student,)).fetchone()
+            self._tally.add(student, str(found[0]), mark, time)
+        return kept
+
+    def was_shown(self, student: int, kind: str, seed: int) -> bool:
+        """Whether ``student`` was shown the solution of the exercise ``kind`` ``seed``."""
+        return self._db.execute(
+            "SELECT 1 FROM answers WHERE student = ? AND kind = ? AND seed = ? AND verdict = ? "
+            "LIMIT 1", (student, kind, seed, SHOWN)).fetchone() is not None
 
     def rows(self, student: int | None = None) -> Iterator[Entry]:
         """Every answer kept, in the order checked (only ``student``'s when given)."""
@@ -268,40 +378,22 @@ class ClassBook:
         return int(self._db.execute("SELECT count(*) FROM answers").fetchone()[0])
 
     def summary(self, student: int | None = None) -> ClassSummary:
-        """The class at a glance (or one student's part of it, for their own page)."""
+        """The class at a glance (or one student's part of it, for their own page).
+
+        The rows are read once, the first time; after that the summary is kept
+        up to date as answers are recorded.
+        """
+        if self._tally is None:
+            self._tally = _Tally()
+            found = self._db.execute(
+                "SELECT student, kind, seed, answer, verdict, rule, message, rule_name, "
+                "expected, time FROM answers ORDER BY id")
+            known = dict(self._db.execute("SELECT id, name FROM students").fetchall())
+            for one, kind, seed, answer, verdict, rule, message, rule_name, expected, time \
+                    in found:
+                self._tally.add(one, known[one], Mark(kind, int(seed), answer, verdict, rule,
+                                                      message, rule_name, expected), time)
         names = self._db.execute(
             "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
             + " ORDER BY folded", (() if student is None else (student,))).fetchall()
-        by_name = {name: StudentSummary(name) for _, name in names}
-        solved: dict[tuple[str, str], set[int]] = {}
-        tried: dict[tuple[str, str], set[int]] = {}
-        recent: dict[tuple[str, str], list[str]] = {}
-        rule_students: dict[str, set[str]] = {}
-        rule_count: dict[str, int] = {}
-        total = 0
-        for name, mark, time in self.rows(student):
-            total += 1
-            one = by_name[name]
-            one.checks += 1
-            one.last = max(one.last, time)
-            if mark.verdict == NOT_AN_EXERCISE:
-                continue
-            key = (name, mark.kind)
-            tried.setdefault(key, set()).add(mark.seed)
-            if mark.is_right:
-                solved.setdefault(key, set()).add(mark.seed)
-            recent.setdefault(key, []).append(mark.verdict)
-            if mark.verdict == WRONG and mark.rule:
-                one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
-                rule_count[mark.rule] = rule_count.get(mark.rule, 0) + 1
-                rule_students.setdefault(mark.rule, set()).add(name)
-        stuck: dict[str, list[str]] = {}
-        for (name, kind), seeds in sorted(tried.items()):
-            by_name[name].kinds[kind] = KindTally(len(seeds), len(solved.get((name, kind), ())))
-            last = recent.get((name, kind), [])[-STUCK_AFTER:]
-            if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
-                stuck.setdefault(kind, []).append(name)
-        missed = sorted(((rule, count, len(rule_students[rule]))
-                         for rule, count in rule_count.items()),
-                        key=lambda item: (-item[1], -item[2], item[0]))
-        return ClassSummary(list(by_name.values()), stuck, missed, total)
+        return self._tally.summary([(int(one), str(name)) for one, name in names])

@@ -122,6 +122,9 @@ KERNEL_SPECS = "loo_tutor.apps.kernels.ClassroomKernelSpecs"
 it needs Jupyter, which is optional)."""
 ADMISSION = "loo_admission"
 """The server setting holding the :class:`~loo_tutor.apps.admission.Admission` of the notebook pages."""
+LARGEST_BODY = 64 * 1024
+"""The most bytes a request's body may have (the largest the pages send is a report of a
+check, 20,000 bytes at most)."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -609,7 +612,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: loo-tutor classroom needs Voila, which is not installed; "
               f"install it with: {INSTALL_HINT}", file=sys.stderr)
         return EXIT_BAD
+    from jupyter_server.log import log_request
+
+    from ..teaching.issued import KEY_VARIABLE
     from .classbook import ClassBook, ClassBookError
+    from .classroom_doors import Doors, code_problem, make_class_code
 
     notebooks = Path(args.notebooks).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -638,12 +645,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD
     code = (args.class_code or "").strip()
+    if code and (problem := code_problem(code)):
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_BAD
+    if not code and args.class_code is None and not is_loopback(args.host):
+        code = make_class_code()
+    if args.new_teacher_token:
+        book_of_class.new_teacher_token()
+    doors = Doors(key=bytes.fromhex(book_of_class.setting("issue_key", secrets.token_hex(32))))
+    # The kernels sign the exercises they issue with this key (loo_tutor.teaching.issued);
+    # they inherit it from the server's environment, and no page can read it. It is kept
+    # with the class, so that checks a page kept while the server was away still count.
+    os.environ[KEY_VARIABLE] = doors.key.hex()
 
     template = page_template(args.page)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
     config = traitlets_config.Config(voila_config(
         notebooks, args.host, args.port, token, args.pool_size, args.cull_after, template))
+    # Jupyter Server's request log, which writes [secret] for any token in an address.
+    config.Voila.tornado_settings = {
+        "log_function": partial(log_request, record_prometheus_metrics=False)}
     served = read_notebooks(notebooks)
     in_order, toc_problem = _listing_of(notebooks, served)
 
@@ -663,9 +685,9 @@ def run(args: argparse.Namespace) -> int:
         self.app.settings[ADMISSION] = places
         found: list[Any] = [
             *admission.routes(places, self.kernel_manager),
-            *classroom_students.routes(book_of_class, code),
+            *classroom_students.routes(book_of_class, code, doors),
             *classroom_teacher.routes(book_of_class, code,
-                                      "/voila/book/" if serve_book else ""),
+                                      "/voila/book/" if serve_book else "", doors),
             *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
               for route in voila_app.Voila.init_handlers(self))]
         if serve_book:
@@ -674,7 +696,13 @@ def run(args: argparse.Namespace) -> int:
                                         {"path": str(book), "default_filename": "index.html"})))
         return found
 
-    classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})
+    def listen(self: Any) -> Any:
+        # Bodies past LARGEST_BODY get 400 before they are read, on every route.
+        self.app.listen = partial(self.app.listen, max_body_size=LARGEST_BODY)
+        return voila_app.Voila.listen(self)
+
+    classroom = type("ClassroomVoila", (voila_app.Voila,),
+                     {"init_handlers": handlers, "listen": listen})
     app = classroom(config=config)
     app.initialize(argv=[])
 
