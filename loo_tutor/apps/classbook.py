@@ -40,6 +40,7 @@ from pathlib import Path
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
+from ..teaching.score import SOLUTION
 
 SCHEMA_VERSION = 1
 """The version of the schema below; a database of another version is not opened."""
@@ -49,9 +50,9 @@ LONGEST_NAME = 40
 """The most characters a student's name may have."""
 STUCK_AFTER = 2
 """A student is stuck on a kind when this many of their last checks of it were all wrong."""
-SHOWN = "solution shown"
+SHOWN = SOLUTION
 """The verdict kept for an exercise whose solution the student was shown, and for every check
-of it after that: never counted right."""
+of it after that: never counted right (the score model's "solution shown")."""
 NAME_TAKEN = "Choose another name."
 """All a student is told when the name they typed cannot be theirs: it says nothing of who
 is in the class."""

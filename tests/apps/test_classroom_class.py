@@ -237,7 +237,7 @@ def test_answers_are_judged_by_the_server_under_the_cookies_name(server: Server)
     right = {"id": "ann-2", "kind": "legal-cards", "seed": 2024,
              "answer": key_answer(EXERCISE), "verdict": "wrong"}
     assert json.loads(ann.answer(right)[1])["verdict"] == "right"
-    odd = {"id": "ann-3", "kind": "legal-cards", "seed": 2024, "answer": ["ZZ"]}
+    odd = {"id": "ann-3", "kind": "no-such-kind", "seed": 2024, "answer": ["AS"]}
     assert json.loads(ann.answer(odd)[1])["verdict"] == "not an exercise"
     assert ann.answer({"kind": 1, "seed": 1, "answer": []})[0] == 400  # no check id
     status, me = ann.get("loo/me")
