@@ -39,7 +39,7 @@ from pathlib import Path
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
-from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
+from ..teaching.marking import NOT_AN_EXERCISE, RIGHT, WRONG, Mark
 from ..teaching.score import SOLUTION
 
 SCHEMA_VERSION = 1
@@ -200,6 +200,40 @@ class _Tally:
             one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
             self.rule_count[mark.rule] = self.rule_count.get(mark.rule, 0) + 1
             self.rule_students.setdefault(mark.rule, set()).add(student)
+
+    @classmethod
+    def of(cls, db: sqlite3.Connection) -> _Tally:
+        """The tally of every answer kept in ``db``, added up by SQLite in two queries."""
+        tally = cls()
+        names = dict(db.execute("SELECT id, name FROM students").fetchall())
+        db.execute("BEGIN")  # one snapshot for both queries
+        try:
+            for student, kind, seed, verdict, rule, count, last in db.execute(
+                    "SELECT student, kind, seed, verdict, rule, count(*), max(time) FROM answers "
+                    "GROUP BY student, kind, seed, verdict, rule"):
+                one = tally.students.setdefault(student, _Student(names[student]))
+                one.checks += count
+                one.last = max(one.last, last)
+                tally.total += count
+                if verdict == NOT_AN_EXERCISE:
+                    continue
+                one.tried.setdefault(kind, set()).add(seed)
+                if verdict == RIGHT:
+                    one.solved.setdefault(kind, set()).add(seed)
+                if verdict == WRONG and rule:
+                    one.missed[rule] = one.missed.get(rule, 0) + count
+                    tally.rule_count[rule] = tally.rule_count.get(rule, 0) + count
+                    tally.rule_students.setdefault(rule, set()).add(student)
+            for student, kind, verdict in db.execute(
+                    "SELECT student, kind, verdict FROM (SELECT student, kind, verdict, "
+                    "row_number() OVER (PARTITION BY student, kind ORDER BY id DESC) AS back "
+                    f"FROM answers WHERE verdict != ?) WHERE back <= {STUCK_AFTER} "
+                    "ORDER BY student, kind, back DESC", (NOT_AN_EXERCISE,)):
+                tally.students[student].recent.setdefault(
+                    kind, deque(maxlen=STUCK_AFTER)).append(verdict)
+        finally:
+            db.execute("COMMIT")
+        return tally
 
     def summary(self, names: list[tuple[int, str]]) -> ClassSummary:
         """The summary of the students ``names`` (id, name), in that order."""
@@ -385,15 +419,7 @@ class ClassBook:
         up to date as answers are recorded.
         """
         if self._tally is None:
-            self._tally = _Tally()
-            found = self._db.execute(
-                "SELECT student, kind, seed, answer, verdict, rule, message, rule_name, "
-                "expected, time FROM answers ORDER BY id")
-            known = dict(self._db.execute("SELECT id, name FROM students").fetchall())
-            for one, kind, seed, answer, verdict, rule, message, rule_name, expected, time \
-                    in found:
-                self._tally.add(one, known[one], Mark(kind, int(seed), answer, verdict, rule,
-                                                      message, rule_name, expected), time)
+            self._tally = _Tally.of(self._db)
         names = self._db.execute(
             "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
             + " ORDER BY folded", (() if student is None else (student,))).fetchall()

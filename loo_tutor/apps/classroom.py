@@ -90,6 +90,7 @@ import os
 import re
 import secrets
 import socket
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -652,6 +653,12 @@ def run(args: argparse.Namespace) -> int:
         code = make_class_code()
     if args.new_teacher_token:
         book_of_class.new_teacher_token()
+    try:
+        book_of_class.summary()  # the answers kept so far added up once, before any page asks
+    except sqlite3.DatabaseError as exc:
+        print(f"error: the class book {book_of_class.path} cannot be read ({exc})",
+              file=sys.stderr)
+        return EXIT_BAD
     doors = Doors(key=bytes.fromhex(book_of_class.setting("issue_key", secrets.token_hex(32))))
     # The kernels sign the exercises they issue with this key (loo_tutor.teaching.issued);
     # they inherit it from the server's environment, and no page can read it. It is kept
