@@ -56,7 +56,16 @@ class the server
   start): students join by name (:mod:`.classroom_students`), every exercise
   checked on a page is judged again by the server and kept
   (:mod:`.classbook`), and the teacher watches the class on a page of their
-  own (:mod:`.classroom_teacher`), with the token printed at start;
+  own (:mod:`.classroom_teacher`), with the token printed at start; on
+  another address than this machine's, a class code is made and printed
+  unless ``--class-code`` gives one (of at least 8 letters or digits);
+* keeps its own routes behind the same doors as Voila's (the token, the
+  XSRF check), limits joining and answering, and judges only the exercises
+  its kernels issued, which they sign with a key kept in the class folder
+  and given to them in their environment (:mod:`.classroom_doors`,
+  :mod:`loo_tutor.teaching.issued`); refuses a request's body over
+  :data:`LARGEST_BODY` before reading it, and logs requests with tokens
+  hidden;
 * starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
   debugger or history file), forked from one warm parent process that has
   imported ipykernel and the widgets once (:mod:`.kernels`);
