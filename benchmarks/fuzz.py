@@ -36,13 +36,13 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from tqdm import tqdm
+
+from fuzzing import JSONL, MARKED, TARGETS
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
 
-from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
-from tqdm import tqdm  # noqa: E402
-
-from fuzzing import JSONL, MARKED, TARGETS  # noqa: E402
 
 HANG_SECONDS = 10
 
@@ -124,7 +124,7 @@ def run_http(examples: int, base_seed: int) -> int:
         jar = http.cookiejar.CookieJar()
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         browser.open(server.url + "loo/join", timeout=30).read()
-        xsrf = next(c.value for c in jar if c.name == "_xsrf")
+        xsrf = next(c.value or "" for c in jar if c.name == "_xsrf")
         form = urllib.parse.urlencode({"_xsrf": xsrf, "name": "Fuzz"}).encode()
         browser.open(server.url + "loo/join", data=form, timeout=30).read()
         cookie = "; ".join(f"{c.name}={c.value}" for c in jar)

@@ -65,7 +65,7 @@ def _report(draw: st.DrawFn, key: bytes) -> bytes:
 @st.composite
 def _body(draw: st.DrawFn, key: bytes) -> bytes:
     depth = draw(st.integers(1, 3000))
-    return draw(st.one_of(
+    body: bytes = draw(st.one_of(
         st.binary(max_size=300),
         _report(key),
         _json.map(lambda value: json.dumps(value).encode()),
@@ -75,6 +75,7 @@ def _body(draw: st.DrawFn, key: bytes) -> bytes:
             {"name": name, "code": code, "next": nxt}).encode(),
             _hostile_text, _hostile_text, _hostile_text),
     ))
+    return body
 
 
 @dataclass
