@@ -187,6 +187,9 @@ ATTACKER = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>
 <input name="name" value="Mallory"><input name="code" value="{code}">
 <input name="_xsrf" value="2|00000000|00000000000000000000000000000000|1"></form>
 <script>
+// Cookies do not keep ports apart: the page sets the classroom's XSRF cookie to the value
+// its own form carries, so only the check of the request's origin stands in its way.
+document.cookie = "_xsrf=2|00000000|00000000000000000000000000000000|1; path=/";
 window.forged = fetch("{base}loo/answer", {{method: "POST", mode: "no-cors",
   credentials: "include", headers: {{"Content-Type": "text/plain"}},
   body: JSON.stringify({report})}}).then(() => "sent", () => "failed");
