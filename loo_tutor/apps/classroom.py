@@ -370,8 +370,12 @@ def _handled_by(route: Any, kind: type) -> bool:
             and issubclass(route[1], kind))
 
 
-def _classroom_socket(route: Any) -> Any:
+def _classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = None) -> Any:
     """``route``, with a websocket handler suited to a class of pages.
+
+    ``watch(handler, message)`` is shown each message before it goes (the
+    class book's watch for a solution shown,
+    :func:`~loo_tutor.apps.classroom_students.solution_watcher`).
 
     * Each message goes out at once. Tornado leaves Nagle's algorithm on for
       websockets, so a widget's small reply to a click would wait for the
@@ -405,6 +409,8 @@ def _classroom_socket(route: Any) -> Any:
             elif problem is not None:
                 self.log.error("Message not sent", exc_info=problem)
 
+        if watch is not None:
+            watch(self, message)
         try:
             sent = base.write_message(self, message, binary)
         except websocket.WebSocketClosedError:
@@ -694,6 +700,8 @@ def run(args: argparse.Namespace) -> int:
                f"{available / 1024 ** 3:.1f} GB of memory free; --max-students changes it")
     places = admission.Admission.of(most, served, args.wait_for_place * 60)
 
+    watch = classroom_students.solution_watcher(book_of_class, doors)
+
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
         places.count = _says_when_ready(self.kernel_manager)
@@ -704,7 +712,7 @@ def run(args: argparse.Namespace) -> int:
             *classroom_students.routes(book_of_class, code, doors),
             *classroom_teacher.routes(book_of_class, code,
                                       "/voila/book/" if serve_book else "", doors),
-            *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
+            *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route), watch))
               for route in voila_app.Voila.init_handlers(self))]
         if serve_book:
             # Last, so Voila's own /voila/... routes win.

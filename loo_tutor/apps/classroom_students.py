@@ -33,7 +33,8 @@ import hmac
 import html
 import json
 import logging
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
@@ -41,9 +42,16 @@ from urllib.parse import quote
 from jupyter_server.base.handlers import JupyterHandler
 
 from ..teaching.issued import is_issued
-from ..teaching.marking import judge
+from ..teaching.marking import Mark, judge
 from .classbook import SHOWN, ClassBook, ClassSummary, now
-from .classroom_doors import TOO_FAST, WAIT_A_MINUTE, Doors, local_path, read_report
+from .classroom_doors import (
+    LONGEST_ID,
+    TOO_FAST,
+    WAIT_A_MINUTE,
+    Doors,
+    local_path,
+    read_report,
+)
 
 COOKIE = "loo-student"
 """The cookie holding a joined browser's secret."""
@@ -243,10 +251,60 @@ class AnswerHandler(ClassroomHandler):
             return
         mark = judge(kind, seed, sent.get("answer"))
         if shown or self.book.was_shown(who[0], mark.kind, mark.seed):
-            mark = replace(mark, verdict=SHOWN, rule="", rule_name="", expected="",
-                           message="The solution was shown before this check.")
+            mark = _after_solution(mark)
         new = self.book.record(who[0], sent["id"], mark, now())
         self.reply(200, {"kept": True, "new": new, "verdict": mark.verdict})
+
+
+def _after_solution(mark: Mark) -> Mark:
+    return replace(mark, verdict=SHOWN, rule="", rule_name="", expected="",
+                   message="The solution was shown before this check.")
+
+
+_SHOWN = "&quot;shown&quot;: true"
+_SHOWN_BYTES = _SHOWN.encode()
+_REPORT = re.compile(r'data-loo-checked=\\"([^"\\]*)\\"')
+
+
+def solution_watcher(book: ClassBook, doors: Doors) -> Callable[[Any, str | bytes], None]:
+    """What watches the kernels' messages on their way to a page, for a solution shown.
+
+    *Show solution* in a classroom's exercise writes a report of the showing
+    (``shown`` true, no answer, the kernel's ticket) into the page. The page
+    sends it to ``/loo/answer``; this keeps it even if the page never does:
+    the kernel's message passes through the server, which reads the report
+    there and keeps "solution shown" for the student whose cookie opened the
+    page's websocket. Returns ``seen(handler, message)``, for
+    :func:`loo_tutor.apps.classroom._classroom_socket`.
+    """
+
+    def seen(handler: Any, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            if _SHOWN_BYTES not in message:
+                return  # the common case, checked without decoding the message
+            text = message.decode("utf-8", "replace")
+        elif _SHOWN in message:
+            text = message
+        else:
+            return
+        who = book.student_of(handler.get_cookie(COOKIE))
+        if who is None:
+            return
+        for raw in _REPORT.findall(text):
+            try:
+                report = json.loads(html.unescape(raw))
+            except ValueError:
+                continue
+            if (not isinstance(report, dict) or report.get("answer") is not None
+                    or not isinstance(report.get("id"), str)
+                    or not is_issued(doors.key, report.get("variant"), report.get("kind"),
+                                     report.get("seed"), True, report.get("issued"))):
+                continue
+            if doors.owner(report["variant"], who[0]) == who[0]:
+                mark = _after_solution(judge(report["kind"], report["seed"], None))
+                book.record(who[0], report["id"][:LONGEST_ID], mark, now())
+
+    return seen
 
 
 def routes(book: ClassBook, code: str,

@@ -73,6 +73,15 @@ def _rows(server: Server, name: str) -> list[tuple[str, int, str]]:
         db.close()
 
 
+def _joined(page: Any, server: Server, name: str, then: str) -> Any:
+    """``page``, having joined the class as ``name`` on the join form, on its way to ``then``."""
+    page.goto(f"{server.url}loo/join?next={then}")
+    page.fill("#loo-name", name)
+    page.fill("#loo-code", CODE)
+    page.locator("button", has_text="Join").click()
+    return page
+
+
 def _right(check_id: str) -> dict[str, Any]:
     return {"id": check_id, "kind": "legal-cards", "seed": 2024, "answer": key_answer(EXERCISE)}
 
@@ -206,11 +215,7 @@ def test_a_page_of_another_origin_can_neither_join_nor_answer(server: Server,
 
     def attack(browser: Any) -> None:
         context = browser.new_context()
-        victim = context.new_page()
-        victim.goto(server.url + "loo/join")
-        victim.fill("#loo-name", "Vic")
-        victim.fill("#loo-code", CODE)
-        victim.locator("button", has_text="Join").click()
+        victim = _joined(context.new_page(), server, "Vic", "/")
         victim.wait_for_url(re.compile(r"/$"))
         with serve_directory(tmp_path) as other:
             page = context.new_page()
@@ -427,3 +432,32 @@ def test_hypothesis_drawn_requests_get_no_500_and_no_traceback(server: Server) -
     tally = fuzz_classroom(server, cookie, pia.xsrf(), _key(server), examples=150)
     assert tally.requests == 150 and not tally.errors
     assert tally.server_errors == 0 and tally.tracebacks == 0, tally.first_traceback
+
+
+def test_a_solution_shown_is_kept_even_when_the_page_never_reports_it(server: Server) -> None:
+    """A page that blocks its own reports: the server reads the showing on its way out."""
+    key = _key(server)
+    seen: dict[str, Any] = {}
+
+    def lesson(browser: Any) -> None:
+        context = browser.new_context()
+        page = _joined(context.new_page(), server, "Ned", "/voila/render/exercises.ipynb")
+        page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
+                               timeout=120_000)
+        context.route("**/loo/answer", lambda route: route.abort())
+        widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
+        widget.locator("button", has_text="Show solution").click()
+        widget.locator(".loo-solution-title").wait_for(timeout=30_000)
+        deadline = time.monotonic() + 30
+        while not _rows(server, "Ned") and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        seen["rows"] = _rows(server, "Ned")
+        xsrf = next(c["value"] for c in context.cookies() if c["name"] == "_xsrf")
+        reply = context.request.post(
+            server.url + "loo/answer", data=json.dumps(issued(_right("n2"), key, "neds-new")),
+            headers={"Content-Type": "application/json", "X-XSRFToken": xsrf})
+        seen["then"] = reply.json()
+
+    in_browser(lesson)
+    assert seen["rows"] == [("legal-cards", 2024, SHOWN)]
+    assert seen["then"]["verdict"] == SHOWN
