@@ -12,6 +12,14 @@ failures with the smallest failing input hypothesis found.
 
     python benchmarks/fuzz.py                      # 20,000 examples per target
     python benchmarks/fuzz.py --examples 2000 --targets records cli --seed 7
+    python benchmarks/fuzz.py --http --examples 3000   # a live classroom server's routes
+
+With ``--http`` it fuzzes a classroom server instead (``tests/http_fuzzing.py``):
+it starts ``loo-tutor classroom`` on a free port of 127.0.0.1, joins one
+student, sends that many hypothesis-drawn requests (hostile bodies, methods,
+paths, with and without the student's cookie and XSRF token) and prints the
+requests sent, the replies by status, the replies of 500 or more and the
+tracebacks in the server's log; exit status 1 when there is any of either.
 
 Exit status 1 when a property failed. The CI run of the same properties is
 ``pytest tests/records/test_fuzz_records.py tests/apps/test_fuzz_inputs.py``.
@@ -100,6 +108,44 @@ def run(name: str, examples: int, base_seed: int) -> Tally:
     return tally
 
 
+def run_http(examples: int, base_seed: int) -> int:
+    """Fuzz a live classroom server's routes; prints the figures, returns the exit status."""
+    import http.cookiejar
+    import tempfile
+    import urllib.parse
+    import urllib.request
+
+    from classroom_server import free_port, issue_key, start, stop
+    from http_fuzzing import fuzz_classroom
+
+    folder = Path(tempfile.mkdtemp(prefix="loo-fuzz-class-"))
+    server = start("--port", str(free_port()), "--pool-size", "0", data=folder)
+    try:
+        jar = http.cookiejar.CookieJar()
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        browser.open(server.url + "loo/join", timeout=30).read()
+        xsrf = next(c.value or "" for c in jar if c.name == "_xsrf")
+        form = urllib.parse.urlencode({"_xsrf": xsrf, "name": "Fuzz"}).encode()
+        browser.open(server.url + "loo/join", data=form, timeout=30).read()
+        cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+        started = time.monotonic()
+        tally = fuzz_classroom(server, cookie, xsrf, issue_key(folder), examples, base_seed)
+        seconds = time.monotonic() - started
+    finally:
+        stop(server)
+    statuses = ", ".join(f"{status} ×{n}" for status, n in sorted(tally.statuses.items()))
+    print(f"command: python benchmarks/fuzz.py --http --examples {examples} --seed {base_seed}")
+    print(f"{tally.requests} requests in {seconds:.0f} s ({tally.requests / max(seconds, 1e-9):.0f}"
+          f"/s): {statuses}; {tally.server_errors} replies of 500 or more, "
+          f"{tally.tracebacks} tracebacks in the server's log, {len(tally.errors)} requests "
+          "without a reply")
+    for error in tally.errors[:10]:
+        print(f"  no reply: {error}")
+    if tally.first_traceback:
+        print(f"\nthe first traceback:\n{tally.first_traceback}")
+    return 1 if tally.server_errors or tally.tracebacks else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--examples", type=int, default=20_000,
@@ -107,7 +153,11 @@ def main() -> int:
     parser.add_argument("--targets", nargs="*", choices=sorted(TARGETS), default=sorted(TARGETS),
                         help="which readers to fuzz (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
+    parser.add_argument("--http", action="store_true",
+                        help="fuzz a live classroom server's routes instead")
     args = parser.parse_args()
+    if args.http:
+        return run_http(args.examples, args.seed)
     signal.signal(signal.SIGALRM, _alarm)
     print(f"command: python benchmarks/fuzz.py --examples {args.examples} --seed {args.seed} "
           f"--targets {' '.join(args.targets)}")

@@ -45,6 +45,7 @@ class Server:
     process: subprocess.Popen[str]
     url: str = ""
     log: list[str] = field(default_factory=list)
+    folder: Path | None = None
 
     @property
     def port(self) -> int:
@@ -76,7 +77,7 @@ def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None) -> 
                                 "--data", str(folder), *args], cwd=ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
-    server = Server(process)
+    server = Server(process, folder=folder)
     lines: queue.Queue[str] = queue.Queue()
 
     def pump() -> None:
@@ -125,6 +126,27 @@ def teacher_url(server: Server) -> str:
         if found:
             return found.group(1)
     raise RuntimeError("the classroom server printed no teacher's page")
+
+
+def issue_key(folder: Path) -> bytes:
+    """The key a class kept in ``folder`` gives its kernels to sign the exercises they issue."""
+    import sqlite3
+
+    db = sqlite3.connect(folder / "class.sqlite3")
+    try:
+        return bytes.fromhex(db.execute(
+            "SELECT value FROM settings WHERE key = 'issue_key'").fetchone()[0])
+    finally:
+        db.close()
+
+
+def issued(report: dict[str, Any], key: bytes, variant: str = "test-variant",
+           shown: bool = False) -> dict[str, Any]:
+    """``report`` as a page of the class sends it: with the variant and the kernel's ticket."""
+    from loo_tutor.teaching.issued import ticket
+
+    return {**report, "variant": variant, "shown": shown,
+            "issued": ticket(key, variant, report["kind"], report["seed"], shown)}
 
 
 def stop(server: Server) -> int | None:

@@ -155,6 +155,8 @@ async function send(report) {
   });
   if (reply.status === 403) return 'not joined';
   if (reply.status === 503) return 'not kept';
+  if (reply.status === 429) return 'later'; // too many at once: the rest wait a moment
+  if (reply.status === 400) return 'refused'; // never kept, however often it is sent
   if (!reply.ok) throw new Error(`status ${reply.status}`);
   return 'kept';
 }
@@ -166,11 +168,15 @@ async function flush() {
     unkept = false;
     for (const report of Object.values({ ...readOutbox(), ...pending })) {
       if (!joined) break;
-      const sent = await send(report);
-      if (sent === 'kept') forget(report.id);
-      else if (sent === 'not kept') unkept = true;
-      else joined = null;
-      if (unkept) break;
+      const said = await send(report);
+      if (said === 'kept' || said === 'refused') forget(report.id);
+      else if (said === 'not kept') {
+        unkept = true;
+        break;
+      } else if (said === 'later') {
+        setTimeout(flush, RETRY_MS);
+        break;
+      } else joined = null;
     }
     if (unkept && !unkeptRetry) {
       unkeptRetry = setTimeout(() => {

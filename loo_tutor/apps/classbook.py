@@ -9,8 +9,9 @@ killed at any moment keeps every answer it acknowledged.
 
 What is kept:
 
-* ``students``: each name that joined, unique whatever its capitals and
-  spacing, and when it joined;
+* ``students``: each name that joined, unique whatever its capitals,
+  spacing, width and look-alike letters (:func:`folded_name`), and when it
+  joined;
 * ``sessions``: the secret of each browser that joined (the value of its
   cookie), tied to one student;
 * ``answers``: one row per exercise checked: the student, the engine's
@@ -49,15 +50,18 @@ import hmac
 import secrets
 import sqlite3
 import unicodedata
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+
 from ..engine.errors import LooError
 from ..teaching.assignment import class_assignment
-from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
-from ..teaching.score import score
+from ..teaching.marking import NOT_AN_EXERCISE, RIGHT, WRONG, Mark
+from ..teaching.score import SOLUTION, score
 
 SCHEMA_VERSION = 1
 """The version of the schema below; a database of another version is not opened."""
@@ -69,6 +73,12 @@ STUCK_AFTER = 2
 """A student is stuck on a kind when this many of their last checks of it were all wrong."""
 CHECK_S = 30
 """How often the server copies the write-ahead log into the database file and looks it over."""
+SHOWN = SOLUTION
+"""The verdict kept for an exercise whose solution the student was shown, and for every check
+of it after that: never counted right (the score model's "solution shown")."""
+NAME_TAKEN = "Choose another name."
+"""All a student is told when the name they typed cannot be theirs: it says nothing of who
+is in the class."""
 
 _SCHEMA = """
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -133,8 +143,19 @@ def tidy_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
-def _folded(name: str) -> str:
-    return tidy_name(name).casefold()
+def folded_name(name: str) -> str:
+    """``name`` as names are compared: NFKC, capitals folded, and letters of other scripts
+    that look like Latin ones read as those (a Greek capital beta as ``B``; a full-width
+    ``B`` is ``B`` after NFKC), so that ``"Bob"``, ``"\u0392ob"`` and ``"\uff22ob"`` are one
+    name.
+    """
+    plain = unicodedata.normalize("NFKC", tidy_name(name))
+    alike = confusables.is_confusable(plain, greedy=True, preferred_aliases=["latin"]) or []
+    for found in alike:
+        latin = [glyph["c"] for glyph in found["homoglyphs"] if glyph["n"].startswith("LATIN")]
+        if latin:
+            plain = plain.replace(found["character"], latin[0])
+    return unicodedata.normalize("NFKC", plain.casefold())
 
 
 def _new_code() -> str:
@@ -196,6 +217,144 @@ def _trouble(folder: Path, exc: BaseException) -> str:
     return f"the class book {path} cannot be written ({detail})"
 
 
+@dataclass(frozen=True)
+class _Check:
+    """A check as the score model reads it (:class:`~loo_tutor.teaching.score.Checked`)."""
+
+    kind: str
+    seed: int
+    verdict: str
+
+
+def _decided(verdicts: list[str]) -> bool:
+    return bool(verdicts) and verdicts[-1] in (RIGHT, SHOWN)
+
+
+def _keep(verdicts: list[str], verdict: str) -> None:
+    """Add ``verdict`` to an exercise's checks as far as they can change its outcome.
+
+    The score model reads an exercise's checks up to the first right one or
+    the first showing of its solution, and tells "right at the first check"
+    from "right after several" by whether one came before: so the first
+    check, and the one that decides, are all it needs.
+    """
+    if _decided(verdicts):
+        return
+    if not verdicts or verdict in (RIGHT, SHOWN):
+        verdicts.append(verdict)
+
+
+@dataclass
+class _Student:
+    """One student's running tally, kept up to date as answers are recorded."""
+
+    name: str
+    checks: int = 0
+    last: str = ""
+    missed: dict[str, int] = field(default_factory=dict)
+    exercises: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+    recent: dict[str, deque[str]] = field(default_factory=dict)
+
+    def kinds(self, assignment: list[tuple[str, int]] | None) -> dict[str, KindTally]:
+        """Right exercises and exercises scored by kind, as the one score model scores them."""
+        checks = [_Check(kind, seed, verdict)
+                  for (kind, seed), verdicts in self.exercises.items() for verdict in verdicts]
+        return {kind: KindTally(exercises, right)
+                for kind, (right, exercises) in score(checks, assignment).by_kind().items()}
+
+
+class _Tally:
+    """The class's summary kept as answers come, so that reading it costs as much for the
+    thousandth answer as for the first: per student, per exercise, per rule, never per row."""
+
+    def __init__(self) -> None:
+        self.students: dict[int, _Student] = {}
+        self.rule_count: dict[str, int] = {}
+        self.rule_students: dict[str, set[int]] = {}
+        self.total = 0
+
+    def add(self, student: int, name: str, mark: Mark, time: str) -> None:
+        one = self.students.setdefault(student, _Student(name))
+        self.total += 1
+        one.checks += 1
+        one.last = max(one.last, time)
+        if mark.verdict == NOT_AN_EXERCISE:
+            return
+        _keep(one.exercises.setdefault((mark.kind, mark.seed), []), mark.verdict)
+        one.recent.setdefault(mark.kind, deque(maxlen=STUCK_AFTER)).append(mark.verdict)
+        if mark.verdict == WRONG and mark.rule:
+            one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
+            self.rule_count[mark.rule] = self.rule_count.get(mark.rule, 0) + 1
+            self.rule_students.setdefault(mark.rule, set()).add(student)
+
+    @classmethod
+    def of(cls, db: sqlite3.Connection) -> _Tally:
+        """The tally of every answer kept in ``db``, read once."""
+        tally = cls()
+        names = dict(db.execute("SELECT id, name FROM students").fetchall())
+        db.execute("BEGIN")  # one snapshot for every query
+        try:
+            for student, count, last in db.execute(
+                    "SELECT student, count(*), max(time) FROM answers GROUP BY student"):
+                one = tally.students.setdefault(student, _Student(names[student]))
+                one.checks += count
+                one.last = max(one.last, last)
+                tally.total += count
+            for student, rule, count in db.execute(
+                    "SELECT student, rule, count(*) FROM answers WHERE verdict = ? "
+                    "AND rule IS NOT NULL AND rule != '' GROUP BY student, rule", (WRONG,)):
+                tally.students[student].missed[rule] = count
+                tally.rule_count[rule] = tally.rule_count.get(rule, 0) + count
+                tally.rule_students.setdefault(rule, set()).add(student)
+            for student, kind, seed, verdict in db.execute(
+                    "SELECT student, kind, seed, verdict FROM answers WHERE verdict != ? "
+                    "ORDER BY id", (NOT_AN_EXERCISE,)):
+                _keep(tally.students[student].exercises.setdefault((kind, seed), []), verdict)
+            for student, kind, verdict in db.execute(
+                    "SELECT student, kind, verdict FROM (SELECT student, kind, verdict, "
+                    "row_number() OVER (PARTITION BY student, kind ORDER BY id DESC) AS back "
+                    f"FROM answers WHERE verdict != ?) WHERE back <= {STUCK_AFTER} "
+                    "ORDER BY student, kind, back DESC", (NOT_AN_EXERCISE,)):
+                tally.students[student].recent.setdefault(
+                    kind, deque(maxlen=STUCK_AFTER)).append(verdict)
+        finally:
+            db.execute("COMMIT")
+        return tally
+
+    def summary(self, names: list[tuple[int, str]],
+                assignment: list[tuple[str, int]] | None) -> ClassSummary:
+        """The summary of the students ``names`` (id, name), in that order, each scored
+        against ``assignment`` (``None``: the exercises they checked)."""
+        shown: list[StudentSummary] = []
+        stuck: dict[str, list[str]] = {}
+        total = 0
+        for student, name in names:
+            one = self.students.get(student)
+            if one is None:
+                shown.append(StudentSummary(name))
+                continue
+            total += one.checks
+            summary = StudentSummary(name, last=one.last, missed=dict(one.missed),
+                                     checks=one.checks)
+            summary.kinds.update(one.kinds(assignment))
+            for kind in sorted(one.recent):
+                last = list(one.recent[kind])
+                if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
+                    stuck.setdefault(kind, []).append(name)
+            shown.append(summary)
+        wanted = {student for student, _ in names}
+        missed = []
+        for rule, students in self.rule_students.items():
+            among = students & wanted
+            if among:
+                count = sum(self.students[s].missed.get(rule, 0) for s in among)
+                missed.append((rule, count, len(among)))
+        missed.sort(key=lambda item: (-item[1], -item[2], item[0]))
+        for names_stuck in stuck.values():
+            names_stuck.sort()
+        return ClassSummary(shown, stuck, missed, total)
+
+
 class ClassBook:
     """The class kept in ``folder``: open it, then join, record and read.
 
@@ -224,6 +383,7 @@ class ClassBook:
         self._db: sqlite3.Connection | None = None
         if folder.exists() and not folder.is_dir():
             raise ClassBookError(f"cannot keep the class in {folder}: it is a file, not a folder")
+        self._tally: _Tally | None = None
         if not create and not self.path.is_file():
             raise ClassBookError(f"no class is kept in {folder} (it has no {DATABASE})")
         try:
@@ -406,16 +566,23 @@ class ClassBook:
                 self._run_token = secrets.token_urlsafe(24)
             return self._run_token
 
+    def new_teacher_token(self) -> str:
+        """Replace the teacher's token with a new one (the old address stops working)."""
+        with self._using(writing=True) as db:
+            db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                       ("teacher_token", secrets.token_urlsafe(24)))
+        return self.teacher_token()
+
     # -- students ----------------------------------------------------------------------
 
     def join(self, name: str, code: str = "") -> tuple[str | None, str]:
         """Join ``name`` to the class: ``(secret, name kept)``, or ``(None, why not)``.
 
         The secret is the new browser session's, to be kept in its cookie.
-        A name taken by another student, whatever its capitals and spacing,
-        is refused, unless ``code`` is that student's rejoin code or the
-        teacher has released the name: the browser then joins as that
-        student (:meth:`rejoin_code`).
+        A name taken by another student, as :func:`folded_name` compares
+        them, is refused with :data:`NAME_TAKEN` alone, unless ``code`` is
+        that student's rejoin code or the teacher has released the name: the
+        browser then joins as that student (:meth:`rejoin_code`).
 
         Raises:
             ClassBookError: the book cannot keep the student now.
@@ -430,7 +597,7 @@ class ClassBook:
                 db.execute("BEGIN IMMEDIATE")
                 cursor = db.execute(
                     "INSERT INTO students (name, folded, joined) VALUES (?, ?, ?)",
-                    (kept, _folded(kept), now()))
+                    (kept, folded_name(kept), now()))
                 db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)",
                            (secret, cursor.lastrowid))
                 db.execute("COMMIT")
@@ -438,9 +605,7 @@ class ClassBook:
                 db.execute("ROLLBACK")
                 again = self._rejoin(kept, code, secret)
                 if again is None:
-                    return None, (f"Someone in this class already goes by {kept}. "
-                                  "Choose another name: add an initial, say. If it is you, "
-                                  "on another computer, give your rejoin code.")
+                    return None, NAME_TAKEN
                 return secret, again
         return secret, kept
 
@@ -450,7 +615,7 @@ class ClassBook:
             found = db.execute(
                 "SELECT students.id, students.name, rejoin.code FROM students LEFT JOIN rejoin "
                 "ON rejoin.student = students.id WHERE students.folded = ?",
-                (_folded(name),)).fetchone()
+                (folded_name(name),)).fetchone()
             if found is None or found[2] is None:
                 return None
             typed = "".join(code.split()).upper()
@@ -485,7 +650,7 @@ class ClassBook:
         """
         with self._using(writing=True) as db:
             found = db.execute("SELECT id, name FROM students WHERE folded = ?",
-                               (_folded(name),)).fetchone()
+                               (folded_name(name),)).fetchone()
             if found is None:
                 return None
             db.execute("BEGIN IMMEDIATE")
@@ -523,7 +688,19 @@ class ClassBook:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
                  mark.message, mark.rule_name, mark.expected, time))
-        return cursor.rowcount == 1
+            kept = cursor.rowcount == 1
+            if kept and self._tally is not None:
+                found = db.execute("SELECT name FROM students WHERE id = ?",
+                                   (student,)).fetchone()
+                self._tally.add(student, str(found[0]), mark, time)
+        return kept
+
+    def was_shown(self, student: int, kind: str, seed: int) -> bool:
+        """Whether ``student`` was shown the solution of the exercise ``kind`` ``seed``."""
+        with self._using() as db:
+            return db.execute(
+                "SELECT 1 FROM answers WHERE student = ? AND kind = ? AND seed = ? "
+                "AND verdict = ? LIMIT 1", (student, kind, seed, SHOWN)).fetchone() is not None
 
     def rows(self, student: int | None = None) -> Iterator[Entry]:
         """Every answer kept, in the order checked (only ``student``'s when given)."""
@@ -558,44 +735,15 @@ class ClassBook:
         Each student's exercises of each kind are scored with the one score
         model (:func:`loo_tutor.teaching.score.score`), against the class's
         assignment when it has one: ``right`` counts the exercises right,
-        ``tried`` the exercises scored.
+        ``tried`` the exercises scored. The rows are read once, the first
+        time; after that the summary is kept up to date as answers are
+        recorded.
         """
         with self._using() as db:
+            if self._tally is None:
+                self._tally = _Tally.of(db)
             names = db.execute(
                 "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
                 + " ORDER BY folded", (() if student is None else (student,))).fetchall()
-        by_name = {name: StudentSummary(name) for _, name in names}
-        checked: dict[str, list[Mark]] = {}
-        tried: dict[tuple[str, str], set[int]] = {}
-        recent: dict[tuple[str, str], list[str]] = {}
-        rule_students: dict[str, set[str]] = {}
-        rule_count: dict[str, int] = {}
-        total = 0
-        for name, mark, time in self.rows(student):
-            total += 1
-            one = by_name[name]
-            one.checks += 1
-            one.last = max(one.last, time)
-            checked.setdefault(name, []).append(mark)
-            if mark.verdict == NOT_AN_EXERCISE:
-                continue
-            key = (name, mark.kind)
-            tried.setdefault(key, set()).add(mark.seed)
-            recent.setdefault(key, []).append(mark.verdict)
-            if mark.verdict == WRONG and mark.rule:
-                one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
-                rule_count[mark.rule] = rule_count.get(mark.rule, 0) + 1
-                rule_students.setdefault(mark.rule, set()).add(name)
-        keys = self._assignment_keys()
-        for name, marks in checked.items():  # the one score model, as mark --class scores
-            for kind, (right, exercises) in score(marks, keys).by_kind().items():
-                by_name[name].kinds[kind] = KindTally(exercises, right)
-        stuck: dict[str, list[str]] = {}
-        for name, kind in sorted(tried):
-            last = recent.get((name, kind), [])[-STUCK_AFTER:]
-            if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
-                stuck.setdefault(kind, []).append(name)
-        missed = sorted(((rule, count, len(rule_students[rule]))
-                         for rule, count in rule_count.items()),
-                        key=lambda item: (-item[1], -item[2], item[0]))
-        return ClassSummary(list(by_name.values()), stuck, missed, total)
+        return self._tally.summary([(int(one), str(name)) for one, name in names],
+                                   self._assignment_keys())

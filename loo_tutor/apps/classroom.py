@@ -56,12 +56,21 @@ class the server
   start): students join by name (:mod:`.classroom_students`), every exercise
   checked on a page is judged again by the server and kept
   (:mod:`.classbook`), and the teacher watches the class on a page of their
-  own (:mod:`.classroom_teacher`), with the token printed at start; the
+  own (:mod:`.classroom_teacher`), with the token printed at start; on
+  another address than this machine's, a class code is made and printed
+  unless ``--class-code`` gives one (of at least 8 letters or digits); the
   database's write-ahead log is copied into ``class.sqlite3`` every half
   minute and when the server stops, so that file alone is the class, and a
   class that cannot be kept (a folder it may not write, a damaged
   database) is said at start, on the teacher's page and in a line when it
   happens, while every answer and join is refused with a plain reason;
+* keeps its own routes behind the same doors as Voila's (the token, the
+  XSRF check), limits joining and answering, and judges only the exercises
+  its kernels issued, which they sign with a key kept in the class folder
+  and given to them in their environment (:mod:`.classroom_doors`,
+  :mod:`loo_tutor.teaching.issued`); refuses a request's body over
+  :data:`LARGEST_BODY` before reading it, and logs requests with tokens
+  hidden;
 * starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
   debugger or history file), forked from one warm parent process that has
   imported ipykernel and the widgets once (:mod:`.kernels`);
@@ -132,6 +141,9 @@ KERNEL_SPECS = "loo_tutor.apps.kernels.ClassroomKernelSpecs"
 it needs Jupyter, which is optional)."""
 ADMISSION = "loo_admission"
 """The server setting holding the :class:`~loo_tutor.apps.admission.Admission` of the notebook pages."""
+LARGEST_BODY = 64 * 1024
+"""The most bytes a request's body may have (the largest the pages send is a report of a
+check, 20,000 bytes at most)."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -371,8 +383,12 @@ def _handled_by(route: Any, kind: type) -> bool:
             and issubclass(route[1], kind))
 
 
-def _classroom_socket(route: Any) -> Any:
+def _classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = None) -> Any:
     """``route``, with a websocket handler suited to a class of pages.
+
+    ``watch(handler, message)`` is shown each message before it goes (the
+    class book's watch for a solution shown,
+    :func:`~loo_tutor.apps.classroom_students.solution_watcher`).
 
     * Each page's connections are told to the admission
       (:meth:`~loo_tutor.apps.admission.Admission.opened`), with who opened
@@ -421,6 +437,8 @@ def _classroom_socket(route: Any) -> Any:
             elif problem is not None:
                 self.log.error("Message not sent", exc_info=problem)
 
+        if watch is not None:
+            watch(self, message)
         try:
             sent = base.write_message(self, message, binary)
         except websocket.WebSocketClosedError:
@@ -661,7 +679,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: loo-tutor classroom needs Voila, which is not installed; "
               f"install it with: {INSTALL_HINT}", file=sys.stderr)
         return EXIT_BAD
+    from jupyter_server.log import log_request
+
+    from ..teaching.issued import KEY_VARIABLE
     from .classbook import CHECK_S, ClassBook, ClassBookError
+    from .classroom_doors import Doors, code_problem, make_class_code
 
     notebooks = Path(args.notebooks).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -690,12 +712,37 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD
     code = (args.class_code or "").strip()
+    if code and (problem := code_problem(code)):
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_BAD
+    if not code and args.class_code is None and not is_loopback(args.host):
+        code = make_class_code()
+    if args.new_teacher_token:
+        try:
+            book_of_class.new_teacher_token()
+        except ClassBookError as exc:
+            print(f"error: the teacher's token cannot be renewed: {exc}", file=sys.stderr)
+            return EXIT_BAD
+    with contextlib.suppress(ClassBookError):  # said below, and on the teacher's page
+        book_of_class.summary()  # the answers kept so far added up once, before any page asks
+    try:
+        issue_key = book_of_class.setting("issue_key", secrets.token_hex(32))
+    except ClassBookError:  # a class that cannot be kept: a key for this run alone
+        issue_key = secrets.token_hex(32)
+    doors = Doors(key=bytes.fromhex(issue_key))
+    # The kernels sign the exercises they issue with this key (loo_tutor.teaching.issued);
+    # they inherit it from the server's environment, and no page can read it. It is kept
+    # with the class, so that checks a page kept while the server was away still count.
+    os.environ[KEY_VARIABLE] = doors.key.hex()
 
     template = page_template(args.page)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
     config = traitlets_config.Config(voila_config(
         notebooks, args.host, args.port, token, args.pool_size, args.cull_after, template))
+    # Jupyter Server's request log, which writes [secret] for any token in an address.
+    config.Voila.tornado_settings = {
+        "log_function": partial(log_request, record_prometheus_metrics=False)}
     served = read_notebooks(notebooks)
     in_order, toc_problem = _listing_of(notebooks, served)
 
@@ -711,6 +758,8 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(ClassBookError):  # page cookies then last this run only
         places.key = book_of_class.setting("page_cookie_key", secrets.token_urlsafe(32)).encode()
 
+    watch = classroom_students.solution_watcher(book_of_class, doors)
+
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
         places.taken = _says_when_ready(self.kernel_manager)
@@ -718,10 +767,10 @@ def run(args: argparse.Namespace) -> int:
         self.app.settings[ADMISSION] = places
         found: list[Any] = [
             *admission.routes(places, self.kernel_manager),
-            *classroom_students.routes(book_of_class, code),
+            *classroom_students.routes(book_of_class, code, doors),
             *classroom_teacher.routes(book_of_class, code,
-                                      "/voila/book/" if serve_book else ""),
-            *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route)))
+                                      "/voila/book/" if serve_book else "", doors),
+            *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route), watch))
               for route in voila_app.Voila.init_handlers(self))]
         if serve_book:
             # Last, so Voila's own /voila/... routes win.
@@ -729,7 +778,13 @@ def run(args: argparse.Namespace) -> int:
                                         {"path": str(book), "default_filename": "index.html"})))
         return found
 
-    classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})
+    def listen(self: Any) -> Any:
+        # Bodies past LARGEST_BODY get 400 before they are read, on every route.
+        self.app.listen = partial(self.app.listen, max_body_size=LARGEST_BODY)
+        return voila_app.Voila.listen(self)
+
+    classroom = type("ClassroomVoila", (voila_app.Voila,),
+                     {"init_handlers": handlers, "listen": listen})
     app = classroom(config=config)
     app.initialize(argv=[])
 

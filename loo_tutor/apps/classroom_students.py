@@ -17,31 +17,51 @@ Routes of the classroom server (:mod:`loo_tutor.apps.classroom`), all under
   keeps the mark, and replies once it is on disk. Nothing the page says
   about being right is read.
 
-Each form and request is checked with the server's XSRF token, as every
-POST to it is.
+Every route is a Jupyter Server handler (``JupyterHandler``), so the
+server's own door comes first: with ``--token``, nothing answers without the
+token (or the login cookie it gives); every POST needs the server's XSRF
+token, in the form or the ``X-XSRFToken`` header, matching its ``_xsrf``
+cookie, and a POST from a page of another origin is refused whatever it
+carries. :class:`ClassroomHandler` is the one place that says who is asking:
+a student (by the join cookie), the teacher (by the teacher's token) or
+nobody. The limits on joining and answering, and the checks of a report, are
+in :mod:`.classroom_doors`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import html
 import json
-from collections.abc import Mapping
+import logging
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
-from tornado import web
+from jupyter_server.base.handlers import JupyterHandler
 from tornado.log import app_log
 
-from ..teaching.marking import judge
-from .classbook import ClassBook, ClassBookError, ClassSummary, now
+from ..teaching.issued import is_issued
+from ..teaching.marking import Mark, judge
+from .classbook import SHOWN, ClassBook, ClassBookError, ClassSummary, now
+from .classroom_doors import (
+    LONGEST_ID,
+    TOO_FAST,
+    WAIT_A_MINUTE,
+    Doors,
+    local_path,
+    read_report,
+)
 
 COOKIE = "loo-student"
 """The cookie holding a joined browser's secret."""
 COOKIE_DAYS = 30
-LARGEST_ANSWER = 20_000
-"""The most bytes an answer report may have."""
-LARGEST_CHECK_ID = 64
+TEACHER_COOKIE = "loo-teacher"
+"""The cookie holding the teacher's token on the teacher's pages."""
+log = logging.getLogger(__name__)
 
 
 def own_progress(summary: ClassSummary) -> dict[str, Any]:
@@ -58,8 +78,20 @@ UNKEPT = ("The server cannot keep the class just now, so nothing is taken; "
 """What a student is told when the class book cannot keep what they send."""
 
 
-class ClassroomHandler(web.RequestHandler):
-    """What the classroom's own routes share: the class book, and who is asking.
+class PlainHandler(JupyterHandler):
+    """A Jupyter Server handler whose refusals and faults are one plain line."""
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        """A refusal or a fault as one plain line, never a page of Jupyter's or a traceback."""
+        said = {403: "Refused: open this classroom's own page, and join the class first.",
+                404: "Refused: this request did not come from this classroom's own pages."}
+        self.clear_header("Content-Disposition")
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(said.get(status_code, f"{status_code} {self._reason}") + "\n")
+
+
+class ClassroomHandler(PlainHandler):
+    """What the classroom's own routes share: the class book, its doors, and who is asking.
 
     A class book that cannot read or keep what a request needs
     (:class:`~loo_tutor.apps.classbook.ClassBookError`) is answered 503 with
@@ -69,9 +101,10 @@ class ClassroomHandler(web.RequestHandler):
 
     answers_json = False
 
-    def initialize(self, book: ClassBook, code: str = "") -> None:
+    def initialize(self, book: ClassBook, code: str = "", doors: Doors | None = None) -> None:
         self.book = book
         self.code = code
+        self.doors = doors if doors is not None else Doors()
 
     def unkept(self, problem: ClassBookError) -> str:
         """The line answering a request the class book could not serve."""
@@ -98,13 +131,21 @@ class ClassroomHandler(web.RequestHandler):
         self.finish(self.unkept(problem))
 
     def set_default_headers(self) -> None:
+        super().set_default_headers()
         self.set_header("Cache-Control", "no-store")
-        self.set_header("X-Content-Type-Options", "nosniff")
-        self.set_header("Referrer-Policy", "no-referrer")
+        # Not no-referrer: under it a browser sends its own page's form with Origin "null",
+        # which the XSRF check takes for another site.
+        self.set_header("Referrer-Policy", "same-origin")
 
     def student(self) -> tuple[int, str] | None:
         """The student whose browser sends this request, or ``None``."""
         return self.book.student_of(self.get_cookie(COOKIE))
+
+    def is_teacher(self) -> bool:
+        """Whether the request carries the teacher's token (in the address or its cookie)."""
+        token = self.book.teacher_token().encode()
+        given = self.get_argument("token", None) or self.get_cookie(TEACHER_COOKIE) or ""
+        return hmac.compare_digest(given.encode("utf-8", "replace"), token)
 
     def reply(self, status: int, data: Mapping[str, Any]) -> None:
         self.set_status(status)
@@ -112,34 +153,35 @@ class ClassroomHandler(web.RequestHandler):
         self.finish(json.dumps(data, ensure_ascii=False))
 
 
-def _local(target: str) -> str:
-    """``target`` when it is a path of this server, else the list of notebooks."""
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
-        return "/"
-    return target
-
-
 class JoinHandler(ClassroomHandler):
     """``/loo/join``: the form asking a student's name, and joining."""
 
     def get(self) -> None:
         who = self.student()
-        self.page(_local(self.get_argument("next", "/")), joined=who[1] if who else None)
+        self.page(local_path(self.get_argument("next", "/")), joined=who[1] if who else None)
 
     def post(self) -> None:
-        target = _local(self.get_argument("next", "/"))
+        target = local_path(self.get_argument("next", "/"))
         typed = self.get_argument("name", "")
+        address = self.request.remote_ip or ""
+        if self.doors.by_address.full(address) or self.doors.by_class.full("class"):
+            self.set_status(429)
+            self.set_header("Retry-After", "60")
+            self.page(target, problem=WAIT_A_MINUTE, name=typed)
+            return
         if self.code and not hmac.compare_digest(
                 self.get_argument("code", "").strip().casefold().encode(),
                 self.code.casefold().encode()):
+            self.doors.by_address.note(address)
+            self.doors.by_class.note("class")
             self.set_status(403)
             self.page(target, problem="That is not the class code: ask your teacher for it.",
                       name=typed)
             return
         secret, said = self.book.join(typed, self.get_argument("rejoin", ""))
         if secret is None:
-            self.set_status(409 if "already" in said else 400)
+            self.doors.by_address.note(address)
+            self.set_status(400)
             self.page(target, problem=said, name=typed)
             return
         self.set_cookie(COOKIE, secret, path="/", httponly=True, samesite="Strict",
@@ -219,7 +261,13 @@ class MeHandler(ClassroomHandler):
 
 
 class AnswerHandler(ClassroomHandler):
-    """``/loo/answer``: an exercise checked on a student's page, judged again and kept."""
+    """``/loo/answer``: an exercise checked on a student's page, judged again and kept.
+
+    Only a check of a variant this server's kernels issued is judged, and
+    only for the student it was issued to; a variant whose solution was
+    shown to the student is kept as :data:`~loo_tutor.apps.classbook.SHOWN`,
+    and so is every later check of that exercise by that student.
+    """
 
     answers_json = True
 
@@ -228,24 +276,95 @@ class AnswerHandler(ClassroomHandler):
         if who is None:
             self.reply(403, {"error": "join the class first", "join": "/loo/join"})
             return
-        if len(self.request.body) > LARGEST_ANSWER:
-            self.reply(413, {"error": "the answer is too long"})
+        if self.book.problem:
+            raise ClassBookError(self.book.problem)
+        if not self.doors.answers.take(str(who[0])):
+            self.set_header("Retry-After", "1")
+            self.reply(429, {"error": TOO_FAST})
             return
-        try:
-            sent = json.loads(self.request.body)
-        except ValueError:
-            sent = None
-        check_id = sent.get("id") if isinstance(sent, dict) else None
-        if not isinstance(check_id, str) or not 0 < len(check_id) <= LARGEST_CHECK_ID:
-            self.reply(400, {"error": "the report names no check"})
+        sent = read_report(self.request.body)
+        if isinstance(sent, str):
+            self.reply(400, {"error": sent})
             return
-        mark = judge(sent.get("kind"), sent.get("seed"), sent.get("answer"))
-        new = self.book.record(who[0], check_id, mark, now())
+        kind, seed, shown = sent["kind"], sent["seed"], sent.get("shown", False)
+        variant = sent.get("variant", "")
+        if not is_issued(self.doors.key, variant, kind, seed, shown, sent.get("issued")):
+            log.warning("Refused a check of %s seed %d from student %d: no page of this class "
+                        "issued it", kind[:40], seed, who[0])
+            self.reply(400, {"error": "this exercise was not given on this class's pages"})
+            return
+        if self.doors.owner(variant, who[0]) != who[0]:
+            log.warning("Refused a check of %s seed %d from student %d: issued to another "
+                        "student", kind[:40], seed, who[0])
+            self.reply(400, {"error": "this exercise was given to another student"})
+            return
+        mark = judge(kind, seed, sent.get("answer"))
+        if shown or self.book.was_shown(who[0], mark.kind, mark.seed):
+            mark = _after_solution(mark)
+        new = self.book.record(who[0], sent["id"], mark, now())
         self.reply(200, {"kept": True, "new": new, "verdict": mark.verdict})
 
 
-def routes(book: ClassBook, code: str) -> list[tuple[str, type, dict[str, Any]]]:
+def _after_solution(mark: Mark) -> Mark:
+    return replace(mark, verdict=SHOWN, rule="", rule_name="", expected="",
+                   message="The solution was shown before this check.")
+
+
+_SHOWN = "&quot;shown&quot;: true"
+_SHOWN_BYTES = _SHOWN.encode()
+_REPORT = re.compile(r'data-loo-checked=\\"([^"\\]*)\\"')
+
+
+def solution_watcher(book: ClassBook, doors: Doors) -> Callable[[Any, str | bytes], None]:
+    """What watches the kernels' messages on their way to a page, for a solution shown.
+
+    *Show solution* in a classroom's exercise writes a report of the showing
+    (``shown`` true, no answer, the kernel's ticket) into the page. The page
+    sends it to ``/loo/answer``; this keeps it even if the page never does:
+    the kernel's message passes through the server, which reads the report
+    there and keeps "solution shown" for the student whose cookie opened the
+    page's websocket. Returns ``seen(handler, message)``, for
+    :func:`loo_tutor.apps.classroom._classroom_socket`.
+    """
+
+    def seen(handler: Any, message: str | bytes) -> None:
+        # A class book that cannot keep the showing now must not stop the message: the
+        # page's own report of it waits in its outbox and is sent again.
+        with contextlib.suppress(ClassBookError):
+            keep_showing(handler, message)
+
+    def keep_showing(handler: Any, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            if _SHOWN_BYTES not in message:
+                return  # the common case, checked without decoding the message
+            text = message.decode("utf-8", "replace")
+        elif _SHOWN in message:
+            text = message
+        else:
+            return
+        who = book.student_of(handler.get_cookie(COOKIE))
+        if who is None:
+            return
+        for raw in _REPORT.findall(text):
+            try:
+                report = json.loads(html.unescape(raw))
+            except ValueError:
+                continue
+            if (not isinstance(report, dict) or report.get("answer") is not None
+                    or not isinstance(report.get("id"), str)
+                    or not is_issued(doors.key, report.get("variant"), report.get("kind"),
+                                     report.get("seed"), True, report.get("issued"))):
+                continue
+            if doors.owner(report["variant"], who[0]) == who[0]:
+                mark = _after_solution(judge(report["kind"], report["seed"], None))
+                book.record(who[0], report["id"][:LONGEST_ID], mark, now())
+
+    return seen
+
+
+def routes(book: ClassBook, code: str,
+           doors: Doors | None = None) -> list[tuple[str, type, dict[str, Any]]]:
     """The students' routes, for the classroom server."""
-    given = {"book": book, "code": code}
+    given = {"book": book, "code": code, "doors": doors or Doors()}
     return [(r"/loo/join", JoinHandler, given), (r"/loo/me", MeHandler, given),
             (r"/loo/answer", AnswerHandler, given)]

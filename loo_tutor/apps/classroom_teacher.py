@@ -24,24 +24,21 @@ Anything else, a student's cookie included, gets 403.
 
 from __future__ import annotations
 
-import hmac
 import html
 import io
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from tornado import web
-
 from ..engine.errors import LooError
 from ..render.markup import link_rules
 from ..teaching.exercises import Kind
 from ..teaching.marking import write_csv
 from .classbook import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
-from .classroom_students import ClassroomHandler
+from .classroom_doors import Doors
+from .classroom_students import TEACHER_COOKIE as COOKIE
+from .classroom_students import ClassroomHandler, PlainHandler
 
-COOKIE = "loo-teacher"
-"""The cookie holding the teacher's token on the teacher's pages."""
 SCRIPT = Path(__file__).resolve().parent / "classroom_templates" / "teacher" / "teacher.js"
 REFUSED = ("This page is the teacher's. Open the teacher's address the classroom server "
            "printed when it started.")
@@ -152,8 +149,9 @@ def class_html(summary: ClassSummary | None, rules_base: str, problem: str | Non
 class TeacherHandler(ClassroomHandler):
     """What the teacher's routes share: the token, checked before anything is said."""
 
-    def initialize(self, book: ClassBook, code: str = "", rules_base: str = "") -> None:
-        super().initialize(book, code)
+    def initialize(self, book: ClassBook, code: str = "", doors: Doors | None = None,
+                   rules_base: str = "") -> None:
+        super().initialize(book, code, doors)
         self.rules_base = rules_base
 
     def unkept(self, problem: ClassBookError) -> str:
@@ -167,10 +165,9 @@ class TeacherHandler(ClassroomHandler):
             summary = None
         return class_html(summary, self.rules_base, self.book.problem)
 
-    def prepare(self) -> None:
-        token = self.book.teacher_token().encode()
-        given = self.get_argument("token", None) or self.get_cookie(COOKIE) or ""
-        if not hmac.compare_digest(given.encode(), token):
+    async def prepare(self) -> None:  # type: ignore[override]
+        await super().prepare()
+        if not self._finished and not self.is_teacher():
             self.set_status(403)
             self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.finish(REFUSED)
@@ -225,7 +222,7 @@ class CsvHandler(TeacherHandler):
         self.finish(out.getvalue())
 
 
-class ScriptHandler(web.RequestHandler):
+class ScriptHandler(PlainHandler):
     """The teacher page's script (the page is the teacher's; the script holds no secret)."""
 
     def get(self) -> None:
@@ -302,10 +299,10 @@ takes it, with no code, and keeps the student's answers.</p>
 """
 
 
-def routes(book: ClassBook, code: str,
-           rules_base: str) -> list[tuple[str, type, dict[str, Any]]]:
+def routes(book: ClassBook, code: str, rules_base: str,
+           doors: Doors | None = None) -> list[tuple[str, type, dict[str, Any]]]:
     """The teacher's routes, for the classroom server."""
-    given = {"book": book, "code": code, "rules_base": rules_base}
+    given = {"book": book, "code": code, "rules_base": rules_base, "doors": doors or Doors()}
     return [(r"/loo/teacher", TeacherPageHandler, given),
             (r"/loo/teacher/class", ClassHandler, given),
             (r"/loo/teacher/class\.csv", CsvHandler, given),

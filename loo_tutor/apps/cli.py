@@ -705,7 +705,12 @@ def _add_classroom_command(commands: Any) -> None:
                            "loo-class-DATE-TIME in the current folder, named at start); give "
                            "the same folder again to carry on with the same class")
     room.add_argument("--class-code", default=None, metavar="CODE",
-                      help="a word students type when they join (default: none)")
+                      help="what students type when they join, at least 8 letters or "
+                           "digits (default: none on this machine only; with --host, one "
+                           "is made and printed, such as k7mq-2xpr)")
+    room.add_argument("--new-teacher-token", action="store_true",
+                      help="replace the teacher's token kept in the class folder with a new "
+                           "one (the old teacher's address stops working)")
     room.set_defaults(run=_run_classroom)
 
 

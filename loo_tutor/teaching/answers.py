@@ -35,6 +35,9 @@ SIGNED_FORMS = ("a whole number (4), a fraction (10/3) or a mixed number (3 1/3)
                 "minus sign for a loss (-19/5)")
 """How a balance, which may be negative, may be written."""
 
+MOST_DIGITS = 30
+"""The most digits an amount may have; no stake in a deal comes near it."""
+
 CARD_FORMS = "cards such as 9H, 10C or Q♥, separated by commas or spaces"
 """How a list of cards may be written."""
 
@@ -134,6 +137,8 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
     forms = SIGNED_FORMS if signed else FORMS
     if isinstance(text, bool):
         raise AnswerError(f"cannot read {_quoted(text)}: write {forms}")
+    if isinstance(text, int) and abs(text) >= 10**MOST_DIGITS:
+        raise AnswerError(f"that number is too long: an amount has at most {MOST_DIGITS} digits")
     if isinstance(text, (int, Fraction)):
         value = Fraction(text)
         if value < 0 and not signed:
@@ -144,6 +149,8 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
         raise AnswerError(f"cannot read {_quoted(text)}: write {forms}")
     if not cleaned:
         return None
+    if sum(ch.isdigit() for ch in cleaned) > MOST_DIGITS:
+        raise AnswerError(f"that number is too long: an amount has at most {MOST_DIGITS} digits")
     sign = 1
     body = cleaned
     if body[0] == "+" or (signed and body[0] in "-−"):  # a gain may be written +7/3

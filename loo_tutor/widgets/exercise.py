@@ -24,6 +24,7 @@ from ..render.markup import RULES_BASE, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
 from ..teaching.exercises import Exercise, Field, Kind, from_record, make, score
+from ..teaching.issued import classroom_key, ticket
 from ..teaching.marking import answer_value
 from ._base import LooWidget, Source, read_record
 from .stepper import DealStepper
@@ -242,6 +243,7 @@ class ExerciseWidget(LooWidget):
             self.seed_field.value = exercise.seed
             self.seed_field.observe(self._seed_typed, names="value")
         self._shown = False
+        self._variant = uuid.uuid4().hex
         self.results = {}
         self.summary.value = ""
         self.solution.children = ()
@@ -431,13 +433,25 @@ class ExerciseWidget(LooWidget):
         ``data-loo-checked`` holds the check's own id and the item of an
         answers file: the kind, the seed and the answer (no verdict: the
         server has the engine judge it again). Left out for an exercise made
-        from a record, which a seed cannot make.
+        from a record, which a seed cannot make. In the classroom (a kernel
+        given the class's key) it also names the variant, says whether its
+        solution was shown, and carries the kernel's ticket for both
+        (:mod:`loo_tutor.teaching.issued`); a report with ``shown`` and no
+        answer says the solution has just been shown.
         """
+        return self._reported(answer_value(self.exercise, self.answers())
+                              if self.exercise is not None else None)
+
+    def _reported(self, answer: Any) -> str:
         if self.exercise is None or self.exercise.seed is None:
             return ""
         report = {"id": uuid.uuid4().hex, "kind": self.exercise.kind.word,
-                  "seed": self.exercise.seed,
-                  "answer": answer_value(self.exercise, self.answers())}
+                  "seed": self.exercise.seed, "answer": answer}
+        key = classroom_key()
+        if key is not None:
+            report.update(variant=self._variant, shown=self._shown,
+                          issued=ticket(key, self._variant, self.exercise.kind.word,
+                                        self.exercise.seed, self._shown))
         return f' data-loo-checked="{html.escape(json.dumps(report), quote=True)}"'
 
     def _note(self, outcome: FieldResult) -> str:
@@ -455,7 +469,9 @@ class ExerciseWidget(LooWidget):
         if self.exercise is None or self.error is not None:
             return
         self._shown = True
-        parts: list[Any] = [self.part(widgets.HTML, '<h5 class="loo-solution-title">Solution</h5>'
+        told = self._reported(None) if classroom_key() is not None else ""
+        parts: list[Any] = [self.part(widgets.HTML, f'<h5 class="loo-solution-title"{told}>'
+                                      'Solution</h5>'
                                       + solution_html(self.exercise, self._base))]
         for title, record in self.exercise.walkthrough():
             parts.append(self.part(widgets.HTML, f"<p><strong>{html.escape(title)}</strong></p>"))

@@ -37,9 +37,18 @@ from loo_tutor.teaching.exercises import Kind, LegalCards, make
 from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS, Mark, judge, key_answer
 
 from browser_support import axe_findings, in_browser
-from classroom_server import Server, free_port, kernels, start, stop, teacher_url
+from classroom_server import (
+    Server,
+    free_port,
+    issue_key,
+    issued,
+    kernels,
+    start,
+    stop,
+    teacher_url,
+)
 
-CODE = "owl"
+CODE = "owl-lamp-42"
 EXERCISE = make(Kind.LEGAL_CARDS, 2024)  # the notebook's ExerciseWidget(1, seed=2024)
 
 
@@ -58,7 +67,7 @@ def test_names_are_unique_whatever_their_capitals_and_spaces(tmp_path: Path) -> 
     secret, name = book.join("  Ann   Smith ")
     assert secret and name == "Ann Smith"
     again, said = book.join("ann smith")
-    assert again is None and "already goes by ann smith" in said
+    assert again is None and said == "Choose another name."
     assert book.join("")[0] is None and book.join("x" * 41)[0] is None
     assert book.join("Bob\x00")[0] is None
     assert book.student_of(secret) == (1, "Ann Smith")
@@ -153,8 +162,9 @@ def test_mark_class_prints_the_class_and_its_grade_book_after_the_lesson(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("class")
     running = start("--port", str(free_port()), "--pool-size", "0", "--class-code", CODE,
-                    data=tmp_path_factory.mktemp("class"))
+                    data=folder)
     try:
         yield running
     finally:
@@ -164,8 +174,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 class Browser:
     """A browser of its own for plain HTTP: its cookies, its XSRF token."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, key: bytes | None = None) -> None:
         self.base = base
+        self.key = key
         self.cookies = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
 
@@ -194,6 +205,9 @@ class Browser:
         return self.post("loo/join", form.encode())
 
     def answer(self, report: dict[str, Any]) -> tuple[int, str]:
+        """Send ``report``; signed as the class's pages sign it when the browser has the key."""
+        if self.key is not None and "issued" not in report and isinstance(report.get("seed"), int):
+            report = issued(report, self.key)
         return self.post("loo/answer", json.dumps(report).encode(),
                          **{"Content-Type": "application/json", "X-XSRFToken": self.xsrf()})
 
@@ -205,14 +219,14 @@ def test_students_join_once_with_the_code_and_a_name_of_their_own(server: Server
     assert status == 403 and "not the class code" in page
     assert Browser(base).join("Cleo")[0] == 200  # sent on to the list of notebooks
     status, page = Browser(base).join("cleo")
-    assert status == 409 and "Choose another name" in page
+    assert status == 400 and "Choose another name." in page and "Cleo" not in page
     stranger = Browser(base)
     stranger.get("loo/join")
     assert stranger.answer({"id": "x", "kind": 1, "seed": 1, "answer": {}})[0] == 403
 
 
 def test_answers_are_judged_by_the_server_under_the_cookies_name(server: Server) -> None:
-    ann = Browser(server.url)
+    ann = Browser(server.url, issue_key(server.folder or Path()))
     assert ann.join("Ann")[0] == 200
     assert isinstance(EXERCISE, LegalCards)
     illegal = next(str(c) for c in EXERCISE.hand if c not in EXERCISE.legal())
@@ -224,7 +238,7 @@ def test_answers_are_judged_by_the_server_under_the_cookies_name(server: Server)
     right = {"id": "ann-2", "kind": "legal-cards", "seed": 2024,
              "answer": key_answer(EXERCISE), "verdict": "wrong"}
     assert json.loads(ann.answer(right)[1])["verdict"] == "right"
-    odd = {"id": "ann-3", "kind": "legal-cards", "seed": "many", "answer": "AS"}
+    odd = {"id": "ann-3", "kind": "no-such-kind", "seed": 2024, "answer": ["AS"]}
     assert json.loads(ann.answer(odd)[1])["verdict"] == "not an exercise"
     assert ann.answer({"kind": 1, "seed": 1, "answer": []})[0] == 400  # no check id
     status, me = ann.get("loo/me")

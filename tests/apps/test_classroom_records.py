@@ -41,7 +41,7 @@ from loo_tutor.teaching.marking import Mark, judge, key_answer
 from loo_tutor.teaching.score import SOLUTION
 
 from browser_support import axe_findings, in_browser
-from classroom_server import free_port, start, stop, teacher_url
+from classroom_server import free_port, issue_key, start, stop, teacher_url
 
 WHEN = "2026-12-05T09:00:00Z"
 RIGHT = Mark("legal-cards", 1, "[3S]", "right", "", "right")
@@ -209,7 +209,7 @@ def test_the_server_copies_its_log_into_the_file_while_it_runs_and_when_it_stops
     folder = tmp_path / "class"
     server = start("--port", str(free_port()), "--pool-size", "0", data=folder)
     try:
-        ann = Browser(server.url)
+        ann = Browser(server.url, issue_key(folder))
         assert ann.join("Ann", code="")[0] == 200
         right = {"id": "first", "kind": "legal-cards", "seed": 2024,
                  "answer": key_answer(EXERCISE)}
@@ -363,7 +363,7 @@ def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
     seen: dict[str, Any] = {}
     findings: list[str] = []
     try:
-        zoe = Browser(server.url)
+        zoe = Browser(server.url, issue_key(tmp_path / "class"))
         assert zoe.join("Zoë Ng", code="")[0] == 200
         assert zoe.answer({"id": "z1", "kind": "legal-cards", "seed": 2024,
                            "answer": ["AD"]})[0] == 200

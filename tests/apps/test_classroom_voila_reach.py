@@ -24,7 +24,12 @@ kernels, culling, the notary). What stays outside it, each with the reason:
    ``no_cache_paths`` argument Voila gives its labextensions route.
 3. ``voila_jinja2_env`` in the server's settings, where the list page's
    template finds ``loo_listing``.
-4. The templates folder is given to Voila through ``JUPYTER_PATH``, Jupyter's
+4. ``Voila.listen``, overridden to pass ``max_body_size`` to the Tornado
+   application's ``listen`` (``self.app``, made in ``start`` just before), so
+   that a request's body past the limit is refused before it is read; and
+   ``Voila.tornado_settings``, where Jupyter Server's request log (which hides
+   tokens in addresses) is given as Tornado's ``log_function``.
+5. The templates folder is given to Voila through ``JUPYTER_PATH``, Jupyter's
    public way to add a data folder, which Voila reads when the application
    is set up (``collect_template_paths``); it is set for the server's
    process, so its kernels inherit it (they do not read it).
@@ -86,3 +91,10 @@ def test_the_templates_are_found_through_jupyter_path() -> None:
         env=dict(os.environ, JUPYTER_PATH=str(classroom.TEMPLATES)),
         capture_output=True, text=True, check=True)
     assert found.stdout.strip().startswith(str(classroom.TEMPLATES))
+
+
+def test_the_server_s_listen_and_settings_are_where_the_limits_go() -> None:
+    starting = inspect.getsource(app.Voila.start)
+    assert starting.index("self.app = tornado.web.Application(") < starting.index("self.listen()")
+    assert "self.app.settings.update(self.tornado_settings)" in starting
+    assert "self.app.listen(port, self.ip)" in inspect.getsource(app.Voila.listen)
