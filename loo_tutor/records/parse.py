@@ -292,10 +292,14 @@ def _three_card_cards(record: dict[str, Any], players: list[str], seat: dict[str
     elif deals_miss(kind, profile) != (miss_text is not None):
         raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
                               if miss_text is None else "miss: this deal has no miss")
-    miss = None if miss_text is None else _cards(miss_text, "miss", count=3)
+    miss = None if miss_text is None else _canonical(miss_text)
+    if miss_text is not None and (miss is None or len(miss) != 3):
+        miss = _cards(miss_text, "miss", count=3)  # refused, or read the forgiving way
     if trump_text is None:
         raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
-    indicator = _card(trump_text, "trump")
+    indicator = _CARD_OF_TEXT.get(trump_text) if type(trump_text) is str else None
+    if indicator is None:
+        indicator = _card(trump_text, "trump")
     stock_text = record.get("stock")
     stock = () if stock_text is None else _cards(stock_text, "stock")
     if not _all_distinct([*by_seat, miss or (), (indicator,), stock]):
