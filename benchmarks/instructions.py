@@ -11,7 +11,13 @@ times after a first check of each, and once with the first check alone. The
 difference, divided by the number of extra checks, is the count of one
 ``check()`` with everything loaded and warm.
 
-Needs ``valgrind`` on the PATH; a run takes about a minute.
+One ``random.Random.shuffle`` of 52 cards, the yardstick of
+``benchmarks/engine.py``, is counted the same way in each build's process
+(as many shuffles as extra checks, less a run with none), so that
+``check()`` is also given as a multiple of a shuffle in instructions.
+
+Needs ``valgrind`` on the PATH (on Debian and Ubuntu: ``apt-get install
+valgrind``); a run takes a few minutes.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import argparse
 import gc
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -30,6 +37,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 _COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def run_shuffles(count: int) -> None:
+    """Shuffle a list of 52 cards once, then ``count`` times more (the part counted)."""
+    rng = random.Random(2026)
+    pack = list(range(52))
+    gc.disable()
+    rng.shuffle(pack)
+    for _ in range(count):
+        rng.shuffle(pack)
 
 
 def run_checks(corpus_file: str, times: int) -> None:
@@ -46,8 +63,10 @@ def run_checks(corpus_file: str, times: int) -> None:
 
 
 def instructions(engine: str, corpus_file: str, times: int) -> int:
-    """The instructions a process checking the corpus ``times`` extra times executes."""
-    script = [__file__, "--child", corpus_file, str(times)]
+    """The instructions a process checking the corpus ``times`` extra times executes;
+    with ``corpus_file`` empty, a process shuffling ``times`` extra times."""
+    script = ([__file__, "--child", corpus_file, str(times)] if corpus_file
+              else [__file__, "--shuffles", str(times)])
     start = ([sys.executable] if engine == "pure"
              else [sys.executable, str(ROOT / "scripts" / "build_compiled.py"), "--run"])
     with tempfile.TemporaryDirectory() as tmp:
@@ -68,9 +87,13 @@ def main() -> None:
     parser.add_argument("--times", type=int, default=5,
                         help="extra checks of each record counted (default 5)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--shuffles", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         run_checks(args.child[0], int(args.child[1]))
+        return
+    if args.shuffles is not None:
+        run_shuffles(args.shuffles)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("instructions.py: valgrind is not installed")
@@ -85,12 +108,14 @@ def main() -> None:
         Path(corpus_file).write_text(json.dumps(corpus), encoding="utf-8")
         if json.loads(Path(corpus_file).read_text(encoding="utf-8")) != corpus:
             raise SystemExit("instructions.py: the corpus does not survive JSON unchanged")
+        checks = args.times * len(corpus)
         for engine in ("pure", "compiled") if args.engine == "both" else (args.engine,):
-            counted = (instructions(engine, corpus_file, args.times)
-                       - instructions(engine, corpus_file, 0))
-            per_check = counted / (args.times * len(corpus))
-            print(f"{engine:<10}instructions per check() of a corpus record: {per_check:,.0f}",
-                  flush=True)
+            per_check = (instructions(engine, corpus_file, args.times)
+                         - instructions(engine, corpus_file, 0)) / checks
+            per_shuffle = (instructions(engine, "", checks) - instructions(engine, "", 0)) / checks
+            print(f"{engine:<10}instructions per check() of a corpus record: {per_check:,.0f}; "
+                  f"per shuffle of 52 cards: {per_shuffle:,.0f}; "
+                  f"check ÷ shuffle: {per_check / per_shuffle:.2f}", flush=True)
 
 
 if __name__ == "__main__":

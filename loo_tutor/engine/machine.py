@@ -486,8 +486,11 @@ class DealMachine:
 
     def _play(self, seat: Seat, card: Card) -> None:
         hand = self.held[seat]
-        i = hand.index(card)
-        self.held[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1:]
+        if hand[0] is card:  # no method call for the first card of the hand
+            self.held[seat] = hand[1:]
+        else:
+            i = hand.index(card)
+            self.held[seat] = hand[:i] + hand[i + 1:]
         cards = self.trick
         cards.append(card)
         if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:

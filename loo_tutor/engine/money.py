@@ -50,10 +50,10 @@ def amount_text(value: Fraction) -> str:
     return str(value) if text is None else text
 
 
-def amount_texts(amounts: dict[Seat, Fraction], names: Sequence[str]) -> dict[str, str]:
+def amount_texts(amounts: dict[Seat, Fraction], names: tuple[str, ...]) -> dict[str, str]:
     """:func:`amount_text` of each seat's amount, keyed by the seat's name, in one call.
 
-    >>> amount_texts({0: exact(10, 3), 2: exact(-3, 1)}, ["A", "B", "C"])
+    >>> amount_texts({0: exact(10, 3), 2: exact(-3, 1)}, ("A", "B", "C"))
     {'A': '10/3', 'C': '-3'}
     """
     texts = _TEXTS
@@ -64,16 +64,31 @@ def amount_texts(amounts: dict[Seat, Fraction], names: Sequence[str]) -> dict[st
     return named
 
 
-def _exacts(amounts: dict[Seat, int], per_unit: int) -> dict[Seat, Fraction]:
-    """:func:`exact` of each seat's number of parts ``1/per_unit``, in one call."""
-    if not 0 < per_unit < _DENOMINATORS:
-        return {seat: Fraction(amount, per_unit) for seat, amount in amounts.items()}
-    known = _FRACTIONS
-    exacts = {}
-    for seat, amount in amounts.items():
-        value = known.get(amount * _DENOMINATORS + per_unit)
-        exacts[seat] = exact(amount, per_unit) if value is None else value
-    return exacts
+_HALF: Final = 128  # a row of amounts holds the parts -_HALF to _HALF - 1
+_ROWS: Final[dict[int, list[Fraction | None]]] = {}
+
+
+def _row(per_unit: int) -> list[Fraction | None]:
+    """The amounts already made in parts ``1/per_unit``, by number of parts plus ``_HALF``.
+
+    Looking an amount up by position costs less than hashing a key for it.
+    """
+    row = _ROWS.get(per_unit)
+    if row is None:
+        row = [None] * (2 * _HALF)
+        if len(_ROWS) < 64:
+            _ROWS[per_unit] = row
+    return row
+
+
+def _part(row: list[Fraction | None], amount: int, per_unit: int) -> Fraction:
+    """:func:`exact` of ``amount`` parts ``1/per_unit``, kept in ``row`` (:func:`_row`)."""
+    if not -_HALF <= amount < _HALF:
+        return exact(amount, per_unit)
+    value = row[amount + _HALF]
+    if value is None:
+        value = row[amount + _HALF] = exact(amount, per_unit)
+    return value
 
 
 def signed_text(amount: Fraction) -> str:
@@ -128,34 +143,44 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
     p, q = pool.as_integer_ratio()  # one call, not two properties
     per_unit = tricks_per_deal * q
     whole = tricks_per_deal * p
-    if profile.loo_rule == "fixed":
+    rule = profile.loo_rule
+    if rule == "fixed":
         loo = profile.loo * per_unit
     else:  # unlimited: the pool at start of play; mixed: at most the limit
-        loo = whole if profile.loo_rule == "unlimited" else min(whole, profile.loo * per_unit)
-    received: dict[Seat, int] = {}
+        loo = whole if rule == "unlimited" else min(whole, profile.loo * per_unit)
+    gains = [0] * len(stakes)  # parts received from the pool, less any loo paid
+    paid_to: list[Seat] = []
     looed: tuple[Seat, ...] = ()
     if collected_by is not None:
-        received[collected_by] = whole
+        gains[collected_by] = whole
+        paid_to.append(collected_by)
         if flush_spared is not None:  # every other player in is looed (V-FLUSH)
             looed = tuple(s for s in active if s not in flush_spared)
     else:
-        wins = dict.fromkeys(active, 0)
+        wins = [0] * len(stakes)
         for winner in winners:
             wins[winner] += 1
+        undivided = profile.undivided
         for seat in active:
             if seat in not_paid:
                 continue
             won = wins[seat]
             if not won:
                 looed += (seat,)
-            elif won == tricks_per_deal or not profile.undivided:  # V-UNDIVIDED: a clean sweep
-                received[seat] = won * p
-    parts = {}
-    for seat, stake in enumerate(stakes):
-        parts[seat] = received.get(seat, 0) - stake * per_unit
+            elif won == tricks_per_deal or not undivided:  # V-UNDIVIDED: a clean sweep
+                gains[seat] = won * p
+                paid_to.append(seat)
+    left = whole + loo * len(looed)
+    row = _row(per_unit)
+    payouts = {}
+    for seat in paid_to:
+        left -= gains[seat]
+        payouts[seat] = _part(row, gains[seat], per_unit)
     for seat in looed:
-        parts[seat] -= loo
-    left = whole - sum(received.values()) + loo * len(looed)
+        gains[seat] = -loo
+    net = {}
+    for seat, stake in enumerate(stakes):
+        net[seat] = _part(row, gains[seat] - stake * per_unit, per_unit)
     # tuple.__new__ builds the named tuple without running its Python __new__.
-    return tuple.__new__(Settlement, (_exacts(received, per_unit), looed, exact(left, per_unit),
-                                      _exacts(parts, per_unit), exact(loo, per_unit)))
+    return tuple.__new__(Settlement, (payouts, looed, _part(row, left, per_unit), net,
+                                      _part(row, loo, per_unit)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Final
 
@@ -158,10 +158,14 @@ class ParsedRecord:
         "tricks",
     )
 
-    def __init__(self, record: Any, profile: Profile | None = None) -> None:
-        """Validate ``record``; ``profile`` is its ``rules`` already read, if it was."""
-        if not _is_mapping(record):
-            raise MalformedRecord(f"record: expected a mapping of fields, got {kind_of(record)}")
+    def __init__(self, given: Any, profile: Profile | None = None) -> None:
+        """Validate ``given``, a record; ``profile`` is its ``rules`` already read, if it was."""
+        if type(given) is dict:
+            record: dict[str, Any] = given
+        elif isinstance(given, Mapping):
+            record = dict(given)  # a dict's fields are read faster than any other mapping's
+        else:
+            raise MalformedRecord(f"record: expected a mapping of fields, got {kind_of(given)}")
         if profile is None:
             rules = record.get("rules")
             profile = LIMITED if rules is None else profile_from_rules(rules)
@@ -173,14 +177,13 @@ class ParsedRecord:
         if not known.issuperset(record):
             key = next(k for k in record if k not in known)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
-        players = self._players(record.get("players"), profile)
+        players, seat = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
-        if not isinstance(dealer, str) or dealer not in players:
+        if not isinstance(dealer, str) or dealer not in seat:
             raise MalformedRecord(f"dealer: {kind_of(dealer)} is not one of the players")
         if "carried" not in record:
             raise MalformedRecord("carried: missing (use 0 when nothing was carried)")
         carried = parse_carried(record["carried"])
-        seat = {name: index for index, name in enumerate(players)}
         dealer_seat = seat[dealer]
         self.players = players
         self.dealer = dealer_seat
@@ -190,7 +193,8 @@ class ParsedRecord:
             record, players, seat, dealer_seat, carried, profile)
 
     @staticmethod
-    def _players(players: Any, profile: Profile) -> list[str]:
+    def _players(players: Any, profile: Profile) -> tuple[list[str], dict[str, int]]:
+        """The players' names, and each name's seat."""
         if not isinstance(players, list):
             raise MalformedRecord(f"players: expected a list of names, got {kind_of(players)}")
         try:
@@ -204,7 +208,8 @@ class ParsedRecord:
                 f"players: the {ordinal(i + 1)} is {kind_of(name)}, not a name "
                 "(quote names such as \"No\")"
             )
-        if len(set(players)) != len(players):
+        seat = {name: index for index, name in enumerate(players)}
+        if len(seat) != len(players):
             twice = next(n for n in players if players.count(n) > 1)
             raise MalformedRecord(f"players: {twice!r} is listed twice")
         if not profile.min_players <= len(players) <= profile.max_players:
@@ -212,7 +217,7 @@ class ParsedRecord:
                 f"players: {len(players)} players; {profile.name} Loo needs "
                 f"{profile.min_players} to {profile.max_players} (R-SEAT-COUNT)"
             )
-        return players
+        return players, seat
 
     @staticmethod
     def _exchange(exchange: Any, seat: dict[str, int]
@@ -246,7 +251,7 @@ class ParsedRecord:
 
 
 
-def _three_card_cards(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+def _three_card_cards(record: dict[str, Any], players: list[str], seat: dict[str, int],
            dealer: int, kind: DealKind, profile: Profile
            ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
                       tuple[Card, ...]]:
@@ -266,16 +271,11 @@ def _three_card_cards(record: Mapping[str, Any], players: list[str], seat: dict[
         return (*split_deck(cards, len(players), dealer, kind, profile), stock)
     if hands is None or not _is_mapping(hands):
         raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
-    if hands.keys() != seat.keys():  # compared as sets; the loops name the odd one out
-        for name in hands:
-            if name not in seat:
-                raise MalformedRecord(f"hands: {name!r} is not one of the players")
-        for name in players:
-            if name not in hands:
-                raise MalformedRecord(f"hands: no hand for {name!r}")
+    if len(hands) != len(players):
+        _hand_names(hands, players, seat)
     by_seat: list[tuple[Card, ...]] = []
     for name in players:
-        given = hands[name]
+        given = hands.get(name)  # None for a missing name, refused below
         if type(given) is list:
             try:  # three canonical card texts: one lookup per card
                 first, second, third = given
@@ -284,6 +284,8 @@ def _three_card_cards(record: Mapping[str, Any], players: list[str], seat: dict[
                 continue
             except (KeyError, TypeError, ValueError):
                 pass
+        if hands.keys() != seat.keys():  # an odd name is refused before an odd card
+            _hand_names(hands, players, seat)
         by_seat.append(_cards(given, "hands", name, 3))
     if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
         if kind is _DOUBLE and miss_text is None:
@@ -295,10 +297,14 @@ def _three_card_cards(record: Mapping[str, Any], players: list[str], seat: dict[
     elif deals_miss(kind, profile) != (miss_text is not None):
         raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
                               if miss_text is None else "miss: this deal has no miss")
-    miss = None if miss_text is None else _cards(miss_text, "miss", count=3)
+    miss = None if miss_text is None else _canonical(miss_text)
+    if miss_text is not None and (miss is None or len(miss) != 3):
+        miss = _cards(miss_text, "miss", count=3)  # refused, or read the forgiving way
     if trump_text is None:
         raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
-    indicator = _card(trump_text, "trump")
+    indicator = _CARD_OF_TEXT.get(trump_text) if type(trump_text) is str else None
+    if indicator is None:
+        indicator = _card(trump_text, "trump")
     stock_text = record.get("stock")
     stock = () if stock_text is None else _cards(stock_text, "stock")
     if not _all_distinct([*by_seat, miss or (), (indicator,), stock]):
@@ -306,6 +312,16 @@ def _three_card_cards(record: Mapping[str, Any], players: list[str], seat: dict[
         twice = next(c for c in every if every.count(c) > 1)
         raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
     return by_seat, miss, indicator, stock
+
+
+def _hand_names(hands: Mapping[str, Any], players: list[str], seat: dict[str, int]) -> None:
+    """Refuse a hand for somebody not playing, or a player without a hand, if there is one."""
+    for name in hands:
+        if name not in seat:
+            raise MalformedRecord(f"hands: {name!r} is not one of the players")
+    for name in players:
+        if name not in hands:
+            raise MalformedRecord(f"hands: no hand for {name!r}")
 
 
 def _announce(announce: Any, seat: dict[str, int], silent: bool, blenheim: bool = False
@@ -369,7 +385,7 @@ _Deal = tuple[DealMachine, list[tuple[int, Announcement]], list[tuple[Card, ...]
 """A record's deal as read: its start, announcements, tricks and civil leads."""
 
 
-def _three_card_deal(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+def _three_card_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
                      dealer: int, carried: Fraction, profile: Profile) -> _Deal:
     """The deal of a three-card record: hands and the miss as the deal's kind needs them."""
     kind = deal_kind(carried, profile)
@@ -382,7 +398,7 @@ def _three_card_deal(record: Mapping[str, Any], players: list[str], seat: dict[s
     return start, announce, _tricks(record.get("tricks"), 3), _NO_CIVIL
 
 
-def _pam_deal(record: Mapping[str, Any], players: list[str], seat: dict[str, int],
+def _pam_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
               dealer: int, carried: Fraction, profile: Profile) -> _Deal:
     """The deal of a Pam record: five-card hands, the stock, and civil leads."""
     dealt, indicator, stock = _pam_cards(record, players, dealer)
@@ -392,7 +408,7 @@ def _pam_deal(record: Mapping[str, Any], players: list[str], seat: dict[str, int
     return start, announce, tricks, _civil(record.get("civil"), len(tricks))
 
 
-_DEAL_READERS: dict[str, Callable[[Mapping[str, Any], list[str], dict[str, int], int, Fraction,
+_DEAL_READERS: dict[str, Callable[[dict[str, Any], list[str], dict[str, int], int, Fraction,
                                    Profile], _Deal]] = {
     three_card.GAME.name: _three_card_deal,
     pam.GAME.name: _pam_deal,
@@ -401,7 +417,7 @@ _DEAL_READERS: dict[str, Callable[[Mapping[str, Any], list[str], dict[str, int],
 game registered in :mod:`loo_tutor.engine.games`)."""
 
 
-def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
+def _pam_cards(record: dict[str, Any], players: list[str], dealer: int
                ) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
     """The hands, the turned card and the stock of a Pam record."""
     deck, hands = record.get("deck"), record.get("hands")
@@ -433,11 +449,11 @@ def _pam_cards(record: Mapping[str, Any], players: list[str], dealer: int
     if len(stock) > room:
         raise MalformedRecord(f"stock: {counted(len(stock), 'card')}, but only {room} are left "
                               "after the deal")
-    _distinct([c for h in by_seat for c in h] + [indicator, *stock], "hands/trump/stock")
+    _distinct((*[c for h in by_seat for c in h], indicator, *stock), "hands/trump/stock")
     return tuple(by_seat), indicator, stock
 
 
-def _all_distinct(groups: Sequence[Sequence[Card]]) -> bool:
+def _all_distinct(groups: list[tuple[Card, ...]]) -> bool:
     """Whether no card appears twice in ``groups``, all taken together."""
     seen = [False] * len(CARDS)
     for cards in groups:
@@ -448,8 +464,8 @@ def _all_distinct(groups: Sequence[Sequence[Card]]) -> bool:
     return True
 
 
-def _distinct(cards: Sequence[Card], field: str) -> None:
-    if not _all_distinct((cards,)):
+def _distinct(cards: tuple[Card, ...], field: str) -> None:
+    if not _all_distinct([cards]):
         twice = next(c for c in cards if cards.count(c) > 1)
         raise MalformedRecord(f"{field}: {twice.shown} appears twice (R-PACK-CARDS)")
 
