@@ -697,7 +697,16 @@ def run(args: argparse.Namespace) -> int:
                                         {"path": str(book), "default_filename": "index.html"})))
         return found
 
-    classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers})
+    def stop(self: Any) -> None:
+        # A kernel kept ready that was still starting at Ctrl-C is gone by the
+        # time Voila shuts it down: not a fault, the server stops all the same.
+        try:
+            voila_app.Voila.stop(self)
+        except web.HTTPError as exc:
+            if exc.status_code != 404:
+                raise
+
+    classroom = type("ClassroomVoila", (voila_app.Voila,), {"init_handlers": handlers, "stop": stop})
     app = classroom(config=config)
     app.initialize(argv=[])
     # Voila logs an address of its own (the host's name, the token left out);
