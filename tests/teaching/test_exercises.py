@@ -9,6 +9,7 @@ player who did not win, an amount off by the loo.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -24,6 +25,7 @@ from loo_tutor.records.data import example
 from loo_tutor.teaching.answers import FORMS, SIGNED_FORMS, parse_amount
 from loo_tutor.teaching.exercises import (
     REPORTED_RULES,
+    SEEDED_RULES,
     DealerChoice,
     Exercise,
     FindIllegal,
@@ -104,10 +106,12 @@ def test_the_same_seed_gives_the_same_exercise_and_seeds_vary(kind: Kind) -> Non
 
 # Teachers hand out "exercise K, seed S": the deal behind a seed must not
 # change silently. If a change to the engine's dealing is intended, record
-# the new fingerprints here and say so in the release notes.
+# the new fingerprints here and say so in the release notes. (Exercise 5 changed
+# when its seeds began to break R-ANN-ORDER and R-PLAY-HAND, and never end a
+# record at its illegal action.)
 FINGERPRINTS = {
     1: "4ef33496103b6089", 2: "cac0415387f3718d", 3: "fb9320123703a8f7",
-    4: "d03501d3cbc0287b", 5: "a62549cfadd29649", 6: "d0f8234ad540909b",
+    4: "d03501d3cbc0287b", 5: "eab9dd9d285ab9ec", 6: "d0f8234ad540909b",
 }
 
 
@@ -361,10 +365,46 @@ def test_pointing_at_a_legal_action_explains_why_it_is_legal() -> None:
     assert later.grade({"action": str(len(later.items) + 1)})["action"].status == "unreadable"
 
 
-def test_announcement_mistakes_are_generated_too() -> None:
-    rules = {make(5, seed).rule for seed in range(150)}
-    assert rules & {RuleId.ANN_MISS_ONCE, RuleId.DEFEND, RuleId.ANN_DEALER_SOLE_STAND}
-    assert rules & {RuleId.FOLLOW, RuleId.HEAD, RuleId.LEAD_TRUMP, RuleId.TRUMP_WIN}
+def test_every_rule_a_seeded_sheet_offers_is_the_answer_of_some_seed() -> None:
+    found: set[RuleId] = set()
+    for seed in range(600):
+        exercise = make(5, seed)
+        assert exercise.field("rule").options == tuple(r.value for r in SEEDED_RULES)
+        found.add(exercise.rule)
+        if found == set(SEEDED_RULES):
+            break
+    assert found == set(SEEDED_RULES)
+    assert set(REPORTED_RULES) - set(SEEDED_RULES) == {RuleId.COLLECT}
+
+
+def test_a_teachers_record_breaking_any_reported_rule_is_offered_all_of_them() -> None:
+    record = example("forced-ace")
+    exercise = from_record(record, 5, seed=3)
+    assert exercise.field("rule").options == tuple(r.value for r in SEEDED_RULES)
+    collected = {key: value for key, value in record.items() if key != "tricks"}
+    collected["announce"] = {"A": "pass", "B": "pass", "C": "pass", "D": "pass", "E": "stand"}
+    exercise = from_record(collected, 5)
+    assert exercise.rule is RuleId.COLLECT and exercise.bad == 4
+    assert exercise.field("rule").options == tuple(r.value for r in REPORTED_RULES)
+
+
+_CALL_LINE = re.compile(r"[A-Z][a-z]+: (stand|pass|take the miss|defend)")
+_CARD_LINE = re.compile(r"trick [123], card [1-7]: (10|[2-9JQKA])[♠♥♦♣]")
+
+
+@pytest.mark.parametrize("seed", range(0, 300, 3))
+def test_no_line_of_find_illegal_is_worded_by_where_it_stands(seed: int) -> None:
+    # Before, at and after the illegal action, each action is written in one form that
+    # the record alone gives; and the record always goes on past the illegal action.
+    exercise = make(5, seed)
+    labels = [item.label for item in exercise.items]
+    calls = list(exercise.record.get("announce") or {})
+    for position, label in enumerate(labels):
+        form = _CALL_LINE if position < len(calls) else _CARD_LINE
+        assert form.fullmatch(label), (position, exercise.bad, label)
+    assert exercise.field("action").labels == tuple(
+        f"{i}. {label}" for i, label in enumerate(labels, 1))
+    assert exercise.bad < len(labels) - 1 and any(label.startswith("trick") for label in labels)
 
 
 # -- 6. a short session ---------------------------------------------------------------------

@@ -40,6 +40,7 @@ True
 from .base import (
     NAMES,
     REPORTED_RULES,
+    SEEDED_RULES,
     Answer,
     Exercise,
     Field,
@@ -58,6 +59,7 @@ from .trick import TrickWinner
 __all__ = [
     "NAMES",
     "REPORTED_RULES",
+    "SEEDED_RULES",
     "Answer",
     "DealerChoice",
     "Exercise",

@@ -8,13 +8,11 @@ from typing import Any
 
 from ...engine.cards import Card, card_text, parse_card
 from ...engine.errors import LooError
-from ...engine.rules import RuleKey
+from ...engine.legality import Announcement
+from ...engine.rules import RuleId, RuleKey
 from ...engine.state import (
     Action,
-    Announce,
     DealState,
-    Exchange,
-    Play,
     Verdict,
 )
 from ...records.record import check, replay
@@ -28,7 +26,7 @@ from ..narrate import (
 )
 from .base import (
     CALL_WORDS,
-    REPORTED_RULES,
+    SEEDED_RULES,
     Answer,
     Exercise,
     Field,
@@ -60,11 +58,13 @@ class FindIllegal(Exercise):
         items: every action of the record, in order.
         bad: the position in ``items`` of the first illegal action.
         verdict: the engine's refusal of it.
+        offered: the rules the exercise offers as answers.
     """
 
     kind = Kind.FIND_ILLEGAL
 
-    def __init__(self, record: Mapping[str, Any], seed: int | None) -> None:
+    def __init__(self, record: Mapping[str, Any], seed: int | None,
+                 offered: Sequence[RuleId] = SEEDED_RULES) -> None:
         result = check(record)
         if result["status"] != "illegal":
             raise LooError("exercise 5 needs a record with an illegal action; every action of "
@@ -76,6 +76,10 @@ class FindIllegal(Exercise):
         self.items, self.bad = _record_items(self.record, played.states, played.actions,
                                              played.refused[0])
         self.verdict: Verdict = played.refused[1]
+        self.offered = tuple(offered)
+        if self.rule not in self.offered:
+            raise LooError(f"exercise 5 offers {', '.join(r.value for r in self.offered)}, "
+                           f"not the rule this record breaks ({self.rule})")
         question = ("Every action of this deal record is listed below in order. Which is the first "
                     "illegal one, and which rule does it break?")
         options = tuple(str(i + 1) for i in range(len(self.items)))
@@ -83,8 +87,8 @@ class FindIllegal(Exercise):
             Field("action", "The first illegal action", "choice", options,
                   tuple(f"{i + 1}. {item.label}" for i, item in enumerate(self.items)),
                   "the number of the action"),
-            Field("rule", "The rule it breaks", "rule", tuple(r.value for r in REPORTED_RULES),
-                  tuple(f"{r.value} ({r.heading})" for r in REPORTED_RULES), "a rule ID, e.g. R-FOLLOW"),
+            Field("rule", "The rule it breaks", "rule", tuple(r.value for r in self.offered),
+                  tuple(f"{r.value} ({r.heading})" for r in self.offered), "a rule ID, e.g. R-FOLLOW"),
         ]
         super().__init__(seed, question, fields, [self.record])
 
@@ -145,34 +149,45 @@ def _record_items(record: Mapping[str, Any], states: Sequence[DealState],
                   ) -> tuple[tuple[_Item, ...], int]:
     """Every action of an illegal record, with the states around it where they are known.
 
-    The legal prefix comes from the engine's replay. The check stops at the
-    refused action, so the actions after it are labelled from the record alone.
+    The legal prefix comes from the engine's replay; the check stops at the
+    refused action, so the states after it are not known. Every action is
+    labelled in the same form wherever it stands (:func:`_labels`), so that
+    the wording never tells where the illegal action is.
     """
-    calls: list[tuple[str, str]] = [(str(k), str(v).strip().lower())
-                                    for k, v in dict(record.get("announce") or {}).items()]
-    cards: list[tuple[int, int, Card]] = [
-        (t, k, parse_card(c)) for t, trick in enumerate(record.get("tricks") or [])
-        for k, c in enumerate(trick)]
+    calls = [(str(k), v) for k, v in dict(record.get("announce") or {}).items()]
+    cards = [(t, k, parse_card(c)) for t, trick in enumerate(record.get("tricks") or [])
+             for k, c in enumerate(trick)]
+    labels = _labels(calls, cards)
     items: list[_Item] = []
     for i, taken in enumerate(actions):
-        items.append(_Item(_label(states[i], taken), states[i], taken, states[i + 1]))
+        items.append(_Item(labels[i], states[i], taken, states[i + 1]))
     bad = len(items)
-    items.append(_Item(_label(states[-1], refused), states[-1], refused, None))
-    done_calls = sum(isinstance(a, Announce) for a in (*actions, refused))
-    done_cards = sum(isinstance(a, Play) for a in (*actions, refused))
-    for name, word in calls[done_calls:]:
-        items.append(_Item(f"{name}: {word}", None, None, None))
-    for t, k, card in cards[done_cards:]:
-        items.append(_Item(f"trick {t + 1}, card {k + 1}: {card_text(card)}", None, None, None))
+    items.append(_Item(labels[bad], states[-1], refused, None))
+    items += [_Item(label, None, None, None) for label in labels[bad + 1:]]
     return tuple(items), bad
 
 
-def _label(state: DealState, action: Action) -> str:
-    name = state.players[action.seat]
-    if isinstance(action, Announce):
-        return f"{name}: {CALL_WORDS[action.announcement]}"
-    if isinstance(action, Exchange):
-        return f"{name}: exchanges {len(action.cards)}"
-    number = len(state.tricks) + 1
-    verb = "plays" if state.trick_cards() else "leads"
-    return f"trick {number}: {name} {verb} {card_text(action.card)}"
+def _labels(calls: Sequence[tuple[str, object]], cards: Sequence[tuple[int, int, Card]]
+            ) -> list[str]:
+    """How exercise 5 lists each action of a record: from the record alone, in one form
+    wherever the action stands.
+
+    An announcement is ``Anna: take the miss``; a card is ``trick 2, card 1: Q♣``,
+    as the record lists it, without a player. Naming players would name them
+    only as far as the check goes: after the illegal action nobody's turn is
+    known, and the players who played the later cards in the deal the record
+    was made from are not the ones whose turn it would be.
+    """
+    said = []
+    for name, word in calls:
+        call = _call(word)
+        said.append(f"{name}: {CALL_WORDS[call] if call is not None else str(word).strip()}")
+    return said + [f"trick {t + 1}, card {k + 1}: {card_text(card)}" for t, k, card in cards]
+
+
+def _call(word: object) -> Announcement | None:
+    """The announcement a record's word names, or ``None``."""
+    try:
+        return Announcement(str(word).strip().lower())
+    except ValueError:
+        return None

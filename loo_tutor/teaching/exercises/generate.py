@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ...engine.cards import Card
+from ...engine.cards import Card, parse_card
 from ...engine.errors import LooError, MalformedRecord
 from ...engine.legality import Announcement
 from ...engine.observe import observation
@@ -17,7 +17,7 @@ from ...engine.rules import RuleId, RuleKey
 from ...engine.session import Session
 from ...engine.state import Action, Announce, DealKind, DealState, Phase, Play, new_deal
 from ...records.record import action_text, check, record_from_state, replay
-from .base import DEFEND, MISS, NAMES, PASS, STAND, Exercise, Kind
+from .base import DEFEND, MISS, NAMES, PASS, REPORTED_RULES, STAND, Exercise, Kind
 from .dealer import DealerChoice
 from .find_illegal import FindIllegal
 from .legal_cards import LegalCards
@@ -198,9 +198,9 @@ def _make_settle(rng: random.Random, seed: int) -> Exercise:
     return Settle(_play_on(state, rng)[-1], seed)
 
 
-_CARD_MISTAKES = (RuleId.LEAD_TRUMP, RuleId.LEAD_ACE, RuleId.FOLLOW, RuleId.HEAD,
-                  RuleId.TRUMP_WIN)
-_CALL_MISTAKES = (RuleId.ANN_MISS_ONCE, RuleId.ANN_DEALER_SOLE_STAND,
+_CARD_MISTAKES = (RuleId.PLAY_HAND, RuleId.LEAD_TRUMP, RuleId.LEAD_ACE, RuleId.FOLLOW,
+                  RuleId.HEAD, RuleId.TRUMP_WIN)
+_CALL_MISTAKES = (RuleId.ANN_ORDER, RuleId.ANN_MISS_ONCE, RuleId.ANN_DEALER_SOLE_STAND,
                   RuleId.ANN_DEALER_SOLE_MISS, RuleId.DEFEND)
 
 
@@ -214,8 +214,12 @@ def _make_find_illegal(rng: random.Random, seed: int) -> Exercise:
         if announce_error:
             states = _announce(states[0], rng, rng.choice(_CASES[:4]))
         states += _play_on(states.pop(), rng)
-        # Look for the rule wanted; after many deals without it, take any mistake.
-        record = _break(states, rng, announce_error, want if attempt < _TRIES - 50 else None)
+        # Look for the rule wanted in a deal with play (a record of announcements alone would
+        # show that an announcement is wrong); after many deals without it, take any mistake.
+        choosy = attempt < _TRIES - 50
+        if choosy and not states[-1].all_tricks():
+            continue
+        record = _break(states, rng, announce_error, want if choosy else None)
         if record is not None:
             return FindIllegal(record, seed)
     raise LooError("no deal with a possible mistake was found")  # pragma: no cover
@@ -234,6 +238,8 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
     engine refuses under that rule will do.
     """
     choices: list[tuple[int, Action]] = []
+    said = dict(states[-1].announcements)
+    dealt = record_from_state(states[-1])
     for i, state in enumerate(states[:-1]):
         seat = state.current_player()
         if seat is None:
@@ -241,10 +247,15 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
         if announce_error and state.phase is Phase.ANNOUNCE:
             legal = state.legal_announcements()
             choices += [(i, Announce(seat, a)) for a in Announcement if a not in legal]
+            # a later player's own announcement, said out of turn (R-ANN-ORDER)
+            choices += [(i, Announce(later, said[later])) for later in said
+                        if later != seat and later not in dict(state.announcements)]
         elif not announce_error and state.phase is Phase.PLAY:
             legal_cards = state.legal_cards()
-            choices += [(i, Play(seat, c)) for c in observation(state, seat).hand or ()
-                        if c not in legal_cards]
+            hand = observation(state, seat).hand or ()
+            choices += [(i, Play(seat, c)) for c in hand if c not in legal_cards]
+            # a card of another hand, of a thrown-in hand or of the unclaimed miss (R-PLAY-HAND)
+            choices += [(i, Play(seat, c)) for c in _not_held(dealt, hand, state)]
     # Pick the rule first, so that rarer mistakes (R-HEAD, R-LEAD-ACE) come up
     # as often as the common ones; prefer a mistake that is not the last action.
     by_rule: dict[RuleKey | None, list[tuple[int, Action]]] = {}
@@ -261,7 +272,9 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
             before = states[i]
             done = len(before.announcements) + sum(len(t.plays) for t in before.all_tricks())
             total = len(record.get("announce") or ()) + sum(map(len, record.get("tricks") or ()))
-            if total > done + 1:
+            # a record that lost its tricks would show by its layout that an announcement is wrong
+            whole = bool(record.get("tricks")) or not states[-1].all_tricks()
+            if total > done + 1 and whole:
                 return record
             fallback = fallback or record
         if fallback is not None:
@@ -269,17 +282,36 @@ def _break(states: Sequence[DealState], rng: random.Random, announce_error: bool
     return None
 
 
+def _not_held(dealt: Mapping[str, Any], hand: Sequence[Card], state: DealState) -> list[Card]:
+    """A few cards of the deal that are not in ``hand`` and not yet played: one of each
+    other hand and of the miss, so that R-PLAY-HAND comes up no more than the other rules."""
+    played = {card for trick in state.all_tricks() for _, card in trick.plays}
+    groups = [*dict(dealt["hands"]).values(), dealt.get("miss") or []]
+    found = []
+    for group in groups:
+        cards = [c for c in map(parse_card, group) if c not in hand and c not in played]
+        found += cards[:1]
+    return found
+
+
 def _forced_record(before: DealState, action: Action, end: DealState
                    ) -> dict[str, Any] | None:
     """The record of the legal deal ``end`` with ``action`` put in at ``before``, if usable.
 
     The record is edited, not the deal: an illegal announcement replaces the
-    word said there; an illegal card swaps places with the card played there,
-    which the same player plays later instead, so the record stays whole.
+    word said there, and one said out of turn is moved there; an illegal card
+    swaps places with the card played there, which its player plays later
+    instead, so the record stays whole, and a card nobody plays (of a
+    thrown-in hand, say) simply replaces it.
     """
     record = record_from_state(end)
     name = before.players[action.seat]
-    if isinstance(action, Announce):
+    if isinstance(action, Announce) and action.seat != before.current_player():
+        calls = list(record["announce"].items())
+        calls.remove((name, action.announcement.value))
+        calls.insert(len(before.announcements), (name, action.announcement.value))
+        record["announce"] = dict(calls)
+    elif isinstance(action, Announce):
         record["announce"][name] = action.announcement.value
     elif isinstance(action, Play):
         tricks: list[list[str]] = record["tricks"]
@@ -287,10 +319,10 @@ def _forced_record(before: DealState, action: Action, end: DealState
         wanted = action.card.text
         spot = next(((t, k) for t, trick in enumerate(tricks) for k, text in enumerate(trick)
                      if text == wanted), None)
-        if spot is None:
-            return None
         played = tricks[here[0]][here[1]]
-        tricks[here[0]][here[1]], tricks[spot[0]][spot[1]] = wanted, played
+        tricks[here[0]][here[1]] = wanted
+        if spot is not None:  # a card played later changes places; one never played is put in
+            tricks[spot[0]][spot[1]] = played
     else:  # an exchange: exercises are set in the limited profile, which has none
         return None
     try:
@@ -393,7 +425,7 @@ def from_record(record: Mapping[str, Any] | Sequence[Mapping[str, Any]],
     states = played.states
     if chosen is Kind.FIND_ILLEGAL:
         if played.refused is not None:
-            return FindIllegal(record, None)
+            return FindIllegal(record, None, REPORTED_RULES)
         rng = _rng(chosen, _check_seed(seed))
         broken = _break(states, rng, False) or _break(states, rng, True)
         if broken is None:
