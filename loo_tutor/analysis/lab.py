@@ -524,7 +524,7 @@ def figures(results: Mapping[str, Any], folder: Path) -> list[Path]:
 
 
 def default_folder() -> Path:
-    """The ``book`` folder of the checkout this package is in (``loo_tutor/analysis/`` is two below)."""
+    """The ``book`` folder of the checkout the package sits in, two folders above this module."""
     return Path(__file__).resolve().parents[2] / "book"
 
 

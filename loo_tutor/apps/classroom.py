@@ -106,10 +106,10 @@ EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
 TEMPLATES = Path(__file__).resolve().parent / "classroom_templates"
+"""The Jupyter data folder holding the classroom's Voila templates (for JUPYTER_PATH)."""
 NOTEBOOKS = Path(__file__).parent / "notebooks"
 """The book's notebooks, served unless a folder is given: package data, in a
 checkout a link to ``notebooks/``."""
-"""The Jupyter data folder holding the classroom's Voila templates (for JUPYTER_PATH)."""
 TEMPLATE = "loo-classroom"
 """The light page's template."""
 VOILA_TEMPLATE = "loo-classroom-voila"
