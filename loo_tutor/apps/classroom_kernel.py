@@ -109,7 +109,10 @@ def warm(listening: socket.socket) -> None:
                 asked, _ = listening.accept()
                 try:
                     with asked, asked.makefile("rwb") as line:
-                        request = json.loads(line.readline())
+                        asking = line.readline()
+                        if not asking:  # the server stopped (Ctrl-C) before it asked
+                            continue
+                        request = json.loads(asking)
                         sys.stdout.flush()
                         sys.stderr.flush()
                         pid = os.fork()

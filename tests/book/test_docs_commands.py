@@ -387,8 +387,12 @@ def test_every_loo_tutor_command_works_in_any_folder(document: Path, tmp_path: P
     assert any(c.startswith("loo-tutor") for c, _ in terminal.ran), document.name
 
 
-def asked_for_help(command: str) -> str:
-    """``command --help``; a command written with a placeholder, its program's ``--help``.
+def asked_for_help(command: str) -> tuple[str, list[str]]:
+    """``command --help``, and the options the help must list.
+
+    A command written with a placeholder (``FILE``), or ending in an option
+    a sentence names (``loo-tutor mark --class``), asks its program for help,
+    which must list the options the sentence names.
 
     ``scripts/build_compiled.py --run SCRIPT`` is asked for SCRIPT's help
     without compiling the engine first (minutes; ``./dev test`` builds and
@@ -397,10 +401,12 @@ def asked_for_help(command: str) -> str:
     words = command.split()
     if words[:3] == ["python", "scripts/build_compiled.py", "--run"]:
         words = ["python", *words[3:]]
-    if any(PLACEHOLDER.match(word) for word in words):
+    named: list[str] = []
+    if words[-1].startswith("-") or any(PLACEHOLDER.match(word) for word in words):
+        named = [word for word in words if word.startswith("--")]
         words = list(itertools.takewhile(
             lambda word: not word.startswith("-") and not PLACEHOLDER.match(word), words))
-    return " ".join([*words, "--help"])
+    return " ".join([*words, "--help"]), named
 
 
 @pytest.fixture(scope="module")
@@ -411,9 +417,11 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("command", prose_commands())
 def test_every_command_named_in_a_sentence_starts(command: str, checkout: Path) -> None:
     terminal = Terminal(checkout, activated=True)
-    done = run(terminal, asked_for_help(command))
+    help_command, named = asked_for_help(command)
+    done = run(terminal, help_command)
     assert done.returncode == 0 and "usage:" in done.stdout, (
-        f"{command!r} --help exited {done.returncode}:\n{done.stdout}{done.stderr}")
+        f"{help_command!r} exited {done.returncode}:\n{done.stdout}{done.stderr}")
+    assert all(option in done.stdout for option in named), (command, done.stdout)
 
 
 def test_dev_serve_starts_again_at_once_on_the_same_port(book: Path, tmp_path: Path) -> None:
