@@ -524,8 +524,8 @@ def figures(results: Mapping[str, Any], folder: Path) -> list[Path]:
 
 
 def default_folder() -> Path:
-    """The ``book`` folder of this checkout."""
-    return Path(__file__).resolve().parent.parent / "book"
+    """The ``book`` folder of the checkout the package sits in, two folders above this module."""
+    return Path(__file__).resolve().parents[2] / "book"
 
 
 def write(results: Mapping[str, Any], book: Path) -> list[Path]:

@@ -1,8 +1,8 @@
 """``loo-tutor classroom``: the notebooks served as apps for a class, with Voila.
 
-Each notebook of the folder (``notebooks/`` by default) opens as an app: its
-cells run on the server, code hidden, and the reader sees the widgets. For a
-class the server
+Each notebook of the folder (by default the book's notebooks, which come
+with the package) opens as an app: its cells run on the server, code hidden,
+and the reader sees the widgets. For a class the server
 
 * listens on 127.0.0.1 unless ``--host`` says otherwise, and requires a token
   whenever it listens on another address (one is generated unless
@@ -100,6 +100,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import gzip
 import http.client
 import importlib
@@ -125,6 +126,9 @@ INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
 TEMPLATES = Path(__file__).resolve().parent / "classroom_templates"
 """The Jupyter data folder holding the classroom's Voila templates (for JUPYTER_PATH)."""
+NOTEBOOKS = Path(__file__).parent / "notebooks"
+"""The book's notebooks, served unless a folder is given: package data, in a
+checkout a link to ``notebooks/``."""
 TEMPLATE = "loo-classroom"
 """The light page's template."""
 VOILA_TEMPLATE = "loo-classroom-voila"
@@ -188,6 +192,21 @@ def _port_problem(host: str, port: int) -> str | None:
     finally:
         probe.close()
     return None
+
+
+def new_class_folder(where: Path) -> Path:
+    """A folder ``loo-class-DATE-TIME`` made in ``where`` for this start alone.
+
+    Two starts in the same second get ``…-2``, ``…-3``: making the folder is
+    what claims the name.
+    """
+    stem = time.strftime("loo-class-%Y-%m-%d-%H%M%S")
+    for number in range(1, 1000):
+        folder = where / (stem if number == 1 else f"{stem}-{number}")
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(parents=True)
+            return folder
+    raise FileExistsError(errno.EEXIST, "a thousand class folders of this second exist", str(where))
 
 
 def address(host: str, port: int, token: str | None) -> str:
@@ -685,7 +704,7 @@ def run(args: argparse.Namespace) -> int:
     from .classbook import CHECK_S, ClassBook, ClassBookError
     from .classroom_doors import Doors, code_problem, make_class_code
 
-    notebooks = Path(args.notebooks).resolve()
+    notebooks = Path(args.notebooks or NOTEBOOKS).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
     if count == 0:
         print(f"error: no notebooks in {args.notebooks!r}; give the folder of notebooks "
@@ -705,11 +724,15 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD
     serve_book = (book / "index.html").exists()
 
-    data = Path(args.data) if args.data else Path.cwd() / time.strftime("loo-class-%Y-%m-%d-%H%M")
     try:
+        data = Path(args.data) if args.data else new_class_folder(Path.cwd())
         book_of_class = ClassBook(data)
     except ClassBookError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD
+    except OSError as exc:
+        print(f"error: cannot make a class folder in {exc.filename}: {exc.strerror}; "
+              "give one with --data", file=sys.stderr)
         return EXIT_BAD
     code = (args.class_code or "").strip()
     if code and (problem := code_problem(code)):
@@ -783,14 +806,26 @@ def run(args: argparse.Namespace) -> int:
         self.app.listen = partial(self.app.listen, max_body_size=LARGEST_BODY)
         return voila_app.Voila.listen(self)
 
+    def stop(self: Any) -> None:
+        # A kernel kept ready that was still starting at Ctrl-C is gone by the
+        # time Voila shuts it down: not a fault, the server stops all the same.
+        try:
+            voila_app.Voila.stop(self)
+        except web.HTTPError as exc:
+            if exc.status_code != 404:
+                raise
+
     classroom = type("ClassroomVoila", (voila_app.Voila,),
-                     {"init_handlers": handlers, "listen": listen})
+                     {"init_handlers": handlers, "listen": listen, "stop": stop})
     app = classroom(config=config)
     app.initialize(argv=[])
+    # Voila logs an address of its own (the host's name, the token left out);
+    # announce() prints the one to open.
+    app.log.addFilter(lambda record: not record.getMessage().startswith("Voilà is running at"))
 
     def announce() -> None:
         where = "this machine only" if is_loopback(args.host) else "the network (token required)"
-        print(f"loo-tutor classroom: {count} notebooks from {args.notebooks}, on {where}; "
+        print(f"loo-tutor classroom: {count} notebooks from {args.notebooks or notebooks}, on {where}; "
               f"{args.pool_size} kernel(s) per notebook kept ready"
               + (f", idle kernels stopped after {_duration(args.cull_after)}" if args.cull_after
                  else "")

@@ -107,18 +107,24 @@ def warm(listening: socket.socket) -> None:
                 if key.fileobj is not listening:
                     return
                 asked, _ = listening.accept()
-                with asked, asked.makefile("rwb") as line:
-                    request = json.loads(line.readline())
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                    pid = os.fork()
-                    if pid == 0:
-                        line.close()
-                        asked.close()
-                        listening.close()
-                        _kernel(request)
-                    line.write(json.dumps({"pid": pid}).encode() + b"\n")
-                    line.flush()
+                try:
+                    with asked, asked.makefile("rwb") as line:
+                        asking = line.readline()
+                        if not asking:  # the server stopped (Ctrl-C) before it asked
+                            continue
+                        request = json.loads(asking)
+                        sys.stdout.flush()
+                        sys.stderr.flush()
+                        pid = os.fork()
+                        if pid == 0:
+                            line.close()
+                            asked.close()
+                            listening.close()
+                            _kernel(request)
+                        line.write(json.dumps({"pid": pid}).encode() + b"\n")
+                        line.flush()
+                except BrokenPipeError:  # the server stopped (Ctrl-C) before reading the answer
+                    continue
 
 
 if __name__ == "__main__":

@@ -668,8 +668,9 @@ def _add_classroom_command(commands: Any) -> None:
         "classroom", help="serve the notebooks as apps for a class (Voila)",
         description="Serve the notebooks as apps for a class with Voila: code hidden, kernels "
                     "kept ready, idle kernels stopped, nothing loaded from other hosts.")
-    room.add_argument("notebooks", nargs="?", default="notebooks", metavar="NOTEBOOKS",
-                      help="the folder of notebooks to serve (default: notebooks)")
+    room.add_argument("notebooks", nargs="?", default=None, metavar="NOTEBOOKS",
+                      help="the folder of notebooks to serve (default: the book's notebooks, "
+                           "which come with loo-tutor)")
     room.add_argument("--host", default="127.0.0.1",
                       help="address to listen on (default 127.0.0.1, this machine only; "
                            "0.0.0.0 for every network interface, which requires a token)")

@@ -82,7 +82,7 @@ They are the three-card bundles and, each on its own, every option of SPEC
 to eight players.
 """
 
-PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")
+PLAYERS = ("Anna", "Ben", "Carla", "Dan", "Emil")
 """The table used when no record is given."""
 
 

@@ -90,6 +90,17 @@ def test_address_carries_the_token() -> None:
     assert classroom.address("::1", 8866, None) == "http://[::1]:8866/"
 
 
+def test_each_start_makes_a_class_folder_of_its_own(tmp_path: Path) -> None:
+    first, second = classroom.new_class_folder(tmp_path), classroom.new_class_folder(tmp_path)
+    assert first != second and first.is_dir() and second.is_dir()
+    assert first.name.startswith("loo-class-") and second.name.startswith(first.name)
+
+
+def test_the_book_notebooks_come_with_the_package() -> None:
+    shipped = sorted(p.name for p in classroom.NOTEBOOKS.glob("*.ipynb"))
+    assert shipped == sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) and shipped
+
+
 TEMPLATE_FOLDER = classroom.TEMPLATES / "voila" / "templates"
 
 
@@ -769,6 +780,8 @@ def test_classroom_on_the_network_requires_its_token() -> None:
     finally:
         stop(running)
     assert running.process.returncode == 0
+    shown = [line for line in running.log if "http://" in line and "Teacher's page" not in line]
+    assert len(shown) == 1 and running.url in shown[0], "".join(running.log)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
