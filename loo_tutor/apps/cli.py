@@ -277,7 +277,29 @@ def _run_worksheet(args: argparse.Namespace) -> int:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD
     _wrote(written)
+    _print_site_link(written[2])
     return EXIT_LEGAL
+
+
+LONGEST_LINK = 2_000
+"""The longest link ``worksheet`` prints: one every browser and mail program carries whole."""
+
+
+def _print_site_link(key: Any) -> None:
+    """Print the path of the site's exercises page opened for the sheet's assignment."""
+    from ..teaching.assignment import LINK_PAGE, AssignmentError, link_query, read_assignment
+
+    try:
+        link = f"notebooks/{LINK_PAGE}?{link_query(read_assignment(key))}"
+    except AssignmentError as exc:
+        print(f"no link for the site: {_one_line(str(exc))}")
+        return
+    if len(link) > LONGEST_LINK:
+        print(f"no link for the site: it would be {len(link):,} characters, more than the "
+              f"{LONGEST_LINK:,} a link can safely be; set fewer exercises")
+        return
+    print("on the site, after the book's own address (e.g. https://example.org/loo/):")
+    print(f"  {link}")
 
 
 def _run_exercise(args: argparse.Namespace) -> int:

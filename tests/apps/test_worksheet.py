@@ -135,3 +135,19 @@ def test_rule_links_point_into_the_book_when_asked() -> None:
     assert 'href="../book/rules.html#r-carry"' in linked
     assert "href=" not in solution_html(exercise)
     assert "<table" in position_html(make(5, 11))
+
+
+def test_the_sheet_prints_the_site_link_that_opens_its_assignment(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from loo_tutor.teaching.assignment import from_link_query, read_assignment
+
+    assert main(["worksheet", "--kinds", "settle,dealer", "--count", "2", "--seed", "3",
+                 "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    link = lines[-1].strip()
+    assert link.startswith("notebooks/exercises.html?assignment=")
+    assert from_link_query(link.partition("?")[2]) == read_assignment(tmp_path / "key.yaml")
+    big = tmp_path / "big"
+    assert main(["worksheet", "--kinds", "settle,dealer", "--count", "200", "--out",
+                 str(big)]) == 0
+    assert "no link for the site: it would be" in capsys.readouterr().out
