@@ -659,7 +659,35 @@ CLASSROOM_PORT = 8866
 def _run_classroom(args: argparse.Namespace) -> int:
     from . import classroom
 
+    if args.assignment is not None and _keep_class_assignment(args) != EXIT_LEGAL:
+        return EXIT_BAD
     return classroom.run(args)
+
+
+def _keep_class_assignment(args: argparse.Namespace) -> int:
+    """Keep ``--assignment`` in the class's folder (``--data``, or the folder the class
+    would get by default, which ``args.data`` then names), for ``mark --class`` and the
+    classroom's exercises page."""
+    import time
+    from pathlib import Path
+
+    from ..teaching.assignment import class_assignment, read_assignment, save_for_class
+
+    try:
+        assignment = read_assignment(args.assignment)
+        if args.data is None:
+            args.data = str(Path.cwd() / time.strftime("loo-class-%Y-%m-%d-%H%M"))
+        folder = Path(args.data)
+        folder.mkdir(parents=True, exist_ok=True)
+        earlier = class_assignment(folder)
+        save_for_class(folder, assignment)
+    except (LooError, OSError) as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    was = f" (it was {earlier.id})" if earlier is not None and earlier.id != assignment.id else ""
+    print(f"the class's assignment is {assignment.id}, {assignment.title!r}: "
+          f"{len(assignment.items)} exercises{was}")
+    return EXIT_LEGAL
 
 
 def _port(text: str) -> int:
@@ -726,6 +754,11 @@ def _add_classroom_command(commands: Any) -> None:
                            "the same folder again to carry on with the same class")
     room.add_argument("--class-code", default=None, metavar="CODE",
                       help="a word students type when they join (default: none)")
+    room.add_argument("--assignment", default=None, metavar="FILE",
+                      help="set the class this assignment (a key.yaml written by worksheet, or "
+                           "a short file of title, id and exercises): it is kept in the class's "
+                           "folder as assignment.yaml, and 'loo-tutor mark --class DIR' marks "
+                           "every student against it")
     room.set_defaults(run=_run_classroom)
 
 

@@ -5,21 +5,27 @@ The link is the exercises page's address with the assignment in its query
 script (``classroom_page/src/progress.js``) hands the address's query to
 this widget's field, as a reader pasting the link would; the widget then
 shows each exercise of the assignment and scores the page's work against
-it, so the download is tagged with the assignment's id.
+it, so the download is tagged with the assignment's id. In a classroom the
+class's assignment (``loo-tutor classroom --assignment``) opens by itself
+when the kernel's environment names the class's folder in :data:`CLASS_FOLDER`.
 """
 
 from __future__ import annotations
 
 import html
+import os
 from typing import Any
 
 import ipywidgets as widgets
 
 from ..engine.errors import LooError
 from ..render.markup import RULES_BASE
-from ..teaching.assignment import Assignment, from_link_query
+from ..teaching.assignment import Assignment, class_assignment, from_link_query
 from ._base import LooWidget
 from .exercise import ExerciseWidget, Scoreboard
+
+CLASS_FOLDER = "LOO_TUTOR_CLASS_DATA"
+"""The environment variable that names a classroom's folder (``--data``) to its kernels."""
 
 
 class AssignmentSheet(LooWidget):
@@ -28,7 +34,9 @@ class AssignmentSheet(LooWidget):
     Args:
         scoreboard: the page's score; it scores the page against the
             assignment once one is open.
-        link: an address (or its query) carrying an assignment, to open at once.
+        link: an address (or its query) carrying an assignment, to open at once;
+            without one, the class's assignment when :data:`CLASS_FOLDER` names
+            a class folder that has one.
         rules_base: where the book's ``rules.html`` is, for the links.
 
     Attributes:
@@ -63,6 +71,14 @@ class AssignmentSheet(LooWidget):
                   self.sheet)
         if link:
             self.open_link(link)
+        elif os.environ.get(CLASS_FOLDER):
+            try:
+                kept = class_assignment(os.environ[CLASS_FOLDER])
+            except LooError as exc:
+                self._say(f"The class's assignment cannot be read: {exc}.")
+            else:
+                if kept is not None:
+                    self.open_assignment(kept)
 
     def _open_typed(self, change: Any = None) -> None:
         if self.link_field.value.strip():
@@ -74,9 +90,16 @@ class AssignmentSheet(LooWidget):
         try:
             assignment = from_link_query(query.partition("#")[0])
         except LooError as exc:
-            self.status.value = (f'<p class="loo-assignment-status" role="status">'
-                                 f"This link opens no assignment: {html.escape(str(exc))}.</p>")
+            self._say(f"This link opens no assignment: {exc}.")
             return
+        self.open_assignment(assignment)
+
+    def _say(self, line: str) -> None:
+        self.status.value = (f'<p class="loo-assignment-status" role="status">'
+                             f"{html.escape(line)}</p>")
+
+    def open_assignment(self, assignment: Assignment) -> None:
+        """Show the exercises of ``assignment`` and score the page against it."""
         if assignment == self.assignment:
             return
         self.assignment = assignment

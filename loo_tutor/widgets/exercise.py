@@ -135,7 +135,7 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
 
         The download keeps the checks up to the first right one, as items of an
         answers file, so that ``loo-tutor mark`` scores the variant as the page
-        does (at most :data:`_MOST_ITEMS` of them: past that, the latest check
+        does (at most ``_MOST_ITEMS`` of them: past that, the latest check
         replaces the last one kept).
         """
         self._checks.append(_PageCheck(kind.word, seed, RIGHT if right else WRONG))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -19,10 +20,12 @@ from loo_tutor.teaching.assignment import (
     from_link_query,
     link_query,
     parse_assignment,
+    save_for_class,
 )
 from loo_tutor.teaching.marking import mark_text
 from loo_tutor.teaching.score import Outcome
 from loo_tutor.widgets import AssignmentSheet, ExerciseWidget, Scoreboard
+from loo_tutor.widgets.assignment import CLASS_FOLDER
 
 WEEK = parse_assignment({"title": "Week 3 — Loo", "id": "week-3", "exercises": [
     {"kind": "settle", "seeds": [4, 5]}, {"kind": "legal-cards", "seed": 2024},
@@ -148,3 +151,15 @@ def test_a_page_without_an_assignment_scores_what_was_checked_and_says_so_when_n
     marked = mark_text(json.dumps(download))
     assert marked.score().line() == "0 of 1 right"
     assert marked.score().items[0].outcome is Outcome.SOLUTION_SHOWN
+
+
+def test_in_a_classroom_the_class_s_assignment_opens_by_itself(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CLASS_FOLDER, str(tmp_path))
+    assert AssignmentSheet().assignment is None  # a class without an assignment
+    save_for_class(tmp_path, WEEK)
+    sheet = AssignmentSheet()
+    assert sheet.assignment == WEEK
+    assert [(w.kind.word, w.seed) for w in sheet.exercises] == list(WEEK.keys())
+    (tmp_path / "assignment.yaml").write_text("title: [\n", encoding="utf-8")
+    assert "The class's assignment cannot be read" in html.unescape(AssignmentSheet().status.value)
