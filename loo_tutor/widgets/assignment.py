@@ -7,7 +7,7 @@ this widget's field, as a reader pasting the link would; the widget then
 shows each exercise of the assignment and scores the page's work against
 it, so the download is tagged with the assignment's id. In a classroom the
 class's assignment (``loo-tutor classroom --assignment``) opens by itself
-when the kernel's environment names the class's folder in :data:`CLASS_FOLDER`.
+when the kernel's environment names the class's folder in ``LOO_TUTOR_CLASS_DATA``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class AssignmentSheet(LooWidget):
         scoreboard: the page's score; it scores the page against the
             assignment once one is open.
         link: an address (or its query) carrying an assignment, to open at once;
-            without one, the class's assignment when :data:`CLASS_FOLDER` names
+            without one, the class's assignment when ``LOO_TUTOR_CLASS_DATA`` names
             a class folder that has one.
         rules_base: where the book's ``rules.html`` is, for the links.
 

@@ -160,7 +160,7 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
                 self._decided.add((kind, seed))
         self._show()
 
-    def work(self) -> Score[_PageCheck]:
+    def work(self) -> Score[Any]:
         """The page's work in the one score model: every variant checked (or whose solution
         was shown), or the assignment's exercises when the page has one."""
         keys = self.assignment.keys() if self.assignment is not None else None
