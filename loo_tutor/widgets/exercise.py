@@ -69,13 +69,18 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     "title": "Which cards may be played?", "seed": 2024}]``, left out while
     there is none): the page's script keeps that list in the reader's
     browser, so the progress lasts from one visit to the next. Every variant
-    made from a seed that was checked is listed too, with its last answer in
-    the answers-file shape (:mod:`loo_tutor.teaching.marking`) and the time
-    of that check, as JSON in ``data-loo-answers`` (``[{"kind": 1, "name":
-    "legal-cards", "seed": 2024, "answer": ["10D"], "time":
-    "2026-12-04T10:15:00+00:00", "solved": true}]``): the page's script keeps
+    made from a seed that was checked (or whose solution was shown) is listed
+    too, as JSON in ``data-loo-answers``: its last answer in the answers-file
+    shape (:mod:`loo_tutor.teaching.marking`) and the time of that check, its
+    outcome in the one score model (:mod:`loo_tutor.teaching.score`) and the
+    answers-file items that give that outcome when marked (``[{"kind": 1,
+    "name": "legal-cards", "seed": 2024, "answer": ["10D"], "time":
+    "2026-12-04T10:15:00+00:00", "solved": true, "outcome": "right at the
+    first check", "checks": 1, "items": [...]}]``): the page's script keeps
     them for the reader's "Download my answers", which ``loo-tutor mark``
-    marks again.
+    marks again. The score line itself is :meth:`work` in words; with an
+    assignment (:meth:`set_assignment`) it counts the assignment's exercises
+    and carries its id in ``data-loo-assignment``.
 
     Attributes:
         results: for each variant (``"exercise 4, seed 1234"``): answers
