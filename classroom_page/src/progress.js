@@ -16,12 +16,21 @@
 // with a line saying so; what is kept and cannot be read is left aside.
 //
 // Hand-in: the score line also lists, in data-loo-answers, every variant
-// checked with its last answer (in the answers-file shape of `loo-tutor
-// mark`) and the time of that check. They are kept under a second key, the
-// panel's score line is drawn from them (so it lasts too), and "Download my
-// answers" saves them as an answers file, with the student's name asked
-// once and kept. Nothing leaves the browser except by that download; the
-// teacher's `loo-tutor mark` judges every answer again.
+// checked with its last answer, the answers-file items that decide its score
+// (the checks up to the first right one, `solution_shown: yes` where the
+// solution was shown first) and its outcome in the one score model
+// (loo_tutor/teaching/score.py), all as Python made them. They are kept under
+// a second key; the panel's score line counts those outcomes (so it lasts
+// too) and "Download my answers" saves the items as an answers file, with
+// the student's name asked once and kept, tagged with the assignment's id
+// when the page was opened for one (the score line's data-loo-assignment).
+// Nothing leaves the browser except by that download; the teacher's
+// `loo-tutor mark` judges every answer again and scores the items as the
+// page did.
+//
+// An assignment's link (exercises.html?assignment=…&items=…) is handed to
+// the page's assignment widget (loo_tutor/widgets/assignment.py) as a reader
+// pasting it would: its field gets the address's query.
 //
 // Try-its: a widget the reader has finished (played its deal to the end,
 // stepped to its last step, answered it right, as the engine judged) takes
@@ -43,6 +52,10 @@ const ANSWERS_MARK = 'data-loo-answers';
 const MOST_TRIED = 1000; // variants whose answers are kept, at the most
 const LONGEST_ANSWER = 4000; // characters of one answer written as JSON
 const LONGEST_NAME = 200;
+const MOST_ITEMS = 20; // answers-file items of one variant (the widget keeps no more)
+const OUTCOMES = ['right at the first check', 'right after several checks', 'solution shown', 'wrong'];
+const ASSIGNMENT_MARK = 'data-loo-assignment';
+const ASSIGNMENT_FIELD = '.loo-assignment-link input';
 const CHAPTERS_KEY = 'loo-tutor-chapters';
 const DONE = '.loo-done';
 const MOST_CHAPTERS = 200;
@@ -104,32 +117,62 @@ function readMarks(text) {
   return marks.filter((m) => m && isKind(m.kind) && isSeed(m.seed) && typeof m.title === 'string');
 }
 
-// One variant's last answer, checked: {kind, name, seed, answer, time, solved}, or null.
+// JSON of a value, or null when it cannot be written or is too long.
+function json(value) {
+  try {
+    const text = JSON.stringify(value === undefined ? null : value);
+    return text.length > LONGEST_ANSWER ? null : text;
+  } catch (error) {
+    return null;
+  }
+}
+
+// One answers-file item of a variant, checked: {kind, seed, answer, time[, solution_shown]}.
+function readItem(item, name, seed) {
+  if (!item || item.kind !== name || item.seed !== seed || typeof item.time !== 'string'
+      || item.time.length > 40) {
+    return null;
+  }
+  const text = json(item.answer);
+  if (text === null) return null;
+  const kept = { kind: name, seed, answer: JSON.parse(text), time: item.time };
+  if (item.solution_shown === 'yes') kept.solution_shown = 'yes';
+  return kept;
+}
+
+// One variant's last answer, checked: {kind, name, seed, answer, time, solved, outcome, items},
+// or null. An entry kept before outcomes were written is one check of its last answer.
 function readTried(entry) {
   if (!entry || !isKind(entry.kind) || !isSeed(entry.seed) || typeof entry.name !== 'string'
       || !/^[a-z-]{1,20}$/.test(entry.name) || typeof entry.time !== 'string'
       || entry.time.length > 40) {
     return null;
   }
-  let text;
-  try {
-    text = JSON.stringify(entry.answer === undefined ? null : entry.answer);
-  } catch (error) {
-    return null;
+  const text = json(entry.answer);
+  if (text === null) return null;
+  const solved = entry.solved === true;
+  const answer = JSON.parse(text);
+  let items = Array.isArray(entry.items)
+    ? entry.items.slice(0, MOST_ITEMS).map((item) => readItem(item, entry.name, entry.seed))
+    : [];
+  if (!items.length || items.includes(null)) {
+    items = [{ kind: entry.name, seed: entry.seed, answer, time: entry.time }];
   }
-  if (text.length > LONGEST_ANSWER) return null;
+  const outcome = OUTCOMES.includes(entry.outcome) ? entry.outcome
+    : (solved ? OUTCOMES[0] : 'wrong');
   return {
-    kind: entry.kind, name: entry.name, seed: entry.seed, answer: JSON.parse(text),
-    time: entry.time, solved: entry.solved === true,
+    kind: entry.kind, name: entry.name, seed: entry.seed, answer, time: entry.time, solved,
+    outcome, items,
   };
 }
 
 // The answers kept: {student, tried: [...]}, each entry checked as it is read.
 function readAnswers(text) {
   const data = parsed(text);
-  const kept = { student: '', tried: [] };
+  const kept = { student: '', assignment: '', tried: [] };
   if (!data || data.version !== VERSION) return kept;
   if (typeof data.student === 'string') kept.student = data.student.slice(0, LONGEST_NAME);
+  if (typeof data.assignment === 'string') kept.assignment = readId(data.assignment);
   if (Array.isArray(data.tried)) {
     kept.tried = data.tried.map(readTried).filter(Boolean).slice(-MOST_TRIED);
   }
@@ -140,6 +183,11 @@ function readAnswers(text) {
 function readAnswerMarks(text) {
   const marks = parsed(text);
   return Array.isArray(marks) ? marks.map(readTried).filter(Boolean) : [];
+}
+
+// An assignment's id as the widget writes it, or ''.
+function readId(text) {
+  return /^[A-Za-z0-9._-]{1,60}$/.test(text || '') ? text : '';
 }
 
 // The chapters whose try-it is done: {address: title}, each entry checked.
@@ -199,25 +247,49 @@ class Progress {
     return this.answers.tried;
   }
 
-  // Keeps each variant's latest answer (by the time of its check); true if any changed.
+  // Keeps each variant's latest answer and its score; true if any changed. A variant
+  // already right, or whose solution was shown, keeps its outcome and items (no later check
+  // changes them); otherwise the items of an earlier visit stay before this visit's, and a
+  // right answer after them is right after several checks, as `loo-tutor mark` scores them.
   addAnswers(entries) {
     this.reload();
     let changed = false;
     for (const entry of entries) {
       const tried = this.answers.tried;
       const at = tried.findIndex((t) => t.kind === entry.kind && t.seed === entry.seed);
-      if (at >= 0 && tried[at].time === entry.time
-          && JSON.stringify(tried[at].answer) === JSON.stringify(entry.answer)) {
+      const kept = at >= 0 ? tried[at] : null;
+      if (kept && kept.time === entry.time && kept.outcome === entry.outcome
+          && JSON.stringify(kept.answer) === JSON.stringify(entry.answer)
+          && JSON.stringify(kept.items) === JSON.stringify(entry.items)) {
         continue;
       }
-      const solved = entry.solved || (at >= 0 && tried[at].solved);
+      let merged = entry;
+      if (kept && (kept.solved || kept.outcome === 'solution shown')) {
+        merged = { ...kept, answer: entry.answer, time: entry.time };
+      } else if (kept) {
+        const seen = new Set(entry.items.map((item) => JSON.stringify(item)));
+        const earlier = kept.items.filter((item) => !seen.has(JSON.stringify(item)));
+        let items = [...earlier, ...entry.items];
+        if (items.length > MOST_ITEMS) items = [...items.slice(0, MOST_ITEMS - 1), items[items.length - 1]];
+        const outcome = earlier.length && entry.outcome === OUTCOMES[0] ? OUTCOMES[1] : entry.outcome;
+        merged = { ...entry, items, outcome };
+      }
       if (at >= 0) tried.splice(at, 1);
-      tried.push({ ...entry, solved });
+      tried.push(merged);
       if (tried.length > MOST_TRIED) tried.shift();
       changed = true;
     }
     if (changed) this.saveAnswers();
     return changed;
+  }
+
+  // The assignment the page was opened for ('' for none); true if it changed.
+  setAssignment(id) {
+    this.reload();
+    if (this.answers.assignment === id) return false;
+    this.answers.assignment = id;
+    this.saveAnswers();
+    return true;
   }
 
   set student(name) {
@@ -239,10 +311,13 @@ class Progress {
     }
   }
 
-  // The answers file `loo-tutor mark` reads: {student, answers: [{kind, seed, answer, time}]}.
+  // The answers file `loo-tutor mark` reads: {student[, assignment], answers: [{kind, seed,
+  // answer, time[, solution_shown]}]}, each variant's items in turn.
   answersFile() {
-    const answers = this.tried.map(({ name, seed, answer, time }) => ({ kind: name, seed, answer, time }));
-    return `${JSON.stringify({ student: this.student, answers }, null, 1)}\n`;
+    const head = { student: this.student };
+    if (this.answers.assignment) head.assignment = this.answers.assignment;
+    const answers = this.tried.flatMap((entry) => entry.items);
+    return `${JSON.stringify({ ...head, answers }, null, 1)}\n`;
   }
 
   get count() {
@@ -396,10 +471,12 @@ function drawPanel(place, progress) {
     chapters.hidden = !done.length;
     const { tried } = progress;
     const solved = tried.filter((entry) => entry.solved).length;
+    const outcomes = OUTCOMES.map((outcome) => [tried.filter((e) => e.outcome === outcome).length, outcome])
+      .filter(([n]) => n).map(([n, outcome]) => `${n} ${outcome}`);
     score.textContent = tried.length
-      ? `Score kept in this browser: ${solved} of ${plural(tried.length, 'exercise', 'exercises')} `
-        + 'checked solved. Your last answer to each is kept, ready to hand in.'
-      : 'Once you check an exercise, your last answer to it is kept here, ready to hand in.';
+      ? `Score kept in this browser: ${solved} of ${tried.length} right: ${outcomes.join(', ')}. `
+        + 'Your answers to each are kept, ready to hand in.'
+      : 'Once you check an exercise, your answers to it are kept here, ready to hand in.';
     handIn.hidden = !tried.length;
     if (document.activeElement !== name) name.value = progress.student;
     note.textContent = progress.failed
@@ -460,6 +537,18 @@ function drawPanel(place, progress) {
 
 // -- watching the page ---------------------------------------------------------
 
+// Hands an assignment's link to the page's assignment widget, once, as a reader pasting it.
+function openAssignment() {
+  if (!new URLSearchParams(window.location.search).has('assignment')) return;
+  for (const field of document.querySelectorAll(ASSIGNMENT_FIELD)) {
+    if (field.closest(SAVED_COPY) || field.dataset.looAssignment) continue;
+    field.dataset.looAssignment = 'given';
+    field.value = window.location.search;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    field.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+}
+
 export function startProgress() {
   const progress = new Progress();
   const redraws = [];
@@ -496,6 +585,10 @@ export function startProgress() {
         }
       }
     }
+    let tagged = false;
+    const live = [...document.querySelectorAll('.loo-score-line')].find((line) => !line.closest(SAVED_COPY));
+    if (live) tagged = progress.setAssignment(readId(live.getAttribute(ASSIGNMENT_MARK)));
+    openAssignment();
     const added = fresh.length > 0 && progress.add(fresh);
     const answered = answers.length > 0 && progress.addAnswers(answers);
     let finished = false;
@@ -504,7 +597,7 @@ export function startProgress() {
       seen.add('this chapter');
       finished = progress.addChapter(thisChapter()) || progress.failed;
     }
-    if (added || answered || finished
+    if (added || answered || finished || tagged
         || ((fresh.length || answers.length) && progress.failed)) redraw();
   };
   const start = () => {
@@ -515,7 +608,7 @@ export function startProgress() {
       look();
     }).observe(document.body, {
       subtree: true, childList: true, attributes: true,
-      attributeFilter: [MARK, ANSWERS_MARK, 'class'],
+      attributeFilter: [MARK, ANSWERS_MARK, ASSIGNMENT_MARK, 'class'],
     });
     window.addEventListener('storage', (event) => {
       if (![KEY, ANSWERS_KEY, CHAPTERS_KEY, null].includes(event.key)) return;

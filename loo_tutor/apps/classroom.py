@@ -701,6 +701,7 @@ def run(args: argparse.Namespace) -> int:
     from jupyter_server.log import log_request
 
     from ..teaching.issued import KEY_VARIABLE
+    from ..widgets.assignment import CLASS_FOLDER
     from .classbook import CHECK_S, ClassBook, ClassBookError
     from .classroom_doors import Doors, code_problem, make_class_code
 
@@ -757,6 +758,9 @@ def run(args: argparse.Namespace) -> int:
     # they inherit it from the server's environment, and no page can read it. It is kept
     # with the class, so that checks a page kept while the server was away still count.
     os.environ[KEY_VARIABLE] = doors.key.hex()
+    # The exercises page opens the class's assignment from its folder (loo-tutor classroom
+    # --assignment keeps it there).
+    os.environ[CLASS_FOLDER] = str(book_of_class.folder.resolve())
 
     template = page_template(args.page)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(

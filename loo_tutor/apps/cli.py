@@ -277,7 +277,29 @@ def _run_worksheet(args: argparse.Namespace) -> int:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD
     _wrote(written)
+    _print_site_link(written[2])
     return EXIT_LEGAL
+
+
+LONGEST_LINK = 2_000
+"""The longest link ``worksheet`` prints: one every browser and mail program carries whole."""
+
+
+def _print_site_link(key: Any) -> None:
+    """Print the path of the site's exercises page opened for the sheet's assignment."""
+    from ..teaching.assignment import LINK_PAGE, AssignmentError, link_query, read_assignment
+
+    try:
+        link = f"notebooks/{LINK_PAGE}?{link_query(read_assignment(key))}"
+    except AssignmentError as exc:
+        print(f"no link for the site: {_one_line(str(exc))}")
+        return
+    if len(link) > LONGEST_LINK:
+        print(f"no link for the site: it would be {len(link):,} characters, more than the "
+              f"{LONGEST_LINK:,} a link can safely be; set fewer exercises")
+        return
+    print("on the site, after the book's own address (e.g. https://example.org/loo/):")
+    print(f"  {link}")
 
 
 def _run_exercise(args: argparse.Namespace) -> int:
@@ -638,7 +660,35 @@ CLASSROOM_PORT = 8866
 def _run_classroom(args: argparse.Namespace) -> int:
     from . import classroom
 
+    if args.assignment is not None and _keep_class_assignment(args) != EXIT_LEGAL:
+        return EXIT_BAD
     return classroom.run(args)
+
+
+def _keep_class_assignment(args: argparse.Namespace) -> int:
+    """Keep ``--assignment`` in the class's folder (``--data``, or the folder the class
+    would get by default, which ``args.data`` then names), for ``mark --class`` and the
+    classroom's exercises page."""
+    from pathlib import Path
+
+    from ..teaching.assignment import class_assignment, read_assignment, save_for_class
+    from .classroom import new_class_folder
+
+    try:
+        assignment = read_assignment(args.assignment)
+        if args.data is None:
+            args.data = str(new_class_folder(Path.cwd()))
+        folder = Path(args.data)
+        folder.mkdir(parents=True, exist_ok=True)
+        earlier = class_assignment(folder)
+        save_for_class(folder, assignment)
+    except (LooError, OSError) as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    was = f" (it was {earlier.id})" if earlier is not None and earlier.id != assignment.id else ""
+    print(f"the class's assignment is {assignment.id}, {assignment.title!r}: "
+          f"{len(assignment.items)} exercises{was}")
+    return EXIT_LEGAL
 
 
 def _port(text: str) -> int:
@@ -712,6 +762,11 @@ def _add_classroom_command(commands: Any) -> None:
     room.add_argument("--new-teacher-token", action="store_true",
                       help="replace the teacher's token kept in the class folder with a new "
                            "one (the old teacher's address stops working)")
+    room.add_argument("--assignment", default=None, metavar="FILE",
+                      help="set the class this assignment (a key.yaml written by worksheet, or "
+                           "a short file of title, id and exercises): it is kept in the class's "
+                           "folder as assignment.yaml, and 'loo-tutor mark --class DIR' marks "
+                           "every student against it")
     room.set_defaults(run=_run_classroom)
 
 

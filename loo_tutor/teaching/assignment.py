@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, quote
 
 import yaml
 
@@ -230,3 +231,70 @@ def class_assignment(folder: str | os.PathLike[str]) -> Assignment | None:
     """
     path = Path(folder) / CLASS_FILE
     return read_assignment(path) if path.exists() else None
+
+
+LINK_PAGE = "exercises.html"
+"""The site's exercises page, which opens an assignment from its address (:func:`link_query`)."""
+
+
+def link_query(assignment: Assignment) -> str:
+    """The assignment as the query of the exercises page's address.
+
+    ``assignment=ID&title=TITLE&items=KIND:SEED.SEED,KIND:SEED``: the id as
+    the downloads carry it, the title, and the exercises in order, by kind
+    name, with the seeds of neighbouring exercises of one kind run together.
+    It reads in an address bar, and it holds the exercises themselves, so the
+    page needs nothing but its own address (a sheet of 100 exercises of each
+    kind is about 7,000 characters).
+
+    Raises:
+        AssignmentError: an exercise is made from a deal record, which an address cannot carry.
+
+    >>> one = parse_assignment({"title": "Week 3", "id": "w3", "exercises": [
+    ...     {"kind": 4, "seeds": [1, 2]}, {"kind": 1, "seed": 7}]})
+    >>> link_query(one)
+    'assignment=w3&title=Week%203&items=settle:1.2,legal-cards:7'
+    >>> from_link_query("?" + link_query(one)) == one
+    True
+    """
+    recorded = next((item for item in assignment.items if item.record), None)
+    if recorded is not None:
+        raise AssignmentError(f"{recorded.name} is made from a deal record, which a link "
+                              "cannot carry")
+    groups: list[tuple[str, list[int]]] = []
+    for item in assignment.items:
+        if groups and groups[-1][0] == item.kind.word:
+            groups[-1][1].append(item.seed)
+        else:
+            groups.append((item.kind.word, [item.seed]))
+    items = ",".join(f"{kind}:{'.'.join(map(str, seeds))}" for kind, seeds in groups)
+    return (f"assignment={quote(assignment.id, safe='')}&title={quote(assignment.title, safe='')}"
+            f"&items={items}")
+
+
+def from_link_query(query: str) -> Assignment:
+    """The assignment an exercises page's address carries (its query, as :func:`link_query`
+    writes it, with or without the leading ``?``).
+
+    Raises:
+        AssignmentError: the address carries no assignment, or not one that can be read.
+    """
+    if len(query) > LIMITS.characters:
+        raise AssignmentError("the link is too long to be an assignment")
+    try:
+        fields = parse_qs(query.strip().removeprefix("?"), max_num_fields=10)
+    except ValueError:  # more fields than a link of the page has
+        raise AssignmentError("the link has more parts than an assignment's") from None
+    ident, title, listed = (fields.get(name, [""])[0] for name in ("assignment", "title", "items"))
+    if not ident or not listed:
+        raise AssignmentError("the link names no assignment: it has assignment=ID and items=…")
+    exercises = []
+    for group in listed.split(","):
+        kind, _, seeds = group.partition(":")
+        numbers = seeds.split(".")
+        if not all(n.isdigit() and len(n) <= 10 for n in numbers):
+            raise AssignmentError(f"items: {group[:40]!r} is not kind:seed, with seeds joined by dots")
+        exercises.append({"kind": kind, "seeds": [int(n) for n in numbers]})
+        if len(exercises) > MAX_ITEMS:
+            break
+    return parse_assignment({"title": title or None, "id": ident, "exercises": exercises})

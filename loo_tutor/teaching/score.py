@@ -158,6 +158,11 @@ class Score(Generic[C]):
         """How many exercises had ``outcome``."""
         return sum(item.outcome is outcome for item in self.items)
 
+    def tally(self) -> str:
+        """How many exercises had each outcome, e.g. ``"1 right at the first check, 2 wrong"``."""
+        return ", ".join(f"{n} {outcome.value}" for outcome in Outcome
+                         if (n := self.count(outcome)))
+
     def line(self) -> str:
         """The score in words, e.g. ``"8 of 12 right"``."""
         return f"{self.right} of {self.total} right"

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .announce import AnnouncementTrainer, DealerDecisionTable
+    from .assignment import AssignmentSheet
     from .compare import VariantCompare
     from .exercise import ExerciseWidget, Scoreboard
     from .payout import PayoutChecker, parse_amount
@@ -39,13 +40,14 @@ if TYPE_CHECKING:
 
 _MODULES = {
     "AnnouncementTrainer": "announce", "DealerDecisionTable": "announce",
+    "AssignmentSheet": "assignment",
     "VariantCompare": "compare", "ExerciseWidget": "exercise", "Scoreboard": "exercise",
     "PayoutChecker": "payout", "parse_amount": "payout", "PlayTrainer": "play",
     "PracticeSession": "practice", "SessionLedger": "session", "DealStepper": "stepper",
 }
 
 __all__ = [
-    "AnnouncementTrainer", "DealStepper", "DealerDecisionTable", "ExerciseWidget",
+    "AnnouncementTrainer", "AssignmentSheet", "DealStepper", "DealerDecisionTable", "ExerciseWidget",
     "PayoutChecker", "PlayTrainer", "PracticeSession", "Scoreboard", "SessionLedger",
     "VariantCompare", "parse_amount",
 ]

@@ -14,6 +14,7 @@ import json
 import random
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
@@ -23,14 +24,28 @@ from ..engine.errors import LooError
 from ..render.markup import RULES_BASE, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
+from ..teaching.assignment import Assignment
 from ..teaching.exercises import Exercise, Field, Kind, from_record, make, score
 from ..teaching.issued import classroom_key, ticket
 from ..teaching.marking import answer_value
+from ..teaching.score import RIGHT, SOLUTION, WRONG, Score
+from ..teaching.score import score as score_work
 from ._base import LooWidget, Source, read_record
 from .stepper import DealStepper
 
 _MARKS = {"right": "✓", "wrong": "✗", "unreadable": "?", "empty": "…"}
 _NOT_ANSWERED = ""
+_MOST_ITEMS = 20
+"""Answers-file items kept per variant for the download; past it, the latest replaces the last."""
+
+
+@dataclass(frozen=True)
+class _PageCheck:
+    """One check made on the page, or one solution shown, as the score model reads it."""
+
+    kind: str
+    seed: int
+    verdict: str
 
 
 def _next_seed(seed: int) -> int:
@@ -55,13 +70,18 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     "title": "Which cards may be played?", "seed": 2024}]``, left out while
     there is none): the page's script keeps that list in the reader's
     browser, so the progress lasts from one visit to the next. Every variant
-    made from a seed that was checked is listed too, with its last answer in
-    the answers-file shape (:mod:`loo_tutor.teaching.marking`) and the time
-    of that check, as JSON in ``data-loo-answers`` (``[{"kind": 1, "name":
-    "legal-cards", "seed": 2024, "answer": ["10D"], "time":
-    "2026-12-04T10:15:00+00:00", "solved": true}]``): the page's script keeps
+    made from a seed that was checked (or whose solution was shown) is listed
+    too, as JSON in ``data-loo-answers``: its last answer in the answers-file
+    shape (:mod:`loo_tutor.teaching.marking`) and the time of that check, its
+    outcome in the one score model (:mod:`loo_tutor.teaching.score`) and the
+    answers-file items that give that outcome when marked (``[{"kind": 1,
+    "name": "legal-cards", "seed": 2024, "answer": ["10D"], "time":
+    "2026-12-04T10:15:00+00:00", "solved": true, "outcome": "right at the
+    first check", "checks": 1, "items": [...]}]``): the page's script keeps
     them for the reader's "Download my answers", which ``loo-tutor mark``
-    marks again.
+    marks again. The score line itself is :meth:`work` in words; with an
+    assignment (:meth:`set_assignment`) it counts the assignment's exercises
+    and carries its id in ``data-loo-assignment``.
 
     Attributes:
         results: for each variant (``"exercise 4, seed 1234"``): answers
@@ -79,6 +99,10 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
         self.results: dict[str, tuple[int, int, bool]] = {}
         self.solved_variants: list[tuple[Kind, int]] = []
         self.answers: dict[tuple[Kind, int], tuple[Any, str]] = {}
+        self.assignment: Assignment | None = None
+        self._checks: list[_PageCheck] = []
+        self._items: dict[tuple[Kind, int], list[dict[str, Any]]] = {}
+        self._decided: set[tuple[Kind, int]] = set()
         self.add_class("loo-score")
         self._show()
 
@@ -107,29 +131,93 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
         """How many variants were solved."""
         return sum(done for _, _, done in self.results.values())
 
+    def set_assignment(self, assignment: Assignment | None) -> None:
+        """Score the page against ``assignment`` and tag its download with its id."""
+        self.assignment = assignment
+        self._show()
+
+    def keep_check(self, kind: Kind, seed: int, answer: Any, time: str, right: bool) -> None:
+        """Note one check of a variant made from a seed, for the score and the download.
+
+        The download keeps the checks up to the first right one, as items of an
+        answers file, so that ``loo-tutor mark`` scores the variant as the page
+        does (at most ``_MOST_ITEMS`` of them: past that, the latest check
+        replaces the last one kept).
+        """
+        self._checks.append(_PageCheck(kind.word, seed, RIGHT if right else WRONG))
+        self._keep_item(kind, seed, {"kind": kind.word, "seed": seed, "answer": answer,
+                                     "time": time}, decides=right)
+
+    def keep_solution(self, kind: Kind, seed: int, answer: Any, time: str) -> None:
+        """Note that the solution of a variant was shown: unless it was right before, it is
+        never right afterwards, and its download says ``solution_shown: yes``."""
+        self._checks.append(_PageCheck(kind.word, seed, SOLUTION))
+        self._keep_item(kind, seed, {"kind": kind.word, "seed": seed, "answer": answer,
+                                     "time": time, "solution_shown": "yes"}, decides=True)
+
+    def _keep_item(self, kind: Kind, seed: int, item: dict[str, Any], decides: bool) -> None:
+        if (kind, seed) not in self._decided:
+            items = self._items.setdefault((kind, seed), [])
+            if len(items) >= _MOST_ITEMS:
+                items[-1] = item
+            else:
+                items.append(item)
+            if decides:
+                self._decided.add((kind, seed))
+        self._show()
+
+    def work(self) -> Score[Any]:
+        """The page's work in the one score model: every variant checked (or whose solution
+        was shown), or the assignment's exercises when the page has one."""
+        keys = self.assignment.keys() if self.assignment is not None else None
+        return score_work(self._checks, keys)
+
+    def answers_file(self, student: str) -> dict[str, Any]:
+        """The answers file of the work done on this page, as its download writes it."""
+        data: dict[str, Any] = {"student": student}
+        if self.assignment is not None:
+            data["assignment"] = self.assignment.id
+        data["answers"] = [item for items in self._items.values() for item in items]
+        return data
+
+    def _entries(self) -> list[dict[str, Any]]:
+        """Each variant made from a seed that was checked, as ``data-loo-answers`` lists it."""
+        outcomes = {(item.kind, item.seed): item for item in score_work(self._checks).items}
+        entries = []
+        for (kind, seed), items in self._items.items():
+            answer, time = self.answers.get((kind, seed), (items[-1]["answer"],
+                                                           items[-1]["time"]))
+            outcome = outcomes[(kind.word, seed)]
+            entries.append({"kind": int(kind), "name": kind.word, "seed": seed,
+                            "answer": answer, "time": time, "solved": outcome.is_right,
+                            "outcome": outcome.outcome.value, "checks": outcome.checks,
+                            "items": items})
+        return entries
+
+    def _line(self) -> str:
+        """The score line's words, from the one score model."""
+        work = self.work()
+        if not self._checks:
+            if self.assignment is not None:
+                return (f"Score: 0 of {work.total} right: no exercise of this assignment "
+                        "checked yet on this visit.")
+            return ("Score of this visit: no exercise checked yet (what you did on earlier "
+                    "visits is kept under “Solved in this browser”).")
+        return f"Score: {work.line()}: {work.tally()}."
+
     def _show(self) -> None:
-        tried = len(self.results)
-        right = sum(r for r, _, _ in self.results.values())
-        answered = sum(t for _, t, _ in self.results.values())
-        if not tried:
-            text = "Score: no exercise checked yet."
-        else:
-            plural = "s" if tried != 1 else ""
-            text = (f"Score: {self.solved} of {tried} exercise{plural} solved; "
-                    f"{right} of {answered} answers right at the last check of each "
-                    "(answers left empty do not count).")
         marks = ""
         if self.solved_variants:
             solved = [{"kind": int(kind), "title": kind.title, "seed": seed}
                       for kind, seed in self.solved_variants]
             marks = f' data-loo-solved="{html.escape(json.dumps(solved), quote=True)}"'
-        if self.answers:
-            given = [{"kind": int(kind), "name": kind.word, "seed": seed, "answer": answer,
-                      "time": time, "solved": (kind, seed) in self.solved_variants}
-                     for (kind, seed), (answer, time) in self.answers.items()]
-            marks += f' data-loo-answers="{html.escape(json.dumps(given), quote=True)}"'
+        if self._items:
+            marks += (f' data-loo-answers="'
+                      f'{html.escape(json.dumps(self._entries()), quote=True)}"')
+        if self.assignment is not None:
+            marks += f' data-loo-assignment="{html.escape(self.assignment.id, quote=True)}"'
         self.value = (f'<p class="loo-score-line" role="status" aria-live="polite"{marks}>'
-                      f"{text}</p>")
+                      f"{html.escape(self._line())}</p>")
 
 
 class ExerciseWidget(LooWidget):
@@ -423,9 +511,30 @@ class ExerciseWidget(LooWidget):
                                answer=answer_value(self.exercise, self.answers()),
                                time=datetime.datetime.now(datetime.timezone.utc).isoformat(
                                    timespec="seconds"))
+        self._keep_check(right == total)
         if right == total and not self._shown:
             self.finish()
         return results
+
+    def _now(self) -> str:
+        return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+    def _keep_check(self, right: bool) -> None:
+        """Give the check to the score model and the download (a variant made from a seed, with
+        some answer given)."""
+        exercise = self.exercise
+        answers = self.answers()
+        if exercise is None or exercise.seed is None or all(
+                r.status == "empty" for r in self.results.values()):
+            return
+        self.scoreboard.keep_check(exercise.kind, exercise.seed,
+                                   answer_value(exercise, answers), self._now(), right)
+
+    def _keep_solution(self) -> None:
+        exercise = self.exercise
+        if exercise is not None and exercise.seed is not None:
+            self.scoreboard.keep_solution(exercise.kind, exercise.seed,
+                                          answer_value(exercise, self.answers()), self._now())
 
     def _report(self) -> str:
         """The check as the classroom's page reports it to its server, as an attribute.
@@ -469,6 +578,7 @@ class ExerciseWidget(LooWidget):
         if self.exercise is None or self.error is not None:
             return
         self._shown = True
+        self._keep_solution()
         told = self._reported(None) if classroom_key() is not None else ""
         parts: list[Any] = [self.part(widgets.HTML, f'<h5 class="loo-solution-title"{told}>'
                                       'Solution</h5>'

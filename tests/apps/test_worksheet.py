@@ -135,3 +135,42 @@ def test_rule_links_point_into_the_book_when_asked() -> None:
     assert 'href="../book/rules.html#r-carry"' in linked
     assert "href=" not in solution_html(exercise)
     assert "<table" in position_html(make(5, 11))
+
+
+def test_the_sheet_prints_the_site_link_that_opens_its_assignment(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from loo_tutor.teaching.assignment import from_link_query, read_assignment
+
+    assert main(["worksheet", "--kinds", "settle,dealer", "--count", "2", "--seed", "3",
+                 "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    link = lines[-1].strip()
+    assert link.startswith("notebooks/exercises.html?assignment=")
+    assert from_link_query(link.partition("?")[2]) == read_assignment(tmp_path / "key.yaml")
+    big = tmp_path / "big"
+    assert main(["worksheet", "--kinds", "settle,dealer", "--count", "200", "--out",
+                 str(big)]) == 0
+    assert "no link for the site: it would be" in capsys.readouterr().out
+
+
+def test_classroom_assignment_is_kept_in_the_class_folder_for_mark_class(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from loo_tutor.teaching.assignment import class_assignment, read_assignment
+
+    assert main(["worksheet", "--kinds", "trick", "--count", "2", "--out", str(tmp_path)]) == 0
+    key = tmp_path / "key.yaml"
+    room = tmp_path / "class"
+    capsys.readouterr()
+    # a book that is not one stops the server after the assignment is kept, before it serves
+    assert main(["classroom", "--assignment", str(key), "--data", str(room), "--book",
+                 str(tmp_path / "no-book")]) == 2
+    said = capsys.readouterr()
+    assert f"the class's assignment is {read_assignment(key).id}" in said.out
+    assert "not a built book" in said.err
+    assert class_assignment(room) == read_assignment(key)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("title: x\n", encoding="utf-8")
+    assert main(["classroom", "--assignment", str(broken), "--data", str(room)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert class_assignment(room) == read_assignment(key)  # left as it was

@@ -22,6 +22,9 @@ on 127.0.0.1 and drive Debian's Chromium through Playwright:
   score and the answers are still there; the student's name is asked for
   (and kept), "Download my answers" saves the answers file, and ``loo-tutor
   mark`` finds both answers right;
+* an assignment's link opens the page with the assignment's exercises in
+  order; one is solved, the other's solution is shown first: the page's
+  score, the panel's and ``loo-tutor mark --key`` on the download agree;
 * a MyST markdown notebook (``{code-cell}`` page, tests/data/live) goes live
   with no more than the build extension does for every page.
 
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import subprocess
@@ -251,7 +255,7 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         widget = app.locator(".loo-live-widget .loo-exercise").filter(has_text=title)
         expect(widget.locator(".loo-question")).to_have_text(exercise.question)
         score = app.locator(".loo-live-widget .loo-score-line")
-        expect(score).to_have_text("Score: no exercise checked yet.")
+        expect(score).to_contain_text("no exercise checked yet")
 
         def box(card: Any) -> Any:
             return widget.locator(".widget-checkbox", has_text=card_text(card)).locator(
@@ -270,7 +274,7 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         link = mistake.locator(".loo-note-rule a.loo-rule", has_text=rule.value)
         assert link.get_attribute("href").endswith(f"rules.html#{rule.label}")
         expect(widget.locator(".loo-summary")).to_contain_text("0 of 1 answers right")
-        expect(score).to_contain_text("0 of 1 exercise solved; 0 of 1 answers right")
+        expect(score).to_contain_text("Score: 0 of 1 right: 1 wrong.")
 
         # The right answer: exactly the cards the engine says are legal.
         box(wrong).uncheck()
@@ -280,7 +284,7 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         widget.locator(".loo-field-right").wait_for(timeout=30_000)
         assert widget.locator(".loo-field-wrong").count() == 0
         expect(widget.locator(".loo-summary")).to_contain_text("1 of 1 answers right")
-        expect(score).to_contain_text("1 of 1 exercise solved; 1 of 1 answers right")
+        expect(score).to_contain_text("Score: 1 of 1 right: 1 right after several checks.")
 
 
 # -- progress kept in the browser --------------------------------------------------------
@@ -300,6 +304,72 @@ def test_solved_exercises_are_kept_in_the_browser_until_forgotten(site: str) -> 
     in_browser(lambda browser: _keep_progress(browser, site, exercise, requests, errors))
     assert not outside_site(requests, site), f"requests left: {outside_site(requests, site)}"
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+def test_an_assignment_link_opens_its_exercises_and_mark_scores_the_download_as_the_page(
+        site: str, tmp_path: Path) -> None:
+    from loo_tutor.teaching.assignment import link_query, parse_assignment
+    from loo_tutor.teaching.exercises import DealerChoice, Kind, LegalCards, make
+
+    seed = 77  # not the page's own exercises' seed
+    cards, dealer = make(Kind.LEGAL_CARDS, seed), make(Kind.DEALER, seed)
+    assert isinstance(cards, LegalCards) and isinstance(dealer, DealerChoice)
+    week = parse_assignment({"title": "Week 3", "id": "week-3", "exercises": [
+        {"kind": "legal-cards", "seed": seed}, {"kind": "dealer", "seed": seed}]})
+    key = tmp_path / "week-3.yaml"
+    key.write_text(week.dumps(), encoding="utf-8")
+    saved = tmp_path / "answers.json"
+    line = "1 of 2 right: 1 right at the first check, 1 solution shown."
+    requests: list[str] = []
+    errors: list[str] = []
+
+    def work(browser: Any) -> None:
+        from playwright.sync_api import expect
+
+        from loo_tutor.engine.cards import card_text
+
+        with new_page(browser, requests, errors) as page:
+            app = open_live(page, site, f"{EXERCISES_PAGE}?{link_query(week)}",
+                            f"Exercise 1: {cards.title}", "Check")
+            sheet = app.locator(".loo-live-widget .loo-assignment")
+            shown = sheet.locator(".loo-exercise")
+            expect(shown).to_have_count(2)
+            expect(shown.nth(0)).to_contain_text(f"Exercise 1: {cards.title}")
+            expect(shown.nth(1)).to_contain_text(f"Exercise 3: {dealer.title}")
+            score = app.locator(".loo-live-widget .loo-score-line")
+            expect(score).to_contain_text("Score: 0 of 2 right")
+            for number, (labels, solution_first) in enumerate((
+                    ([card_text(c) for c in cards.legal()], False),
+                    ([dealer.LABELS[dealer.OPTIONS.index(a)] for a in dealer.allowed()], True))):
+                widget = shown.nth(number)
+                if solution_first:
+                    widget.locator("button", has_text="Show solution").click()
+                    widget.locator(".loo-solution-title").wait_for(timeout=30_000)
+                for label in labels:
+                    widget.locator(".widget-checkbox", has_text=label).locator(
+                        'input[type="checkbox"]').check()
+                widget.locator("button", has_text=re.compile(r"^\s*Check\s*$")).click()
+                widget.locator(".loo-field-right").first.wait_for(timeout=30_000)
+            expect(score).to_contain_text(f"Score: {line}")
+            panel = app.locator(".loo-progress-panel")
+            expect(panel.locator(".loo-progress-score")).to_contain_text(
+                f"Score kept in this browser: {line}")
+            hand_in = panel.locator(".loo-progress-hand-in")
+            hand_in.get_by_label("Your name, as your teacher will see it").fill("Bo Lind")
+            with page.expect_download() as taken:
+                hand_in.locator("button", has_text="Download my answers").click()
+            taken.value.save_as(saved)
+
+    in_browser(work)
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+    done = subprocess.run([sys.executable, "-m", "loo_tutor", "mark", "--key", str(key),
+                           str(saved)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "1 of 2 right" in done.stdout and "1 solution shown" in done.stdout, done.stdout
+    assert "not answers assignment" not in done.stdout and "says it answers" not in done.stdout
+    downloaded = json.loads(saved.read_text(encoding="utf-8"))
+    assert downloaded["assignment"] == "week-3"
+    assert [i.get("solution_shown") for i in downloaded["answers"]] == [None, "yes"]
 
 
 def _keep_progress(browser: Any, site: str, exercise: Any, requests: list[str],
@@ -327,7 +397,8 @@ def _keep_progress(browser: Any, site: str, exercise: Any, requests: list[str],
             widget.locator(".widget-checkbox", has_text=card_text(card)).locator(
                 'input[type="checkbox"]').check()
         check.click()
-        expect(app.locator(".loo-score-line")).to_contain_text("1 of 1 exercise solved")
+        expect(app.locator(".loo-score-line")).to_contain_text(
+            "Score: 1 of 1 right: 1 right at the first check.")
         expect(panel.locator(".loo-progress-kind")).to_have_text(kind_line)
         expect(panel).to_contain_text("You have solved 1 variant of 1 kind of exercise here.")
 
@@ -426,14 +497,16 @@ def _hand_in(browser: Any, site: str, cards: Any, dealer: Any, saved: Path,
             widget.locator("button", has_text=re.compile(r"^\s*Check\s*$")).click()
             widget.locator(".loo-field-right").wait_for(timeout=30_000)
         score = panel.locator(".loo-progress-score")
-        expect(score).to_contain_text("Score kept in this browser: 2 of 2 exercises checked solved")
+        expect(score).to_contain_text(
+            "Score kept in this browser: 2 of 2 right: 2 right at the first check.")
 
         # A reload keeps the score and the answers, even while Python has not started.
         page.route("**/_static/live/worker.js*", lambda route: route.fulfill(
             content_type="text/javascript", body=NO_PYTHON))
         page.reload(wait_until="domcontentloaded")
         page.wait_for_function("() => document.documentElement?.dataset.looLive === 'failed'")
-        expect(score).to_contain_text("Score kept in this browser: 2 of 2 exercises checked solved")
+        expect(score).to_contain_text(
+            "Score kept in this browser: 2 of 2 right: 2 right at the first check.")
         hand_in = panel.locator(".loo-progress-hand-in")
         expect(hand_in).to_be_visible()
         assert not axe_findings(page, ".loo-progress-panel")

@@ -96,12 +96,13 @@ def test_a_shared_scoreboard_counts_every_exercise_of_the_page() -> None:
     for widget in (one, two):
         widget.fill(widget.exercise.answers())  # type: ignore[union-attr]
         widget.check_button.click()
-    assert board.solved == 2 and "2 of 2 exercises solved" in board.value
+    assert board.solved == 2 and "2 of 2 right: 2 right at the first check." in board.value
     three = ExerciseWidget(4, seed=1, scoreboard=board)
     three.solution_button.click()
     three.fill(three.exercise.answers())  # type: ignore[union-attr]
     three.check_button.click()
-    assert board.solved == 2 and "2 of 3 exercises solved" in board.value
+    assert board.solved == 2 and ("2 of 3 right: 2 right at the first check, 1 solution shown."
+                                 in board.value)
 
 
 SOLVED_MARKS = re.compile(r'data-loo-solved="([^"]*)"')
@@ -256,7 +257,7 @@ def test_the_score_counts_only_the_answers_given() -> None:
     empty = len(exercise.fields) - 1
     assert "1 of 1 answers right." in widget.summary.value
     assert f"{empty} not answered yet" in widget.summary.value
-    assert "0 of 1 exercise solved; 1 of 1 answers right" in widget.scoreboard.value
+    assert "Score: 0 of 1 right: 1 wrong." in widget.scoreboard.value
 
 
 def test_enter_in_an_answer_field_checks_the_answers() -> None:
