@@ -87,7 +87,7 @@ def _check_file(path: str) -> tuple[int, CheckResult | None, str | None, str | N
     """
     try:
         text = reading.read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
         problem = f"cannot read {path!r}: {_one_line(reading.reason(exc))}"
         return EXIT_BAD, None, problem, f"error: {problem}"
     try:

@@ -46,10 +46,13 @@ MAX_SEED = 1_000_000_000
 page draws seeds below it)."""
 
 MAX_ITEMS = 1_200
-"""The most exercises an assignment may hold: a worksheet of the largest size of every kind."""
+"""The most exercises an assignment, or items an answers file, may hold: a worksheet of the
+largest size (200) of every kind."""
 
-LIMITS = Limits(characters=300_000, values=50_000, what="an assignment")
-"""How large an assignment file may be (a key of :data:`MAX_ITEMS` exercises fits)."""
+LIMITS = Limits(characters=160_000, values=25_000, what="an assignment")
+"""How large an assignment or answers file may be: the key of the largest worksheet (about
+105,000 characters and 17,000 values) fits with a third to spare, and a hostile file is read
+in a few seconds at most."""
 
 _ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
 
@@ -206,7 +209,7 @@ def read_assignment(path: str | os.PathLike[str]) -> Assignment:
     try:
         data = loads(read_text(path, LIMITS), LIMITS)
         return parse_assignment(data)
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
         raise AssignmentError(f"{path}: cannot read the file: {reason(exc)}") from None
     except (MalformedRecord, AssignmentError) as exc:
         raise AssignmentError(f"{path}: {str(exc).removeprefix('record: ')}") from None

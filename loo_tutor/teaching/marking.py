@@ -61,8 +61,8 @@ from ..records.reading import Limits, loads, read_text, reason
 from ..records.record import load_record
 from .answers import AnswerError, FieldResult, is_empty
 from .assignment import LIMITS as ASSIGNMENT_LIMITS
+from .assignment import MAX_ITEMS, Assignment
 from .assignment import MAX_SEED as MAX_SEED
-from .assignment import Assignment
 from .exercises import Answer, Exercise, Kind, from_record, make
 from .score import NOT_AN_EXERCISE as NOT_AN_EXERCISE
 from .score import RIGHT as RIGHT
@@ -112,9 +112,8 @@ _LONGEST_TEXT = 300
 LIMITS = Limits(characters=ASSIGNMENT_LIMITS.characters, values=ASSIGNMENT_LIMITS.values,
                 what="an answers file")
 """How large an answers file may be: as large as an assignment, so that the key of the
-largest worksheet (:data:`~loo_tutor.render.worksheet.MAX_COUNT` of each kind, about
-105,000 characters) is read with room to spare; read with the records' safe reader all the
-same, which takes seconds at most."""
+largest worksheet (:data:`~loo_tutor.render.worksheet.MAX_COUNT` of each kind) is read;
+read with the records' safe reader all the same, which takes seconds at most."""
 
 
 @dataclass(frozen=True)
@@ -518,11 +517,11 @@ def read_answers(path: str) -> Marked:
     ``-`` reads standard input. A record an item names is read from the
     answers file's folder.
     """
-    shown = "standard input" if path == "-" else path
+    shown = "standard input" if path == "-" else _printable(path)
     folder = Path.cwd() if path == "-" else Path(path).parent
     try:
         text = read_text(path, LIMITS)
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
         return Marked(path, Path(path).stem or shown,
                       problems=(f"{shown}: cannot read the file: {reason(exc)}",), read=False)
     return mark_text(text, shown, folder)
@@ -549,6 +548,9 @@ def mark_text(text: str, path: str = "answers", folder: str | os.PathLike[str] =
     elif not isinstance(answers, list):
         reading.problem("answers", "missing or not a list: write answers as a list of "
                         "items, each with kind, seed and answer")
+    elif len(answers) > MAX_ITEMS:
+        reading.problem("answers", f"{len(answers):,} items, more than the {MAX_ITEMS:,} of "
+                        "the largest worksheet")
     elif student is not None and not isinstance(student, (str, int)):
         reading.problem("student", "the student's name is one line of text")
     if reading.problems:
@@ -608,7 +610,7 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
     mark = judge(kind, seed, item.get("answer"), record=record)
     if mark.verdict == NOT_AN_EXERCISE:
         reading.problem(f"{place} ({mark.kind}, seed {_scalar_text(seed)[:20]})", mark.message)
-    elif _plain(item.get("solution_shown")) in ("yes", "true"):
+    elif str(_plain(item.get("solution_shown"))).strip().lower() in ("yes", "true"):
         shown = Mark(mark.kind, mark.seed, "", SOLUTION, "", "the solution was shown.")
         reading.marks.append((place, shown, when or ""))
     reading.marks.append((place, mark, when or ""))

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from loo_tutor.apps.classbook import ClassBook
 from loo_tutor.apps.cli import main
 from loo_tutor.engine.rules import RuleId
 from loo_tutor.render.worksheet import MAX_COUNT
-from loo_tutor.teaching.assignment import parse_assignment
+from loo_tutor.teaching.assignment import class_assignment, parse_assignment, save_for_class
 from loo_tutor.teaching.exercises import Kind, make
 from loo_tutor.teaching.follow_up import turns_on
-from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS, LIMITS
+from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS, LIMITS, judge, key_answer
 
 from conftest import OWN_EXAMPLES
 from marking_support import spoiled
@@ -76,7 +77,7 @@ def test_the_largest_worksheet_can_be_marked_against_its_own_key(
     assert main(["worksheet", "--count", str(MAX_COUNT), "--seed", "1", "--out",
                  str(tmp_path)]) == 0
     key = tmp_path / "key.yaml"
-    assert len(key.read_text(encoding="utf-8")) * 2 < LIMITS.characters
+    assert len(key.read_text(encoding="utf-8")) * 5 // 4 < LIMITS.characters  # room to spare
     capsys.readouterr()
     assert main(["mark", "--key", str(key), str(key)]) == 0
     total = MAX_COUNT * len(Kind)
@@ -130,6 +131,9 @@ def test_bad_files_are_one_line_each_and_the_rest_is_marked(
     assert "0 of 1 right: legal-cards 0/1; 1 unreadable, 2 not an exercise" in out
     lines = err.splitlines()
     assert len(lines) == len(bad) - 1 + 2 + 1  # card.yaml has two items that are no exercise
+    assert main(["mark", "--key", "no\x00such", "a\x00b"]) == 2
+    assert main(["mark", "a\x00b"]) == 2
+    assert "a b: cannot read the file: embedded null byte" in capsys.readouterr().err
     for name in [*bad, "missing.yaml"]:
         assert any(line.startswith(str(tmp_path / name) + ": ") for line in lines), name
     assert any("card.yaml: answers[1] (chess, seed 3)" in line for line in lines)
@@ -274,3 +278,27 @@ def test_a_follow_up_needs_an_assignment(worksheet: Path, tmp_path: Path,
     capsys.readouterr()
     assert main(["mark", "--follow-up", str(tmp_path), str(worksheet / "key.yaml")]) == 2
     assert "--follow-up needs the assignment" in capsys.readouterr().err
+
+
+def test_mark_class_uses_the_classs_assignment(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = make(1, 2024), make(3, 7)
+    save_for_class(tmp_path, parse_assignment(
+        {"title": "Today", "id": "today", "exercises": [{"kind": 1, "seed": 2024},
+                                                        {"kind": 3, "seed": 7}]}))
+    assert class_assignment(tmp_path) is not None
+    book = ClassBook(tmp_path)
+    ann = book.student_of(book.join("Ann")[0])
+    assert ann
+    book.record(ann[0], "a1", judge("legal-cards", 2024, ["AS"]), "2026-12-06T09:00:00+00:00")
+    book.record(ann[0], "a2", judge("legal-cards", 2024, key_answer(first)),
+                "2026-12-06T09:01:00+00:00")
+    book.record(ann[0], "a3", judge("trick", 5, "Anna"), "2026-12-06T09:02:00+00:00")
+    book.close()
+    capsys.readouterr()
+    assert main(["mark", "--class", str(tmp_path), "--detail"]) == 0
+    out = capsys.readouterr().out
+    assert (f"Ann ({tmp_path}): 1 of 2 right: legal-cards 1/1, dealer 0/1; 1 not answered, "
+            "1 not on the assignment, not marked") in out
+    assert "right after several checks (2 checks)" in out and "without --key" not in out
+    assert second.kind.word in out

@@ -146,7 +146,8 @@ def test_a_key_marks_right_and_the_csv_neutralises_formulas() -> None:
      "answers: [" + ", ".join(["*d"] * 10) + "]",
      "values once its aliases are written out"),
     ("answers: " + "[" * 100 + "]" * 100, "nested more than"),
-    ("# " + "x" * 400_000, "longer than 300,000 characters, far more than an answers file"),
+    ("# " + "x" * 200_000, "longer than 160,000 characters, far more than an answers file"),
+    ("answers: [" + ", ".join(["{}"] * 1201) + "]", "1,201 items, more than the 1,200"),
     ("student: " + "x" * 600, "a value of 600 characters"),
     ("student: Ann\nanswers: [\n", "invalid YAML"),
 ])
