@@ -43,6 +43,7 @@ mark('worker started');
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
 const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, self.location.href).href;
+const WASM = `${PYODIDE}pyodide.asm.wasm`;
 const KEPT = 'loo-live-saved-memory'; // the folder of the origin's private file system that keeps it
 const KEPT_FILE = encodeURIComponent(SNAPSHOT); // the memory of this build, kept in KEPT
 const VISITED = `${KEPT_FILE}.visited`; // in KEPT once a page of this build went live
@@ -118,6 +119,26 @@ async function dropKept() {
 // later visits compile nothing.
 function importPyodide() {
   return Promise.all(['pyodide.js', 'pyodide.asm.js'].map((name) => import(PYODIDE + name)));
+}
+
+// Pyodide's WebAssembly and standard library, asked for as the worker
+// starts, beside Pyodide's scripts: Pyodide asks for them only once its
+// scripts have loaded and run, and then gets these responses, under way
+// (fetch, wrapped here, hands each out once; every other request goes out
+// as it comes).
+function askEarly() {
+  const asked = new Map([WASM, STDLIB].map((url) => {
+    const response = fetch(url);
+    response.catch(() => {}); // reported by Pyodide, which takes it
+    return [url, response];
+  }));
+  const fetchAnew = self.fetch;
+  self.fetch = (resource, options) => {
+    const url = resource instanceof Request ? resource.url : String(resource);
+    const response = asked.get(url);
+    asked.delete(url);
+    return response || fetchAnew.call(self, resource, options);
+  };
 }
 
 const COMPILE_ONLY = 'loo-live: compile only'; // a worker of this name only imports Pyodide's scripts
@@ -307,5 +328,6 @@ if (self.name === COMPILE_ONLY) {
     else if (bridge) receive(event.data);
     else early.push(event.data);
   };
+  askEarly();
   start();
 }

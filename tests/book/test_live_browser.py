@@ -95,6 +95,11 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         # Python's worker is held back until the loading state is looked at.
         held: list[Any] = []
         page.route("**/_static/live/worker.js*", lambda route: held.append(route))
+        # And Pyodide's script, until the worker has asked for the rest of Pyodide.
+        script: list[Any] = []
+        released: list[bool] = []
+        page.context.route("**/_static/pyodide/pyodide.asm.js*", lambda route: route.continue_()
+                           if released else script.append(route))
         page.goto(f"{site}/{LIVE_PAGE}", wait_until="domcontentloaded")
         status = page.locator(".loo-live-status")
         expect(status).to_contain_text("Starting Python in your browser")
@@ -112,7 +117,16 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         expect(status).to_contain_text("answered as soon as Python is ready")
         assert saved.is_hidden()
         assert trainer.locator(".loo-refused").count() == 0
-        held[0].continue_()
+        # The worker asks for Pyodide's WebAssembly and standard library at
+        # once, without waiting for Pyodide's script, which is held meanwhile.
+        with page.expect_request(lambda r: r.url.split("?")[0].endswith("/pyodide.asm.wasm"),
+                                 timeout=LIVE_TIMEOUT_MS), \
+                page.expect_request(lambda r: "/_static/pyodide/python_stdlib.zip" in r.url,
+                                    timeout=LIVE_TIMEOUT_MS):
+            held[0].continue_()
+        released.append(True)
+        for route in script:
+            route.continue_()
 
         wait_live(page, "You are A.", "7♥")
         assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "fresh"
