@@ -219,7 +219,7 @@ def _first_widget(page: Any) -> float:
     return float(marks[0]) if marks else float("nan")
 
 
-def _throttle(context: Any, page: Any, mbit: float, rtt: float) -> None:
+def throttle(context: Any, page: Any, mbit: float, rtt: float) -> None:
     """Chromium's network emulation for ``page``: ``mbit`` down, ``rtt`` ms round trip.
 
     DevTools applies it to the page's Web Worker too: the forced-ace page of
@@ -259,7 +259,7 @@ def on_the_wire(html: Path, runs: int, mbit: float, rtt: float,
             try:
                 page = context.new_page()
                 if throttled:
-                    _throttle(context, page, mbit, rtt)
+                    throttle(context, page, mbit, rtt)
                 sent.take()
                 ms = open_until_live(page, url)
                 replies = sent.take()
@@ -503,6 +503,14 @@ def _print_wire(wire: dict[str, Any], mbit: float, rtt: float, readers: int, mar
         print(f"    {sum(rest) / 1e6:6.2f} MB  {len(rest)} smaller files")
 
 
+def link_arguments(parser: argparse.ArgumentParser) -> None:
+    """The throttled link's options, ``--mbit`` and ``--rtt``."""
+    parser.add_argument("--mbit", type=float, default=20, help="the throttled link's megabits a "
+                        "second down (default 20)")
+    parser.add_argument("--rtt", type=float, default=40, help="the throttled link's round trip "
+                        "in ms (default 40)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="page openings per figure (default 3)")
@@ -516,10 +524,7 @@ def main(argv: list[str] | None = None) -> int:
                              "Voila's own front end")
     parser.add_argument("--skip-wire", action="store_true",
                         help="skip the figures from the static host (bytes sent, throttled link)")
-    parser.add_argument("--mbit", type=float, default=20, help="the throttled link's megabits a "
-                        "second down (default 20)")
-    parser.add_argument("--rtt", type=float, default=40, help="the throttled link's round trip "
-                        "in ms (default 40)")
+    link_arguments(parser)
     parser.add_argument("--class-size", type=int, default=30, help="readers on one link, for "
                         "the bytes a class's first and second visits send (default 30)")
     parser.add_argument("--site", type=Path, default=HTML,
