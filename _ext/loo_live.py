@@ -13,9 +13,9 @@ notebook (``{code-cell}`` pages with jupytext front matter) alike, gets:
 * at the top of ``<head>`` an inline script (``loo_live_early.js``) that
   starts the page's Web Worker at once: Python (Pyodide, served by the site
   from ``_static/pyodide``) starts there while the page loads and makes the
-  page's widgets, the same as the build's: on a first visit by running the
-  page's cells, on later ones from the saved memory, which the worker keeps
-  after the first (``classroom_page/src/live-worker.js``);
+  page's widgets, the same as the build's: on a reader's first two visits by
+  running the page's cells, on later ones from the saved memory, which the
+  worker keeps after the second (``classroom_page/src/live-worker.js``);
 * the page's script and style sheet (``_static/live/``, bundled by ``./dev``
   from ``classroom_page/src``: the widget manager the classroom pages use
   too), which make the widgets' models from the page's saved state and draw

@@ -2,9 +2,10 @@
 
 Run ``python benchmarks/warm_visits.py SITE [SITE ...]`` with built sites
 (``_build/html`` after ``./dev build``, or a copy of an older build). Each
-site gets its own browser profile, filled by a first visit that stays until
-the page has nothing more to fetch, and one more opening (a reader's second
-visit); then ``--rounds`` times, each site is opened once more in turn, with
+site gets its own browser profile, filled by a reader's first and second
+visits, each staying until the page has nothing more to fetch (the second
+fetches the saved memory), and one more opening (the visit that fills the
+code cache); then ``--rounds`` times, each site is opened once more in turn, with
 the browser restarted for each opening as ``benchmarks/browser.py`` does.
 Taking the builds in turn spreads the other work of a shared machine over
 them alike, where two runs of ``browser.py`` one after the other may meet
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         profiles = {site: stack.enter_context(tempfile.TemporaryDirectory(prefix="loo-bench-"))
                     for site in args.sites}
         for site in args.sites:
-            for stay in (True, False):  # a first visit, then a second
+            for stay in (True, True, False):  # a first visit, a second, then a third
                 context = browser.launch_browser(playwright, profiles[site], flags)
                 try:
                     page = context.new_page()

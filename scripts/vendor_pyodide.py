@@ -28,9 +28,9 @@ When the book is built, :func:`prepare_pages` runs the cells of every live
 page in that Python, in Node, and saves its memory (a memory snapshot,
 ``snapshot.bin.gz``), and writes the standard library's zip the site serves,
 cut to the modules the pages import, with the pages' cells. A reader's first
-visit starts Python afresh and runs the page's cells; the page's worker then
-keeps the saved memory, and later visits start Python from it, with every
-page's widgets already made (see ``_ext/browser/loo_live_worker.py`` and
+and second visits start Python afresh and run the page's cells; the second
+visit's worker then keeps the saved memory, and later visits start Python
+from it, with every page's widgets already made (see ``_ext/browser/loo_live_worker.py`` and
 ``classroom_page/src/live-worker.js``).
 
 Usage::

@@ -8,7 +8,7 @@ It runs twice, in two places:
   which widget each cell shows. Pyodide's memory is then saved (a memory
   snapshot): it holds every page's widgets, made and waiting.
 * **In the reader's browser**, the page's Web Worker starts Pyodide, afresh
-  on a first visit and from that snapshot on later ones, calls
+  on a reader's first two visits and from that snapshot on later ones, calls
   :func:`start`, which runs the page's cells unless the snapshot holds its
   widgets, then :func:`connect` with the function that posts a message to
   the page. The page has already made its widget models from the state the

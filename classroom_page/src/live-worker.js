@@ -6,15 +6,20 @@
 //
 // On a first visit Python starts afresh and loo_live_worker.py runs the
 // page's cells, which make the same widgets, with the same ids, as the build
-// made; once the page is live, the worker fetches the memory the build saved
-// (snapshot.bin.gz, in which every live page's widgets are made) and keeps it
-// decompressed in the origin's private file system, and has a second worker of
-// this script import Pyodide's scripts, so that the browser keeps their
-// compiled code (keepCompiledCode). A later visit starts Python
-// from that memory, read while Pyodide loads, which is quicker and runs no
-// cell; if it cannot be used, Python starts afresh. The page's widget manager (live.js) has made the same
-// widgets' models from the page's saved state; from then on they talk
-// through messages.
+// made; once the page is live, the worker notes the visit in the origin's
+// private file system and has a second worker of this script import
+// Pyodide's scripts, so that the browser keeps their compiled code
+// (keepCompiledCode). A reader who comes back (the next live page of this
+// build they open, or this one again) starts afresh too, from the browser's
+// cache, and once that page is live the worker fetches the memory the build
+// saved (snapshot.bin.gz, in which every live page's widgets are made) and
+// keeps it decompressed beside the note: it is larger than all the rest a
+// page fetches, so it is fetched only for a reader who has come back, never
+// while a class's first pages share one line. Every later visit starts
+// Python from that memory, read while Pyodide loads, which is quicker and
+// runs no cell; if it cannot be used, Python starts afresh. The page's
+// widget manager (live.js) has made the same widgets' models from the
+// page's saved state; from then on they talk through messages.
 //
 // To the page: {step, done, total} as the start goes on; {ready: true} once
 // Python holds the widgets and takes the page's messages (saved: whether it
@@ -24,8 +29,8 @@
 // {mark: name, at: ms since the epoch} as each stage of the start ends, for
 // the page's performance timeline. From
 // the page: {live: true} once the page is live (only then is the saved
-// memory fetched); Jupyter messages for the widgets (comm_msg ...), kept
-// until Python is ready.
+// memory fetched, on a reader's second visit); Jupyter messages for the
+// widgets (comm_msg ...), kept until Python is ready.
 /* global loadPyodide */
 
 // A stage of the start, marked on the page's timeline (live.js), which the
@@ -38,8 +43,10 @@ mark('worker started');
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
 const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, self.location.href).href;
+const WASM = `${PYODIDE}pyodide.asm.wasm`;
 const KEPT = 'loo-live-saved-memory'; // the folder of the origin's private file system that keeps it
 const KEPT_FILE = encodeURIComponent(SNAPSHOT); // the memory of this build, kept in KEPT
+const VISITED = `${KEPT_FILE}.visited`; // in KEPT once a page of this build went live
 let bridge = null;
 const early = []; // the page's messages that came before Python was ready
 let pageLive; // called when the page says it is live ({live: true})
@@ -114,6 +121,26 @@ function importPyodide() {
   return Promise.all(['pyodide.js', 'pyodide.asm.js'].map((name) => import(PYODIDE + name)));
 }
 
+// Pyodide's WebAssembly and standard library, asked for as the worker
+// starts, beside Pyodide's scripts: Pyodide asks for them only once its
+// scripts have loaded and run, and then gets these responses, under way
+// (fetch, wrapped here, hands each out once; every other request goes out
+// as it comes).
+function askEarly() {
+  const asked = new Map([WASM, STDLIB].map((url) => {
+    const response = fetch(url);
+    response.catch(() => {}); // reported by Pyodide, which takes it
+    return [url, response];
+  }));
+  const fetchAnew = self.fetch;
+  self.fetch = (resource, options) => {
+    const url = resource instanceof Request ? resource.url : String(resource);
+    const response = asked.get(url);
+    asked.delete(url);
+    return response || fetchAnew.call(self, resource, options);
+  };
+}
+
 const COMPILE_ONLY = 'loo-live: compile only'; // a worker of this name only imports Pyodide's scripts
 
 // A second worker that imports Pyodide's scripts: on a first visit, the
@@ -139,17 +166,29 @@ function pause() {
   return new Promise((resolve) => { setTimeout(resolve, 0); });
 }
 
-// Fetches the saved memory and keeps it for the next visit, decompressed
-// (so that a later visit only reads it), in place of any an earlier build
-// made. It is decompressed a piece at a time, with a pause after each, as
+// Whether a page of this build went live in this browser before; notes that
+// one has. What an earlier build kept is dropped.
+async function cameBefore(folder) {
+  for await (const name of folder.keys()) {
+    if (name !== KEPT_FILE && name !== VISITED) await folder.removeEntry(name).catch(() => {});
+  }
+  if (await folder.getFileHandle(VISITED).catch(() => null)) return true;
+  await folder.getFileHandle(VISITED, { create: true });
+  return false;
+}
+
+// After a fresh start, once the page is live: on a reader's first visit,
+// the visit noted; on a later one, the saved memory fetched and kept.
+async function keepForNextVisit() {
+  const folder = await keeper();
+  if (folder && await cameBefore(folder)) await keepMemory(folder);
+}
+
+// Fetches the saved memory into ``folder`` (KEPT) and keeps it for the next
+// visit, decompressed (so that a later visit only reads it). It is decompressed a piece at a time, with a pause after each, as
 // the page is live by then; it is written beside, and named as kept only
 // once whole.
-async function keepMemory() {
-  const folder = await keeper();
-  if (!folder) return;
-  for await (const name of folder.keys()) {
-    if (name !== KEPT_FILE) await folder.removeEntry(name).catch(() => {});
-  }
+async function keepMemory(folder) {
   if (await folder.getFileHandle(KEPT_FILE).catch(() => null)) return;
   const response = await fetch(SNAPSHOT);
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
@@ -275,7 +314,7 @@ async function start() {
   }
   if (!saved) {
     await live;
-    await keepMemory().catch((error) => console.warn('the saved memory was not kept:', error));
+    await keepForNextVisit().catch((error) => console.warn('the saved memory was not kept:', error));
     if (typeof Worker === 'function') await keepCompiledCode();
   }
   self.postMessage({ settled: true });
@@ -289,5 +328,6 @@ if (self.name === COMPILE_ONLY) {
     else if (bridge) receive(event.data);
     else early.push(event.data);
   };
+  askEarly();
   start();
 }

@@ -5,7 +5,7 @@
 // copies written by _ext/loo_snapshot.py, before each widget output's
 // placeholder). An inline script at the top of <head> (_ext/loo_live_early.js)
 // has already started the page's Web Worker, where Python starts (afresh on
-// a first visit, from the memory the build saved on later ones:
+// a reader's first two visits, from the memory the build saved on later ones:
 // live-worker.js), and keeps the messages that come before this script runs.
 // This script shows a status line while Python starts, makes the widgets'
 // models from the page's saved widget state (the same widgets, with the same
@@ -18,7 +18,7 @@
 // they were, readable but inert. dataset.looLiveStart says how Python
 // started ("saved": from the saved memory, or "fresh"), and
 // dataset.looLiveSettled is set once the worker has nothing more to fetch
-// (it fetches the memory it keeps for the next visit once told the page is live).
+// (on a second visit, it fetches the memory it keeps for the next once told the page is live).
 // If Python
 // cannot start (a page opened from a file, a browser without WebAssembly),
 // the saved copies stay, drawn again by the widget manager of the saved page

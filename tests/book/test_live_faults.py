@@ -67,16 +67,26 @@ def test_a_page_whose_saved_memory_cannot_be_loaded_goes_live_all_the_same(site:
 
     def look(browser: Any) -> None:
         with new_page(browser, requests, errors) as page:
-            page.context.route("**/_static/pyodide/snapshot.bin.gz*",
-                               lambda route: route.abort("failed"))
+            asked: list[str] = []
+
+            def refuse(route: Any) -> None:
+                asked.append(route.request.url)
+                route.abort("failed")
+
+            page.context.route("**/_static/pyodide/snapshot.bin.gz*", refuse)
+            settled = "() => document.documentElement?.dataset.looLiveSettled === ''"
             open_live(page, site, LIVE_PAGE, TRAINER_TEXT, "7♥")
-            page.wait_for_function("() => document.documentElement?.dataset.looLiveSettled === ''")
+            page.wait_for_function(settled)
+            # The second visit is the one that asks for the saved memory.
+            page.reload(wait_until="domcontentloaded")
+            page.wait_for_function(settled)
+            seen.append(str(len(asked)))
             page.reload(wait_until="domcontentloaded")
             seen.append(_state(page))
             seen.append(page.evaluate("document.documentElement?.dataset.looLiveStart"))
 
     in_browser(look)
-    assert seen == ["ready", "fresh"], "nothing kept: the next visit starts Python afresh"
+    assert seen == ["1", "ready", "fresh"], "nothing kept: the next visit starts Python afresh"
 
 
 def test_a_worker_that_cannot_be_loaded_leaves_the_saved_copy(site: str) -> None:
