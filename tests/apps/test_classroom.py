@@ -116,8 +116,8 @@ def test_the_templates_ship_in_the_package_and_link_to_no_other_host() -> None:
     assert len(pages) == 5
     for page in pages:
         assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
-    package_data = re.search(r"^loo_tutor = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(),
-                             re.MULTILINE)
+    package_data = re.search(r"^loo_tutor = \[(.*?)\]$", (ROOT / "pyproject.toml").read_text(),
+                             re.MULTILINE | re.DOTALL)
     assert package_data and '"apps/classroom_templates/**/*"' in package_data.group(1)
 
 
