@@ -34,7 +34,8 @@ def test_a_variant_is_stable_for_its_seed_and_checks_the_engines_answers(kind: K
     assert widget.exercise.question == make(kind, 321).question
     widget.check_button.click()
     assert {r.status for r in widget.results.values()} == {"empty"}
-    assert "not answered yet" in widget.html
+    assert "Nothing to check yet" in widget.html and "0 of 0" not in widget.html
+    assert widget.scoreboard.results == {}  # an empty check is no attempt
     widget.fill(widget.exercise.answers())
     widget.check_button.click()
     assert all(r.status == "right" for r in widget.results.values()), widget.results
