@@ -73,8 +73,8 @@ class DealStepper(LooWidget):
         controls = self.part(widgets.HBox, [
             self.first_button, self.back_button,
             self.part(widgets.HBox, [self.field, self.part(widgets.Label, f"of {last}")]),
-            self.forward_button, self.last_button])
-        self.show(controls, self.menu, self.stack)
+            self.forward_button, self.last_button, self.menu])
+        self.show(controls, self.stack)
         self._moved()
 
     def hidden_cards(self) -> frozenset[Card]:
