@@ -20,7 +20,7 @@ import ipywidgets as widgets
 
 from ..engine.cards import card_text, parse_card
 from ..engine.errors import LooError
-from ..render.markup import RULES_BASE, colour_class, link_rules, rule_link
+from ..render.markup import RULES_BASE, cite_once, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
 from ..teaching.exercises import Exercise, Field, Kind, from_record, make, score
@@ -409,7 +409,7 @@ class ExerciseWidget(LooWidget):
 
     def _note(self, outcome: FieldResult) -> str:
         lines = [d.message for d in outcome.details] or [outcome.message]
-        shown = "<br>".join(str(link_rules(line, self._base)) for line in lines)
+        shown = "<br>".join(str(link_rules(line, self._base)) for line in cite_once(lines))
         rule = ""
         link = None if outcome.rule is None else rule_link(outcome.rule, self._base)
         if link is not None and outcome.status == "wrong" and outcome.rule is not None \

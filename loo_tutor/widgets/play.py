@@ -241,8 +241,12 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         """
         chosen = parse_card(card) if isinstance(card, str) else card
         if self.civil.value and self._my_turn() and not self.state.trick_cards():
-            return self.take(CivilLead(self.seat, chosen))
-        return self.take(Play(self.seat, chosen))
+            verdict = self.take(CivilLead(self.seat, chosen))
+        else:
+            verdict = self.take(Play(self.seat, chosen))
+        if verdict and self.state.is_terminal():
+            self.reset_button.focus()  # the card buttons are gone: the focus stays here
+        return verdict
 
     def _automatic(self, state: DealState | PamState) -> Action | None:
         if state.phase is Phase.ANNOUNCE or state.current_player() != self.seat:
@@ -284,8 +288,6 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         self.feedback.value = verdict_html(self.verdict, self._base)
         self.story.value = "".join(narration_html(n, self._base) for n in self.told)
         self.ledger.value = ledger_html(state, self._base) if state.is_terminal() else ""
-        if state.is_terminal() and len(self.states) > 1 and self.verdict is not None:
-            self.reset_button.focus()  # the card buttons are gone: the focus stays here
 
     def _render(self) -> str:
         return (f"{self.header.value}{self.feedback.value}{self.story.value}{self.table.value}"
