@@ -43,7 +43,6 @@ import json
 import logging as std_logging
 import re
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,12 +51,11 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "scripts"))
-sys.path.insert(0, str(HERE))
+import loo_snapshot  # beside this file
+import vendor_pyodide  # in scripts/
 
-import loo_snapshot  # noqa: E402 (found through the path set above)
-import vendor_pyodide  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 logger = logging.getLogger(__name__)
 REMOTE = ("http://", "https://", "//")
@@ -140,7 +138,8 @@ def page_cells(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
 
     path = Path(app.env.doc2path(pagename))
     text = path.read_text(encoding="utf-8")
-    reader = create_nb_reader(str(path), app.env.myst_config, app.env.mystnb_config, text)
+    env: Any = app.env  # MyST-NB keeps its settings on it, which Sphinx's types do not declare
+    reader = create_nb_reader(str(path), env.myst_config, env.mystnb_config, text)
     if reader is None:
         return []
     cells = []

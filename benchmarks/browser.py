@@ -82,12 +82,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from browser_support import serve_directory  # the tests' folder
+from static_host import static_host  # beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
 
-from static_host import static_host  # noqa: E402 (beside this script)
-
-from browser_support import serve_directory  # noqa: E402 (the tests' folder, just added)
 
 HTML = ROOT / "_build" / "html"
 PAGE = "notebooks/forced-ace.html"
@@ -396,14 +395,14 @@ def under_voila(runs: int, clicks: int, browser_ui: bool = False,
                 with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
                     context = launch_browser(playwright, profile, flags)
                     try:
-                        page, ms = open_app(context)
+                        app, ms = open_app(context)
                         cold.append(ms)
                         wait_pool()  # the used kernel is replaced by a fresh, preheated one
                         if not click_times:
                             # Timed once that is done: a page live in half a second
                             # would otherwise share the cores with the kernel started
                             # for the next student while its clicks are timed.
-                            click_times = page.evaluate(CLICKS_JS, clicks)
+                            click_times = app.evaluate(CLICKS_JS, clicks)
                     finally:
                         context.close()
             with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:

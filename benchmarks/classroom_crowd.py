@@ -42,12 +42,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from classroom_load import percentile  # noqa: E402
-from classroom_protocol import Crowd, run_crowd  # noqa: E402
-from classroom_server import (  # noqa: E402
+from classroom_load import percentile
+from classroom_protocol import Crowd, run_crowd
+from classroom_server import (
     MB,
     Server,
     free_port,
@@ -58,6 +55,9 @@ from classroom_server import (  # noqa: E402
     wait_until_quiet,
     warm_parent,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
+
 
 NOTEBOOKS = len(list((ROOT / "notebooks").glob("*.ipynb")))
 TARGET_MS = 100.0

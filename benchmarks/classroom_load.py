@@ -58,12 +58,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from browser_support import CHROMIUM, FLAGS  # noqa: E402
-from classroom_answers import class_answers  # noqa: E402
-from classroom_server import (  # noqa: E402
+from browser_support import CHROMIUM, FLAGS
+from classroom_answers import class_answers
+from classroom_server import (
     class_at_work,
     free_port,
     start,
@@ -71,6 +68,9 @@ from classroom_server import (  # noqa: E402
     wait_for_kernels,
     wait_until_quiet,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
+
 
 NOTEBOOKS = len(list((ROOT / "notebooks").glob("*.ipynb")))
 NO_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"

@@ -40,7 +40,6 @@ from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 CORPUS_SIZE = 200

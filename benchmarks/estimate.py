@@ -24,12 +24,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loo_tutor.analysis.bots import Bot, RandomBot, ThumbBot
 from loo_tutor.analysis.estimate import WorldSampler, estimate_actions

@@ -28,13 +28,13 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from tqdm import tqdm
+
+from fuzzing import JSONL, MARKED, TARGETS
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
 
-from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
-from tqdm import tqdm  # noqa: E402
-
-from fuzzing import JSONL, MARKED, TARGETS  # noqa: E402
 
 HANG_SECONDS = 10
 

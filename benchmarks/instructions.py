@@ -28,7 +28,6 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
@@ -75,7 +74,7 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("instructions.py: valgrind is not installed")
-    from benchmarks.engine import varied_corpus
+    from engine import varied_corpus  # beside this script
 
     if args.engine != "pure":
         subprocess.run([sys.executable, str(ROOT / "scripts" / "build_compiled.py")],

@@ -4,7 +4,7 @@ Serves ``_build/html`` on 127.0.0.1, opens each notebook page in Debian's
 Chromium (Playwright), waits until its widgets run in the browser (Pyodide)
 and uses controls picked at random, refusing every request that leaves the
 site. After every click each deal on show is re-checked with the engine
-(see ``tests/monkey.py``). Prints the clicks made, the states checked, the
+(see ``tests/monkey_clicks.py``). Prints the clicks made, the states checked, the
 errors found and the time the page took to settle after a click.
 
     python benchmarks/monkey.py                 # 1,000 clicks over every live page
@@ -21,11 +21,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from browser_support import in_browser, serve_directory
+from monkey_clicks import Tally, run_page
 
-from browser_support import in_browser, serve_directory  # noqa: E402
-from monkey import Tally, run_page  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 HTML = ROOT / "_build" / "html"
 

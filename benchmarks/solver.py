@@ -27,11 +27,7 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loo_tutor.analysis.solver import Solver
 from loo_tutor.engine.legality import Announcement

@@ -26,8 +26,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import browser  # beside this script
-
-from browser_support import serve_directory  # the tests' folder, which browser put on the path
+from browser_support import serve_directory  # the tests' folder
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ the compiled engine::
     python scripts/build_compiled.py          # prints the folder
     PYTHONPATH=_build/compiled/lib loo-tutor check record.yaml
     python scripts/build_compiled.py --run benchmarks/solver.py   # any script
+    python scripts/build_compiled.py --layers # the layers compiled: engine records ...
 
 The wheel it was made from stays in ``_build/compiled/wheel``, for installing
 the compiled package (for this Python and machine) elsewhere.
@@ -64,6 +65,16 @@ def compiled_sources() -> list[Path]:
 def compiled_modules() -> list[str]:
     """The dotted names of the modules setup.py compiles, e.g. ``loo_tutor.engine.machine``."""
     return [".".join(path.relative_to(ROOT).with_suffix("").parts) for path in compiled_sources()]
+
+
+def compiled_layers() -> list[str]:
+    """The package's layers the compiled modules belong to, in setup.py's order, e.g. ``engine``.
+
+    Each is also the marker of its test folder (tests/conftest.py), so that
+    ``./dev test`` runs those layers' tests against the compiled build.
+    """
+    layers = [path.relative_to(ROOT / "loo_tutor").parts[0] for path in compiled_sources()]
+    return list(dict.fromkeys(layers))
 
 
 def source_digest() -> str:
@@ -144,8 +155,11 @@ def main() -> int:
             return 2
         run_compiled(sys.argv[2], sys.argv[3:])
         return 0
+    if sys.argv[1:] == ["--layers"]:
+        print(" ".join(compiled_layers()))
+        return 0
     if sys.argv[1:]:
-        print("usage: build_compiled.py [--run SCRIPT [ARGS...]]", file=sys.stderr)
+        print("usage: build_compiled.py [--layers | --run SCRIPT [ARGS...]]", file=sys.stderr)
         return 2
     try:
         print(build().relative_to(ROOT))

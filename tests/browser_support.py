@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import queue
 import subprocess
@@ -209,12 +210,16 @@ def build_book() -> None:
     """
     if os.environ.get(BOOK_BUILT_FOR_THIS_RUN):
         return
-    needed = book_build_needed()
-    if needed is None:
-        return
-    mode, why = needed
-    print(f"\n==> the tests open the built book: {why}; building it ({mode})", flush=True)
-    done = subprocess.run([str(ROOT / "dev"), "build", mode], cwd=ROOT, check=False)
+    # Under pytest-xdist each worker asks: the first builds, the others wait for it.
+    BOOK_STAMP.parent.mkdir(parents=True, exist_ok=True)
+    with open(BOOK_STAMP.parent / ".book-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        needed = book_build_needed()
+        if needed is None:
+            return
+        mode, why = needed
+        print(f"\n==> the tests open the built book: {why}; building it ({mode})", flush=True)
+        done = subprocess.run([str(ROOT / "dev"), "build", mode], cwd=ROOT, check=False)
     if done.returncode != 0:
         pytest.fail(f"the book build (./dev build {mode}) failed with exit {done.returncode}; "
                     "its output is above")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,6 @@ from loo_tutor import check, loads
 from browser_support import CHROMIUM, FLAGS, HTML, build_book, built_site, require_chromium
 
 if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
     from build_compiled import compiled_modules
 
     for module in map(importlib.import_module, compiled_modules()):
@@ -33,11 +31,27 @@ HERE = Path(__file__).parent
 TEST_FOLDERS = ("engine", "records", "analysis", "teaching", "render", "widgets", "apps", "book")
 
 
+# The tests that drive Chromium, serve the built book or start a classroom
+# server are marked ``serial``: a whole ``./dev test`` runs every other test
+# on both cores (pytest-xdist) first, then these alone, one at a time. A new
+# test of the book or the classroom is serial unless its file is named in
+# BOOK_READERS.
+SERIAL = ("book/", "apps/test_classroom")
+BOOK_READERS = {"test_book_chapters.py", "test_book_code.py", "test_book_links.py",
+                "test_book_tables.py", "test_book_trainers.py", "test_book_worksheet.py",
+                "test_hidden_cards_site.py", "test_live_build.py", "test_live_worker.py",
+                "test_snapshot.py", "test_variant_book.py"}
+"""The book's tests that only read its sources or the built book (which a whole run builds
+first), or build a small book of their own in a temporary folder: no browser, no server."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         parts = item.path.relative_to(HERE).parts if item.path.is_relative_to(HERE) else ()
         if len(parts) > 1 and parts[0] in TEST_FOLDERS:
             item.add_marker(parts[0])
+            if "/".join(parts).startswith(SERIAL) and parts[-1] not in BOOK_READERS:
+                item.add_marker("serial")
 OWN_EXAMPLES = HERE / "data" / "examples"
 
 

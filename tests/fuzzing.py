@@ -80,6 +80,8 @@ from loo_tutor.teaching.exercises import NAMES, Exercise, Kind, make
 from loo_tutor.teaching.marking import (
     NOT_AN_EXERCISE,
     RIGHT,
+    SOLUTION,
+    UNREADABLE,
     WRONG,
     key_text,
     read_answers,
@@ -714,7 +716,7 @@ def answers_file_is_marked_or_refused(drawn: tuple[str, tuple[int, ...] | None])
         files = [str(key), str(hostile), str(Path(tmp, "missing.yaml"))]
         marked = read_answers(str(hostile))
         code, out, err = _run(["mark", "--csv", str(Path(tmp, "book.csv")), *files], "")
-        with open(Path(tmp, "book.csv"), encoding="utf-8", newline="") as book:
+        with open(Path(tmp, "book.csv"), encoding="utf-8-sig", newline="") as book:
             rows = list(csv.reader(book))
     for problem in marked.problems:
         assert one_line(problem) and problem.isprintable(), problem
@@ -722,7 +724,7 @@ def answers_file_is_marked_or_refused(drawn: tuple[str, tuple[int, ...] | None])
     if not marked.read:
         assert len(marked.problems) == 1 and not marked.marks, marked.problems
     for place, mark, _ in marked.marks:
-        assert mark.verdict in (RIGHT, WRONG, NOT_AN_EXERCISE), mark
+        assert mark.verdict in (RIGHT, WRONG, UNREADABLE, NOT_AN_EXERCISE, SOLUTION), mark
         assert one_line(mark.message) and mark.answer.isprintable() and mark.kind.isprintable()
         assert (mark.rule != "") == (mark.verdict == WRONG), mark
         if mark.verdict == NOT_AN_EXERCISE:
@@ -732,7 +734,10 @@ def answers_file_is_marked_or_refused(drawn: tuple[str, tuple[int, ...] | None])
         for index in kept:
             assert marked.marks[index][1].verdict == RIGHT, (index, marked.marks[index])
     problems = err.splitlines()
-    scores = out.splitlines()[:-1]  # the last line says where the grade book went
+    # the last line says where the grade book went, the one before that the totals count
+    # only what was read (no --key is given)
+    scores = out.splitlines()[:-2]
+    assert out.splitlines()[-2].startswith("(without --key"), out
     MARKED["files"] += len(files)
     MARKED["lines"] += sum(any(line.startswith(f"{name}: ") for line in problems)
                            or any(f" ({name}): " in line for line in scores) for name in files)
@@ -740,7 +745,9 @@ def answers_file_is_marked_or_refused(drawn: tuple[str, tuple[int, ...] | None])
     assert problems == [*marked.problems, missing], err
     assert code == 2 and len(scores) == 1 + marked.read, (code, out)
     assert scores[0].endswith(f"({files[0]}): 2 of 2 right: trick 1/1, settle 1/1"), scores[0]
-    assert len(rows) == 1 + 2 + len(marked.marks), (len(rows), len(marked.marks))
+    # the heading, the key's two exercises, the hostile file's rows (one when it cannot be
+    # read), and the missing file's row
+    assert len(rows) == 1 + 2 + len(marked.grade_rows()) + 1, (len(rows), marked.grade_rows())
     return "read" if marked.read else "refused"
 
 

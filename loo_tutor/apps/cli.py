@@ -30,6 +30,9 @@ from ..records.record import CheckResult, check, to_json
 if TYPE_CHECKING:
     from tqdm import tqdm
 
+    from ..teaching.assignment import Assignment
+    from ..teaching.marking import Marked
+
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD = 0, 1, 2
 _SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", None: "not yet known"}
 
@@ -84,7 +87,7 @@ def _check_file(path: str) -> tuple[int, CheckResult | None, str | None, str | N
     """
     try:
         text = reading.read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
         problem = f"cannot read {path!r}: {_one_line(reading.reason(exc))}"
         return EXIT_BAD, None, problem, f"error: {problem}"
     try:
@@ -254,11 +257,22 @@ class _Progress:
 
 
 def _run_worksheet(args: argparse.Namespace) -> int:
-    from ..render.worksheet import write_worksheet
+    from pathlib import Path
 
+    from ..render.worksheet import write_assignment_sheet, write_worksheet
+    from ..teaching.assignment import read_assignment
+
+    progress = _Progress(args.progress or sys.stderr.isatty())
     try:
-        written = write_worksheet(args.kinds, args.count, args.seed, args.out,
-                                  _Progress(args.progress or sys.stderr.isatty()))
+        if args.assignment is not None:
+            assignment = read_assignment(args.assignment)
+            written = write_assignment_sheet(assignment, Path(args.assignment).parent, args.out,
+                                             progress)
+        else:
+            written = write_worksheet(args.kinds, args.count, args.seed, args.out, progress)
+    except MalformedRecord as exc:
+        print(f"malformed record: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
     except LooError as exc:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD
@@ -296,8 +310,10 @@ def _add_exercise_commands(commands: Any) -> None:
         "worksheet", help="write a printable worksheet of seeded exercises and its answer key",
         description="Write DIR/worksheet.html, DIR/answers.html and DIR/key.yaml: COUNT "
                     "exercises of each chosen type, generated from SEED (the same seed writes "
-                    "the same files). key.yaml holds every right answer as an answers file: "
-                    "'loo-tutor mark DIR/key.yaml' marks it all right.")
+                    "the same files). key.yaml holds every right answer as an answers file, "
+                    "with the sheet's title and id: it is the assignment that "
+                    "'loo-tutor mark --key DIR/key.yaml FILE...' marks students' answers "
+                    "against, and 'loo-tutor mark DIR/key.yaml' marks it all right.")
     sheet.add_argument("--kinds", type=_kinds, default="1,2,3,4,5,6", metavar="K,K",
                        help="exercise types from 1 to 6 or their names, e.g. 1,4 or "
                             "legal-cards,settle (default: all)")
@@ -306,6 +322,11 @@ def _add_exercise_commands(commands: Any) -> None:
     sheet.add_argument("--seed", type=_seed, default=0, metavar="S",
                        help="the worksheet's seed (default 0)")
     sheet.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    sheet.add_argument("--assignment", metavar="FILE",
+                       help="print this assignment instead: a key.yaml written by worksheet or "
+                            "exercise, or a file listing title, id and exercises (kind and seed "
+                            "or seeds, and optionally record); --kinds, --count and --seed are "
+                            "then not used")
     sheet.add_argument("--progress", action="store_true",
                        help="show the progress bar even when standard error is not a terminal")
     sheet.set_defaults(run=_run_worksheet)
@@ -338,18 +359,44 @@ def _mark_help() -> str:
     text = (
         "An answers file (YAML, or JSON with the same keys), one per student:\n\n"
         "  student: Ann Smith\n"
+        "  assignment: a-1f3e9c0b2d   # optional: the id of the assignment answered\n"
         "  answers:\n"
         "    - kind: legal-cards      # the kind's name or number\n"
         f"      seed: 2024             # the exercise's seed, 0 to {MAX_SEED:,}\n"
         "      answer: [10D, 3S]\n"
-        "      time: 2026-12-04T10:15:00Z   # optional, copied to the grade book\n\n"
-        "What answer holds, by kind (cards as records write them, 10D or QH; players "
-        f"by name; {AMOUNTS}):\n{shapes}\n\n"
+        "      time: 2026-12-04T10:15:00Z   # optional, copied to the grade book\n"
+        "      solution_shown: yes    # optional: the solution was shown before this answer\n\n"
+        "What answer holds, by kind (cards as records write them, 10D or QH, or as the sheet "
+        "shows them, 10♦; players by name; "
+        f"{AMOUNTS}, a gain with or without +):\n{shapes}\n\n"
+        "The answers are read as the worksheet, answers.html and the site write them: "
+        "'stand, take the miss, defend' or [stand, miss, defend]; 'no announcement: the "
+        "dealer collects' or none; +7/3; looed: [] or nobody for nobody. "
         "An item made from a deal record (the key of 'loo-tutor exercise') also has record: "
         "FILE, read from the answers file's folder.\n\n"
-        "Each exercise is made again from its kind and seed and the answer judged: right, "
-        "wrong (with the rule behind the right answer) or not an exercise (an unknown kind, a "
-        "bad seed, an answer that cannot be read). A part left empty is wrong.\n\n"
+        "Each exercise is made again from its kind and seed and the answer judged: right; "
+        "wrong (with the rule behind the right answer; a part left empty is wrong); "
+        "unreadable (it cannot be read, or has another shape than its kind's, such as a card "
+        "where a player is asked: it counts as wrong, and the line says what was written and "
+        "why); or not an exercise (an unknown kind, a bad seed: never counted). An exercise "
+        "answered twice counts once: right at the first check, right after several, or wrong; "
+        "after solution_shown it is never right.\n\n"
+        "With --key KEY (a key.yaml written by worksheet or exercise, or a file listing title, "
+        "id and exercises), every exercise of that assignment appears in every student's "
+        "result, right, wrong, unreadable or not answered, in the assignment's order; an "
+        "answer to an exercise not on it (a mistyped seed, say) is reported and never marked "
+        "against another deal; a file that cannot be read is still the student's row in the "
+        "grade book. Without --key, each file is marked for what it answers, and the totals "
+        "count only the items that could be read. --class DIR marks against the class's "
+        "assignment when it has one (DIR/assignment.yaml). --detail shows every mistaken part "
+        "of each answer with the engine's answer to it.\n\n"
+        "--follow-up DIR writes each student marked against an assignment a short new "
+        "sheet (worksheet.html, answers.html and key.yaml in DIR/NAME/) of exercises the "
+        "engine made until each turns on a rule the student missed, two for each of the "
+        "rules missed most.\n\n"
+        "The grade book (--csv) is UTF-8 with a byte-order mark, so that spreadsheets keep "
+        "♦ and ë: one row per student and exercise, with the check that decided it, its "
+        "outcome and what was amiss.\n\n"
         "Exit status: 0 when every file and every item was read; 2 when some file or item "
         "could not be read (one line each on standard error, naming the file and the place; "
         "the other files are still marked).")
@@ -358,61 +405,134 @@ def _mark_help() -> str:
 
 
 def _run_mark(args: argparse.Namespace) -> int:
-    from ..teaching.marking import NOT_AN_EXERCISE, read_answers, write_csv
+    from ..teaching.assignment import read_assignment
+    from ..teaching.marking import read_answers, write_grade_book
 
     if not args.files and not args.class_folder:
         print("error: give answers files to mark, or --class DIR", file=sys.stderr)
         return EXIT_BAD
+    if args.follow_up is not None and args.key is None and not args.class_folder:
+        print("error: --follow-up needs the assignment: give --key KEY", file=sys.stderr)
+        return EXIT_BAD
+    key = None
+    if args.key is not None:
+        try:
+            key = read_assignment(args.key)
+        except LooError as exc:
+            print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+            return EXIT_BAD
     worst = EXIT_LEGAL
-    rows = []
+    rows: list[Any] = []
     quiet = args.csv == "-"
-    every: list[Any] = [read_answers(path) for path in args.files]
+    every: list[tuple[Marked, Assignment | None]] = [(read_answers(path), key)
+                                                     for path in args.files]
     if args.class_folder:
         try:
-            students = _class_marked(args.class_folder)
-        except ValueError as exc:
+            students, kept = _class_marked(args.class_folder)
+        except (ValueError, LooError) as exc:
             print(f"error: {_one_line(str(exc))}", file=sys.stderr)
             worst = EXIT_BAD
         else:
             if not students and not quiet:
                 print(f"no answer is kept in {args.class_folder} yet")
-            every += students
-    for marked in every:
-        path = marked.path
+            every += [(one, key or kept) for one in students]
+    for marked, assignment in every:
         for problem in marked.problems:
             print(_one_line(problem), file=sys.stderr)
         if marked.problems:
             worst = EXIT_BAD
-        if not marked.read:
+        rows += marked.grade_rows(assignment)
+        if quiet or (not marked.read and assignment is None):
             continue
-        rows += [(marked.student, mark, when) for _, mark, when in marked.marks]
-        if quiet:
-            continue
-        score = marked.score()
-        right = sum(r for r, _ in score.values())
-        total = sum(t for _, t in score.values())
-        kinds = ", ".join(f"{kind} {r}/{t}" for kind, (r, t) in score.items())
-        odd = sum(m.verdict == NOT_AN_EXERCISE for _, m, _ in marked.marks)
-        line = f"{marked.student} ({path}): {right} of {total} right"
-        line += f": {kinds}" if kinds else ""
-        line += f"; {odd} not an exercise" if odd else ""
-        print(_one_line(line))
-        if args.detail:
-            for place, mark, _ in marked.marks:
-                print(_one_line(_detail(place, mark)))
+        print(_one_line(_score_line(marked, assignment)))
+        if args.detail and marked.read:
+            for line in _detail_lines(marked, assignment):
+                print(_one_line(line))
+    if not quiet and any(assignment is None for _, assignment in every):
+        print("(without --key, the totals count only the items that could be read; "
+              "--key KEY marks every exercise of the assignment)")
     if args.csv is not None:
-        worst = max(worst, _write_csv(args.csv, rows, write_csv))
+        worst = max(worst, _write_csv(args.csv, rows, write_grade_book))
+    if args.follow_up is not None:
+        worst = max(worst, _follow_up(args.follow_up, every))
     return worst
 
 
-def _class_marked(folder: str) -> list[Any]:
-    """Each student of the class kept in ``folder`` (``loo-tutor classroom --data``), marked.
+def _follow_up(folder: str, every: Sequence[tuple[Marked, Assignment | None]]) -> int:
+    """Write each student marked against an assignment a short sheet aimed at what they missed."""
+    import re
+    from pathlib import Path
+
+    from ..render.worksheet import write_exercise_sheet
+    from ..teaching.follow_up import aimed_at, missed_rules
+
+    used: set[str] = set()
+    for marked, assignment in every:
+        if not marked.read or assignment is None:
+            continue
+        rules = missed_rules(marked.score(assignment))
+        if not rules:
+            print(_one_line(f"{marked.student}: no rule missed, so no follow-up sheet"))
+            continue
+        exercises, lost = aimed_at(rules, f"{marked.student}, {assignment.id}",
+                                   assignment.keys())
+        slug = "-".join(re.findall(r"[a-z0-9]+", marked.student.lower()))[:40] or "student"
+        name, n = slug, 1
+        while name in used:
+            n += 1
+            name = f"{slug}-{n}"
+        used.add(name)
+        aimed = ", ".join(str(rule) for rule in rules if rule not in lost)
+        title = f"Follow-up for {marked.student}: {aimed}"
+        try:
+            sheet, _, key = write_exercise_sheet(exercises, title, Path(folder) / name)
+        except LooError as exc:
+            print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+            return EXIT_BAD
+        line = (f"{marked.student}: wrote {sheet} and its key {key}, {len(exercises)} "
+                f"exercises on {aimed}")
+        if lost:
+            line += f"; no exercise found on {', '.join(str(rule) for rule in lost)}"
+        print(_one_line(line))
+    return EXIT_LEGAL
+
+
+def _score_line(marked: Marked, assignment: Assignment | None) -> str:
+    """A student's line: the score, by kind, and what is not right or not marked."""
+    from ..teaching.score import Outcome
+
+    line = f"{marked.student} ({marked.path}): "
+    if not marked.read:
+        total = len(assignment.items) if assignment is not None else 0
+        return line + f"0 of {total} right: the file could not be read"
+    score = marked.score(assignment)
+    kinds = ", ".join(f"{kind} {r}/{t}" for kind, (r, t) in score.by_kind().items())
+    line += score.line() + (f": {kinds}" if kinds else "")
+    unreadable = sum(i.outcome is Outcome.WRONG and i.last is not None
+                     and i.last.verdict == "unreadable" for i in score.items)
+    counts = [(score.count(Outcome.NOT_ANSWERED), "not answered"),
+              (unreadable, "unreadable"), (score.count(Outcome.SOLUTION_SHOWN), "solution shown"),
+              (len(score.off), "not on the assignment, not marked"),
+              (len(score.unjudged), "not an exercise")]
+    said = ", ".join(f"{n} {what}" for n, what in counts if n)
+    if said:
+        line += f"; {said}"
+    if assignment is not None and marked.assignment and marked.assignment != assignment.id:
+        line += f"; the file says it answers assignment {marked.assignment}, not {assignment.id}"
+    return line
+
+
+def _class_marked(folder: str) -> tuple[list[Marked], Assignment | None]:
+    """Each student of the class kept in ``folder`` (``loo-tutor classroom --data``), marked,
+    and the class's assignment (``None`` when it has none).
 
     Raises:
         ValueError: no class is kept there, or it cannot be read.
+        LooError: the class's assignment cannot be read.
     """
     from pathlib import Path
 
+    from ..teaching.assignment import class_assignment
     from ..teaching.marking import Marked
     from .classbook import ClassBook, ClassBookError
 
@@ -427,27 +547,49 @@ def _class_marked(folder: str) -> list[Any]:
             kept.append((f"check {len(kept) + 1}", mark, when))
     finally:
         book.close()
-    return [Marked(folder, student, tuple(kept)) for student, kept in marks.items()]
+    return ([Marked(folder, student, tuple(kept)) for student, kept in marks.items()],
+            class_assignment(folder))
 
 
-def _detail(place: str, mark: Any) -> str:
-    """One item of ``loo-tutor mark --detail``."""
-    seed = f"seed {mark.seed}" if mark.seed >= 0 else "no seed"
-    line = f"  {place} {mark.kind or '?'} {seed}: {mark.verdict}; answered {mark.answer or '—'}"
-    if mark.verdict == "wrong":
-        line += (f"; {mark.rule} ({mark.rule_name}): {mark.message} "
-                 f"The right answer: {mark.expected}.")
-    elif mark.verdict != "right":
-        line += f"; {mark.message}"
-    return line
+def _detail_lines(marked: Marked, assignment: Assignment | None) -> list[str]:
+    """The items of ``loo-tutor mark --detail``: every exercise scored, every answer set apart."""
+    places = {id(mark): place for place, mark, _ in marked.marks}
+    score = marked.score(assignment)
+    lines = []
+    for number, item in enumerate(score.items, 1):
+        mark = item.last
+        head = f"  {number}. {item.kind} seed {item.seed}"
+        if mark is None:
+            lines.append(f"{head}: {item.outcome.value}")
+            continue
+        head += f" ({places.get(id(mark), '')})"
+        told = item.outcome.value
+        if mark.verdict == "unreadable":
+            told = "unreadable, counted as wrong"
+        if item.checks > 1 and item.outcome.value != "solution shown":
+            told += f" ({item.checks} checks)"
+        line = f"{head}: {told}; answered {mark.answer or '—'}"
+        if mark.verdict == "wrong":
+            line += f"; {mark.rule} ({mark.rule_name}): " + " ".join(mark.parts)
+        elif mark.verdict == "unreadable":
+            line += "; " + " ".join(mark.parts or (mark.message,))
+        lines.append(line)
+    for mark in score.off:
+        lines.append(f"  {places.get(id(mark), '')} {mark.kind} seed {mark.seed}: not on the "
+                     f"assignment, not marked; answered {mark.answer or '—'}")
+    for mark in score.unjudged:
+        seed = f"seed {mark.seed}" if mark.seed >= 0 else "no seed"
+        lines.append(f"  {places.get(id(mark), '')} {mark.kind or '?'} {seed}: not an exercise; "
+                     f"{mark.message}")
+    return lines
 
 
 def _write_csv(target: str, rows: list[Any], write: Any) -> int:
     if target == "-":
         write(rows, sys.stdout)
         return EXIT_LEGAL
-    try:
-        with open(target, "w", encoding="utf-8", newline="") as out:
+    try:  # with a byte-order mark, so that spreadsheets read the file as UTF-8
+        with open(target, "w", encoding="utf-8-sig", newline="") as out:
             write(rows, out)
     except OSError as exc:
         reason = exc.strerror.lower() if exc.strerror else str(exc)
@@ -469,12 +611,20 @@ def _add_mark_command(commands: Any) -> None:
     mark.add_argument("--class", dest="class_folder", metavar="DIR",
                       help="also mark every answer a classroom kept in DIR (the folder of "
                            "'loo-tutor classroom --data DIR'), one line per student")
+    mark.add_argument("--key", metavar="KEY",
+                      help="the assignment to mark against (a key.yaml written by worksheet or "
+                           "exercise, or a file listing title, id and exercises): every "
+                           "exercise of it in every student's result")
     mark.add_argument("--detail", action="store_true",
-                      help="also one line per item: the verdict, and for a wrong answer the "
-                           "rule and the right answer")
+                      help="also one line per exercise: its outcome, what was answered and, "
+                           "for each mistaken part, the rule and the right answer")
+    mark.add_argument("--follow-up", dest="follow_up", metavar="DIR",
+                      help="with --key: write each student a short new sheet with its key, "
+                           "in DIR/NAME/, of exercises that each turn on a rule they missed")
     mark.add_argument("--csv", metavar="CSV",
-                      help="write a grade book, one row per student and item ("
-                           "- for standard output, instead of the score lines)")
+                      help="write a grade book, UTF-8 with a byte-order mark, one row per "
+                           "student and exercise (- for standard output, without the mark, "
+                           "instead of the score lines)")
     mark.set_defaults(run=_run_mark)
 
 

@@ -32,6 +32,7 @@ from ..engine.legality import Announcement
 from ..engine.state import DealKind, DealState, Trick
 from ..records.reading import loads, read_text, reason
 from ..records.record import dumps, load_record
+from ..teaching.assignment import Assignment, Item, make_id
 from ..teaching.exercises import (
     DealerChoice,
     Exercise,
@@ -50,8 +51,8 @@ from .markup import HtmlStr, card_text_html, cite_once, link_rules, stylesheet
 
 __all__ = [
     "MAX_COUNT", "answer_key_html", "position_html",
-    "question_html", "solution_html", "worksheet_html", "worksheet_seeds", "write_record_sheet",
-    "write_worksheet",
+    "question_html", "solution_html", "worksheet_html", "worksheet_seeds",
+    "write_assignment_sheet", "write_exercise_sheet", "write_record_sheet", "write_worksheet",
 ]
 
 MAX_COUNT = 200
@@ -307,23 +308,29 @@ def _exercise_block(number: int, exercise: Exercise, body: str) -> str:
             f'<span class="loo-seed">({_e(exercise.name)})</span></h3>{body}</section>')
 
 
-def _page(title: str, intro: str, sections: Iterable[str]) -> str:
-    body = f"<h1>{_e(title)}</h1>\n{intro}\n" + "\n".join(sections)
+def _page(title: str, intro: str, sections: Iterable[str], ident: str = "") -> str:
+    tag = f'<p class="loo-assignment">Assignment {_e(ident)}</p>\n' if ident else ""
+    body = f"<h1>{_e(title)}</h1>\n{tag}{intro}\n" + "\n".join(sections)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>{stylesheet(body)}\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n")
 
 
 def _groups(exercises: Sequence[Exercise]) -> list[tuple[Kind, list[tuple[int, Exercise]]]]:
-    groups: dict[Kind, list[tuple[int, Exercise]]] = {}
+    """The exercises in order, each run of one kind under one heading."""
+    groups: list[tuple[Kind, list[tuple[int, Exercise]]]] = []
     for number, exercise in enumerate(exercises, 1):
-        groups.setdefault(exercise.kind, []).append((number, exercise))
-    return list(groups.items())
+        if not groups or groups[-1][0] is not exercise.kind:
+            groups.append((exercise.kind, []))
+        groups[-1][1].append((number, exercise))
+    return groups
 
 
-def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises") -> str:
+def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises",
+                   ident: str = "") -> str:
     """A printable worksheet: a line for the student's name and the date, then each
-    exercise's position, question and answer spaces."""
+    exercise's position, question and answer spaces, in order; ``ident`` is the
+    assignment's id, printed under the title."""
     student = ('<p class="loo-student">Name: <span class="loo-blank loo-name">&nbsp;</span>'
                'Date: <span class="loo-blank loo-date">&nbsp;</span></p>')
     intro = (student + "<p>Answer every question. Write amounts as a whole number (4), "
@@ -339,10 +346,11 @@ def worksheet_html(exercises: Sequence[Exercise], title: str = "Loo exercises") 
                     + f'<ol class="loo-answers" style="list-style:none">{fields}</ol>')
             blocks.append(_exercise_block(number, exercise, body))
         sections.append(f"<h2>Type {int(kind)}: {_e(kind.title)}</h2>" + "".join(blocks))
-    return _page(title, intro, sections)
+    return _page(title, intro, sections, ident)
 
 
-def answer_key_html(exercises: Sequence[Exercise], title: str = "Loo exercises") -> str:
+def answer_key_html(exercises: Sequence[Exercise], title: str = "Loo exercises",
+                    ident: str = "") -> str:
     """The answer key of a worksheet: every answer with its reason and rule ID."""
     intro = ("<p>Answers computed by the rules engine. Each reason names the rule it rests on; "
              "the rule index of the book explains every rule ID.</p>")
@@ -352,7 +360,7 @@ def answer_key_html(exercises: Sequence[Exercise], title: str = "Loo exercises")
                                   question_html(exercise) + solution_html(exercise))
                   for number, exercise in members]
         sections.append(f"<h2>Type {int(kind)}: {_e(kind.title)}</h2>" + "".join(blocks))
-    return _page(f"{title}: answer key", intro, sections)
+    return _page(f"{title}: answer key", intro, sections, ident)
 
 
 def worksheet_seeds(seed: int, count: int) -> list[int]:
@@ -399,10 +407,61 @@ def write_worksheet(kinds: Sequence[int | Kind], count: int, seed: int, out: str
             exercises.append(make(kind, seeds[len(exercises)]))
             if progress is not None:
                 progress(len(exercises), total)
-    title = f"Loo exercises, seed {seed}"
-    return _write(out, {"worksheet.html": worksheet_html(exercises, title),
-                        "answers.html": answer_key_html(exercises, title),
-                        "key.yaml": key_text(exercises, f"answer key, {title}")})
+    return write_exercise_sheet(exercises, f"Loo exercises, seed {seed}", out)
+
+
+def _sheet_files(exercises: Sequence[Exercise], title: str, ident: str,
+                 records: Sequence[str] | None = None, seed: int = 0) -> dict[str, str]:
+    """The worksheet, its answer key and the key (an assignment with ``title`` and id ``ident``)."""
+    return {"worksheet.html": worksheet_html(exercises, title, ident),
+            "answers.html": answer_key_html(exercises, title, ident),
+            "key.yaml": key_text(exercises, f"answer key, {title}", seed=seed, title=title,
+                                 assignment=ident, records=records)}
+
+
+def write_exercise_sheet(exercises: Sequence[Exercise], title: str, out: str | os.PathLike[str]
+                         ) -> tuple[Path, Path, Path]:
+    """Write seeded ``exercises`` as a worksheet, its answer key and its key (an assignment
+    whose id is made from the exercises), e.g. a student's follow-up sheet.
+
+    Raises:
+        LooError: the folder cannot be written.
+    """
+    ident = make_id(tuple(Item(e.kind, e.seed or 0) for e in exercises))
+    return _write(out, _sheet_files(exercises, title, ident))
+
+
+def write_assignment_sheet(assignment: Assignment, folder: str | os.PathLike[str],
+                           out: str | os.PathLike[str],
+                           progress: Callable[[int, int], None] | None = None
+                           ) -> tuple[Path, Path, Path]:
+    """Print an assignment: its exercises in its order, as a worksheet and its answer key.
+
+    Args:
+        assignment: the assignment (:func:`~loo_tutor.teaching.assignment.read_assignment`).
+        folder: the assignment file's folder, where the records its items name are read.
+        out: the folder to write into.
+        progress: called with (done, total) after each exercise.
+
+    Raises:
+        MalformedRecord: a record an item names cannot be read.
+        LooError: a record does not suit its item's kind, or the folder cannot be written.
+    """
+    exercises: list[Exercise] = []
+    records: list[str] = []
+    for item in assignment.items:
+        if item.record:
+            path = Path(folder) / item.record
+            exercise = from_record(load_record(path), item.kind, item.seed)
+            exercise.origin = f"the record {path.name}, seed {item.seed}"
+            records.append(os.path.relpath(path.resolve(), Path(out).resolve()))
+        else:
+            exercise = make(item.kind, item.seed)
+            records.append("")
+        exercises.append(exercise)
+        if progress is not None:
+            progress(len(exercises), len(assignment.items))
+    return _write(out, _sheet_files(exercises, assignment.title, assignment.id, records))
 
 
 def _write(out: str | os.PathLike[str], files: dict[str, str]) -> tuple[Path, Path, Path]:
@@ -438,10 +497,9 @@ def write_record_sheet(record_path: str, kinds: Sequence[int | Kind], out: str |
             "a deal record"
         exercises.append(exercise)
     title = "Loo exercises from a deal record"
-    return _write(out, {"worksheet.html": worksheet_html(exercises, title),
-                        "answers.html": answer_key_html(exercises, title),
-                        "key.yaml": key_text(exercises, f"answer key, {title}", RECORD_NAME, seed),
-                        RECORD_NAME: dumps(record)})
+    ident = make_id(tuple(Item(e.kind, seed, RECORD_NAME) for e in exercises))
+    return _write(out, {**_sheet_files(exercises, title, ident, [RECORD_NAME] * len(exercises),
+                                       seed), RECORD_NAME: dumps(record)})
 
 
 def _stdin_record() -> dict[str, Any]:

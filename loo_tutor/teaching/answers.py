@@ -122,7 +122,8 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
     Args:
         text: what the reader typed (a number is taken as it is).
         signed: accept a leading minus sign, for balances that may be
-            negative; amounts received or carried are never negative.
+            negative; amounts received or carried are never negative. A
+            leading plus sign is always accepted.
 
     Raises:
         AnswerError: the text is none of the accepted forms, or divides by 0.
@@ -145,7 +146,7 @@ def parse_amount(text: object, signed: bool = False) -> Fraction | None:
         return None
     sign = 1
     body = cleaned
-    if signed and body[0] in "-−+":
+    if body[0] == "+" or (signed and body[0] in "-−"):  # a gain may be written +7/3
         sign = 1 if body[0] == "+" else -1
         body = body[1:].strip()
     if _WHOLE.fullmatch(body):

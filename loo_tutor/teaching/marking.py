@@ -19,11 +19,16 @@ words, amounts as whole numbers, fractions or mixed numbers (``4``,
 
 :func:`judge` makes the exercise again with the engine and judges the answer:
 ``"right"``, ``"wrong"`` (with the rule behind the right answer and one
-sentence) or ``"not an exercise"`` (an unknown kind, a bad seed, an answer
-that cannot be read). Nothing a file says about being right is read.
+sentence), ``"unreadable"`` (an answer that cannot be read or has the wrong
+shape, which counts as wrong) or ``"not an exercise"`` (an unknown kind, a
+bad seed). Nothing a file says about being right is read; each student's
+marks are scored with the one score model (:mod:`loo_tutor.teaching.score`).
 :func:`read_answers` reads a file with the records' safe reader
 (:mod:`loo_tutor.records.reading`), :func:`key_text` writes an exercise
-sheet's key in the same format, and :func:`write_csv` writes a grade book.
+sheet's key in the same format (it is also the sheet's assignment,
+:mod:`loo_tutor.teaching.assignment`), :func:`write_grade_book` writes a grade
+book of one row per student and exercise, and :func:`write_csv` a log of
+every check.
 
 >>> from loo_tutor.teaching.exercises import make
 >>> exercise = make(1, 2024)
@@ -33,6 +38,8 @@ sheet's key in the same format, and :func:`write_csv` writes a grade book.
 'wrong'
 >>> judge("cards", 2024, "AS").verdict
 'not an exercise'
+>>> judge("legal-cards", 2024, "4X").verdict
+'unreadable'
 """
 
 from __future__ import annotations
@@ -52,18 +59,26 @@ from ..engine.errors import LooError, MalformedRecord
 from ..engine.rules import RuleKey
 from ..records.reading import Limits, loads, read_text, reason
 from ..records.record import load_record
-from .answers import AnswerError, is_empty
-from .exercises import Exercise, Kind, from_record, make
+from .answers import AnswerError, FieldResult, is_empty
+from .assignment import LIMITS as ASSIGNMENT_LIMITS
+from .assignment import MAX_ITEMS, Assignment
+from .assignment import MAX_SEED as MAX_SEED
+from .exercises import Answer, Exercise, Kind, from_record, make
 from .score import NOT_AN_EXERCISE as NOT_AN_EXERCISE
 from .score import RIGHT as RIGHT
+from .score import SOLUTION as SOLUTION
 from .score import UNREADABLE as UNREADABLE
 from .score import WRONG as WRONG
-
-MAX_SEED = 1_000_000_000
-"""The largest seed an answers file may give (the exercises page draws seeds below it)."""
+from .score import Score, score
 
 CSV_COLUMNS = ("student", "kind", "seed", "answer", "verdict", "rule", "time")
-"""The grade book's columns, one row per student and item."""
+"""The columns of a log of checks (:func:`write_csv`), one row per check."""
+
+GRADE_BOOK_COLUMNS = (*CSV_COLUMNS, "outcome", "checks", "note")
+"""The grade book's columns (:func:`write_grade_book`): one row per student and exercise,
+the first seven as in :data:`CSV_COLUMNS` for the check that decided it, then its
+outcome (:class:`~loo_tutor.teaching.score.Outcome`), how many checks it took and what was
+amiss."""
 
 SHAPES: dict[Kind, str] = {
     Kind.LEGAL_CARDS: "the cards that may be played: [10D, 3S] or \"10D, 3S\"",
@@ -83,15 +98,22 @@ SHAPES: dict[Kind, str] = {
 AMOUNTS = "amounts are whole numbers (4), fractions (-10/3) or mixed numbers (-3 1/3)"
 """How every amount of an answers file is written."""
 
+OFF = "not on the assignment"
+"""The outcome the grade book gives an answer to an exercise the assignment does not set."""
+OFF_NOTE = ("not marked: no exercise of the assignment has this kind and seed (a mistyped "
+            "seed?)")
+
 _GROUPS = {"payout": "payouts", "net": "net"}  # fields "payout:Anna" are read under "payouts"
 _BARE = (Kind.LEGAL_CARDS, Kind.TRICK, Kind.DEALER)  # kinds whose answer may be one value
-_ITEM_KEYS = ("kind", "seed", "answer", "time", "record")
+_ITEM_KEYS = ("kind", "seed", "answer", "time", "record", "solution_shown")
+_FILE_KEYS = ("student", "answers", "assignment", "title")
 _LONGEST_TEXT = 300
 
-LIMITS = Limits(characters=100_000, values=8_000, what="an answers file")
-"""How large an answers file may be. There is room for a key of about 600 exercises (a
-worksheet of 100 of each kind), read with the records' safe reader all the same, which
-takes seconds at most."""
+LIMITS = Limits(characters=ASSIGNMENT_LIMITS.characters, values=ASSIGNMENT_LIMITS.values,
+                what="an answers file")
+"""How large an answers file may be: as large as an assignment, so that the key of the
+largest worksheet (:data:`~loo_tutor.render.worksheet.MAX_COUNT` of each kind) is read;
+read with the records' safe reader all the same, which takes seconds at most."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +126,10 @@ class Mark:
         seed: the exercise's seed; -1 when the file gave no whole number.
         answer: the answer as text, in the answers-file notation
             (``[10D, 3S]``, ``{winner: Ben, revealed: yes}``).
-        verdict: ``"right"``, ``"wrong"`` or ``"not an exercise"``.
+        verdict: ``"right"``, ``"wrong"``, ``"unreadable"`` (the answer, or a
+            part of it, cannot be read or has the wrong shape; it counts as
+            wrong) or ``"not an exercise"`` (no exercise has this kind and
+            seed; never counted).
         rule: for a wrong answer, the ID of the rule behind the right answer
             (``"R-FOLLOW"``); otherwise ``""``.
         message: one sentence: why the answer is wrong, or why it is not an
@@ -112,6 +137,8 @@ class Mark:
         rule_name: the rule's heading (``"Follow suit"``), or ``""``.
         expected: for a wrong answer, the engine's answer to the first part
             that is not right, as an answer key writes it; otherwise ``""``.
+        parts: one sentence for every part that is not right (wrong, left
+            empty or unreadable), each with the engine's answer to it.
     """
 
     kind: str
@@ -122,6 +149,7 @@ class Mark:
     message: str
     rule_name: str = ""
     expected: str = ""
+    parts: tuple[str, ...] = ()
 
     @property
     def is_right(self) -> bool:
@@ -221,7 +249,9 @@ def _fields(exercise: Exercise, answer: object) -> dict[str, object]:
             plain.add(f.key)
     found: dict[str, object] = {}
     for key, value in answer.items():
-        if key in plain:
+        if key in plain and value == [] and exercise.field(key).form == "names":
+            found[key] = "nobody"  # an empty list written on purpose: nobody is looed
+        elif key in plain:
             found[key] = value
         elif key in groups:
             if not isinstance(value, dict):
@@ -269,8 +299,10 @@ def judge(kind: object, seed: object, answer: object, *,
     Returns:
         the :class:`Mark`: "right" when every part of the answer is right;
         "wrong" when some part is wrong or left empty, naming the first
-        such part's rule; "not an exercise" when there is no such exercise
-        or the answer cannot be read.
+        such part's rule; "unreadable" when the answer or a part of it
+        cannot be read or has another shape than the kind's (it counts as
+        wrong); "not an exercise" when there is no such exercise. Its
+        ``parts`` say what is amiss with every part that is not right.
     """
     try:
         chosen = Kind.parse(kind)
@@ -283,29 +315,42 @@ def judge(kind: object, seed: object, answer: object, *,
     except LooError as exc:  # MalformedRecord among them
         return _not_an_exercise(chosen.word, _seed_or_minus_one(seed), answer, str(exc))
     given = _plain(answer)
+    text = answer_text(given)
     try:
         results = exercise.grade(_fields(exercise, given))
     except AnswerError as exc:
-        return _not_an_exercise(chosen.word, number, given, str(exc))
-    text = answer_text(given)
-    for f in exercise.fields:
-        result = results[f.key]
-        if result.status == "unreadable":
-            return _not_an_exercise(chosen.word, number, given, f"{f.label}: {result.message}")
+        return Mark(chosen.word, number, text, UNREADABLE, "", _sentence(str(exc)),
+                    parts=(_sentence(str(exc)),))
+    parts: list[str] = []
+    first: tuple[FieldResult, Answer] | None = None
+    unreadable = ""
     for f in exercise.fields:
         result = results[f.key]
         if result.is_right:
             continue
         right = next(a for a in exercise.solution() if a.field == f.key)
         if result.status == "empty":
-            said = f"{f.label}: not answered"
-            rule = right.rule
+            said = "not answered"
         else:
-            said = f"{f.label}: {(result.details[0] if result.details else result).message}"
-            rule = result.rule or right.rule
-        return Mark(chosen.word, number, text, WRONG, _rule_id(rule), _sentence(said),
-                    rule.heading if rule is not None else "", right.text)
-    return Mark(chosen.word, number, text, RIGHT, "", "right")
+            said = " ".join(d.message for d in result.details) or result.message
+        parts.append(_sentence(f"{f.label}: {said}") + f" The answer: {right.text}.")
+        if result.status == "unreadable":
+            unreadable = unreadable or _sentence(f"{f.label}: {result.message}")
+        elif first is None:
+            first = result, right
+    if unreadable:
+        return Mark(chosen.word, number, text, UNREADABLE, "", unreadable, parts=tuple(parts))
+    if first is None:
+        return Mark(chosen.word, number, text, RIGHT, "", "right")
+    result, right = first
+    if result.status == "empty":
+        said, rule = "not answered", right.rule
+    else:
+        said = (result.details[0] if result.details else result).message
+        rule = result.rule or right.rule
+    label = exercise.field(right.field).label
+    return Mark(chosen.word, number, text, WRONG, _rule_id(rule), _sentence(f"{label}: {said}"),
+                rule.heading if rule is not None else "", right.text, tuple(parts))
 
 
 def _seed_or_minus_one(seed: object) -> int:
@@ -354,8 +399,12 @@ def key_answer(exercise: Exercise) -> Any:
 
 
 def key_text(exercises: Sequence[Exercise], student: str = "answer key",
-             record: str | None = None, seed: int = 0) -> str:
+             record: str | None = None, seed: int = 0, *, title: str | None = None,
+             assignment: str | None = None, records: Sequence[str] | None = None) -> str:
     """An answers file holding the engine's answer to every exercise, as YAML.
+
+    The key is also an assignment (:mod:`loo_tutor.teaching.assignment`): with
+    ``title`` and ``assignment`` (its id) it names them.
 
     Args:
         exercises: the exercises, each made from a seed or (with ``record``)
@@ -364,16 +413,25 @@ def key_text(exercises: Sequence[Exercise], student: str = "answer key",
         record: the deal record file the exercises were made from, as the
             key's items name it (a path from the key's folder).
         seed: the seed the exercises made from the record were made with.
+        title: the assignment's title.
+        assignment: the assignment's id.
+        records: each exercise's own record file (``""`` for none), instead of ``record``.
     """
     items = []
-    for exercise in exercises:
+    for index, exercise in enumerate(exercises):
         item: dict[str, Any] = {"kind": exercise.kind.word, "seed": (
             seed if exercise.seed is None else exercise.seed)}
-        if record is not None:
-            item["record"] = record
+        named = records[index] if records is not None else record
+        if named:
+            item["record"] = named
         item["answer"] = key_answer(exercise)
         items.append(item)
-    return yaml.safe_dump({"student": student, "answers": items}, sort_keys=False,
+    head: dict[str, Any] = {"student": student}
+    if title is not None:
+        head["title"] = title
+    if assignment is not None:
+        head["assignment"] = assignment
+    return yaml.safe_dump({**head, "answers": items}, sort_keys=False,
                           allow_unicode=True, default_flow_style=None, width=100)
 
 
@@ -392,6 +450,7 @@ class Marked:
         problems: one line per thing that could not be read, each naming
             the file and the place.
         read: whether the file could be read at all.
+        assignment: the id of the assignment the file says it answers, or ``""``.
     """
 
     path: str
@@ -399,17 +458,46 @@ class Marked:
     marks: tuple[tuple[str, Mark, str], ...] = ()
     problems: tuple[str, ...] = ()
     read: bool = True
+    assignment: str = ""
 
-    def score(self) -> dict[str, tuple[int, int]]:
-        """Right answers and exercises, by kind name, in the kinds' order."""
-        tally: dict[str, list[int]] = {}
-        for _, mark, _ in self.marks:
-            if mark.verdict != NOT_AN_EXERCISE:
-                counts = tally.setdefault(mark.kind, [0, 0])
-                counts[0] += mark.is_right
-                counts[1] += 1
-        order = [k.word for k in Kind]
-        return {k: (tally[k][0], tally[k][1]) for k in order if k in tally}
+    def score(self, assignment: Assignment | None = None) -> Score[Mark]:
+        """The outcome of each exercise (:func:`~loo_tutor.teaching.score.score`): every
+        exercise of ``assignment``, or else every exercise the file answers."""
+        return score([mark for _, mark, _ in self.marks],
+                     None if assignment is None else assignment.keys())
+
+    def grade_rows(self, assignment: Assignment | None = None) -> list[tuple[str, ...]]:
+        """The grade book's rows for this student (:data:`GRADE_BOOK_COLUMNS`).
+
+        One row per exercise scored, then one per answer to an exercise not on
+        the assignment and one per item that is no exercise, each with its
+        note; a file that cannot be read is one row saying why.
+        """
+        if not self.read:
+            why = " ".join(self.problems)
+            return [(self.student, "", "", "", "", "", "", "unreadable file", "0", why)]
+        times = {id(mark): when for _, mark, when in self.marks}
+        chosen = self.score(assignment)
+        rows: list[tuple[str, ...]] = []
+        for item in chosen.items:
+            mark = item.last
+            if mark is None:
+                rows.append((self.student, item.kind, str(item.seed), "", "", "", "",
+                             item.outcome.value, str(item.checks), ""))
+                continue
+            note = " ".join(mark.parts) if mark.verdict in (WRONG, UNREADABLE) else ""
+            rows.append((self.student, item.kind, str(item.seed), mark.answer, mark.verdict,
+                         mark.rule, times.get(id(mark), ""), item.outcome.value,
+                         str(item.checks), note))
+        for outcome, marks in ((OFF, chosen.off), (NOT_AN_EXERCISE, chosen.unjudged)):
+            for check in marks:
+                seed = str(check.seed) if check.seed >= 0 else ""
+                judged = outcome == NOT_AN_EXERCISE  # an answer off the assignment is not judged
+                rows.append((self.student, check.kind, seed, check.answer,
+                             check.verdict if judged else "", check.rule if judged else "",
+                             times.get(id(check), ""), outcome, "",
+                             OFF_NOTE if outcome == OFF else check.message))
+        return rows
 
 
 @dataclass
@@ -429,13 +517,13 @@ def read_answers(path: str) -> Marked:
     ``-`` reads standard input. A record an item names is read from the
     answers file's folder.
     """
-    shown = "standard input" if path == "-" else path
+    shown = "standard input" if path == "-" else _printable(path)
     folder = Path.cwd() if path == "-" else Path(path).parent
     try:
         text = read_text(path, LIMITS)
-    except (OSError, UnicodeDecodeError) as exc:
-        return Marked(path, "", problems=(f"{shown}: cannot read the file: {reason(exc)}",),
-                      read=False)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
+        return Marked(path, Path(path).stem or shown,
+                      problems=(f"{shown}: cannot read the file: {reason(exc)}",), read=False)
     return mark_text(text, shown, folder)
 
 
@@ -445,26 +533,34 @@ def mark_text(text: str, path: str = "answers", folder: str | os.PathLike[str] =
         data = loads(text, LIMITS)
     except MalformedRecord as exc:
         message = str(exc).removeprefix("record: ")
-        return Marked(path, "", problems=(f"{path}: {_sentence(message)}",), read=False)
+        return Marked(path, Path(path).stem, problems=(f"{path}: {_sentence(message)}",),
+                      read=False)
     reading = _Reading(path, Path(folder))
-    unknown = [k for k in data if k not in ("student", "answers")]
+    unknown = [k for k in data if k not in _FILE_KEYS]
     student = data.get("student")
     answers = data.get("answers")
+    tag = data.get("assignment")
     if unknown:
-        reading.problem(_key_name(unknown[0]), "an answers file has only the fields student "
-                        "and answers")
+        reading.problem(_key_name(unknown[0]), "an answers file has only the fields student, "
+                        "answers, and optionally assignment and title")
+    elif tag is not None and not isinstance(tag, (str, int)):
+        reading.problem("assignment", "the assignment's id is one word")
     elif not isinstance(answers, list):
         reading.problem("answers", "missing or not a list: write answers as a list of "
                         "items, each with kind, seed and answer")
+    elif len(answers) > MAX_ITEMS:
+        reading.problem("answers", f"{len(answers):,} items, more than the {MAX_ITEMS:,} of "
+                        "the largest worksheet")
     elif student is not None and not isinstance(student, (str, int)):
         reading.problem("student", "the student's name is one line of text")
     if reading.problems:
-        return Marked(path, "", problems=tuple(reading.problems), read=False)
+        return Marked(path, Path(path).stem, problems=tuple(reading.problems), read=False)
     name = _printable(str(student))[:_LONGEST_TEXT] if student is not None else ""
     assert isinstance(answers, list)
     for index, item in enumerate(answers):
         _mark_item(reading, f"answers[{index}]", item)
-    return Marked(path, name or Path(path).stem, tuple(reading.marks), tuple(reading.problems))
+    return Marked(path, name or Path(path).stem, tuple(reading.marks), tuple(reading.problems),
+                  assignment=_printable(str(tag))[:60] if tag is not None else "")
 
 
 def _kind_shown(kind: object) -> str:
@@ -490,7 +586,8 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
     if unknown or missing:
         said = (f"unknown field {_key_name(unknown[0])}" if unknown
                 else f"no {missing[0]}")
-        message = f"{said}: an item has kind, seed, answer, and optionally time and record"
+        message = (f"{said}: an item has kind, seed, answer, and optionally time, record "
+                   "and solution_shown")
         reading.problem(place, message)
         reading.marks.append((place, _not_an_exercise(_kind_shown(kind),
                                                       _seed_or_minus_one(seed), item.get("answer"),
@@ -513,6 +610,9 @@ def _mark_item(reading: _Reading, place: str, item: object) -> None:
     mark = judge(kind, seed, item.get("answer"), record=record)
     if mark.verdict == NOT_AN_EXERCISE:
         reading.problem(f"{place} ({mark.kind}, seed {_scalar_text(seed)[:20]})", mark.message)
+    elif str(_plain(item.get("solution_shown"))).strip().lower() in ("yes", "true"):
+        shown = Mark(mark.kind, mark.seed, "", SOLUTION, "", "the solution was shown.")
+        reading.marks.append((place, shown, when or ""))
     reading.marks.append((place, mark, when or ""))
 
 
@@ -564,3 +664,15 @@ def write_csv(rows: Iterable[tuple[str, Mark, str]], out: TextIO) -> None:
         seed = str(mark.seed) if mark.seed >= 0 else ""
         writer.writerow([_cell(v) for v in (student, mark.kind, seed, mark.answer, mark.verdict,
                                             mark.rule, when)])
+
+
+def write_grade_book(rows: Iterable[Sequence[str]], out: TextIO) -> None:
+    """Write a grade book: :data:`GRADE_BOOK_COLUMNS`, then ``rows`` (:meth:`Marked.grade_rows`).
+
+    Fields that a spreadsheet would run as a formula are written as text, as
+    :func:`write_csv` writes them.
+    """
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(GRADE_BOOK_COLUMNS)
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])

@@ -24,6 +24,11 @@ is the kind's name (``"settle"``), ``verdict`` is ``"right"``, ``"wrong"``,
 it is set apart, never scored) or :data:`SOLUTION` for "the solution was
 shown here".
 
+A class's page scores each student the way ``loo-tutor mark --class`` does:
+``score([mark for _, mark, _ in book.rows(student)], keys)``, where ``keys``
+is ``class_assignment(folder).keys()`` when the class has an assignment
+(:mod:`loo_tutor.teaching.assignment`) and ``None`` otherwise.
+
 >>> from dataclasses import dataclass
 >>> @dataclass
 ... class C:
@@ -43,7 +48,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from .exercises import Kind
 
@@ -85,8 +90,11 @@ class Checked(Protocol):
     def verdict(self) -> str: ...
 
 
+C = TypeVar("C", bound=Checked)
+
+
 @dataclass(frozen=True)
-class ItemScore:
+class ItemScore(Generic[C]):
     """One exercise's outcome.
 
     Attributes:
@@ -103,7 +111,7 @@ class ItemScore:
     seed: int
     outcome: Outcome
     checks: int
-    last: Checked | None = None
+    last: C | None = None
 
     @property
     def is_right(self) -> bool:
@@ -112,7 +120,7 @@ class ItemScore:
 
 
 @dataclass(frozen=True)
-class Score:
+class Score(Generic[C]):
     """A student's work, one outcome per exercise.
 
     Attributes:
@@ -123,9 +131,9 @@ class Score:
         unjudged: checks that name no exercise (verdict "not an exercise").
     """
 
-    items: tuple[ItemScore, ...]
-    off: tuple[Checked, ...] = ()
-    unjudged: tuple[Checked, ...] = ()
+    items: tuple[ItemScore[C], ...]
+    off: tuple[C, ...] = ()
+    unjudged: tuple[C, ...] = ()
 
     @property
     def right(self) -> int:
@@ -155,8 +163,8 @@ class Score:
         return f"{self.right} of {self.total} right"
 
 
-def score(checks: Iterable[Checked], assignment: Sequence[tuple[str, int]] | None = None
-          ) -> Score:
+def score(checks: Iterable[C], assignment: Sequence[tuple[str, int]] | None = None
+          ) -> Score[C]:
     """The outcome of every exercise, from a student's checks in the order they were made.
 
     Args:
@@ -167,8 +175,8 @@ def score(checks: Iterable[Checked], assignment: Sequence[tuple[str, int]] | Non
             checks of any other exercise go to :attr:`Score.off`. Without it,
             each exercise checked is scored.
     """
-    by_exercise: dict[tuple[str, int], list[Checked]] = {}
-    unjudged: list[Checked] = []
+    by_exercise: dict[tuple[str, int], list[C]] = {}
+    unjudged: list[C] = []
     for check in checks:
         if check.verdict == NOT_AN_EXERCISE:
             unjudged.append(check)
@@ -176,7 +184,7 @@ def score(checks: Iterable[Checked], assignment: Sequence[tuple[str, int]] | Non
             by_exercise.setdefault((check.kind, check.seed), []).append(check)
     if assignment is None:
         wanted = list(by_exercise)
-        off: list[Checked] = []
+        off: list[C] = []
     else:
         wanted = list(dict.fromkeys((kind, seed) for kind, seed in assignment))
         chosen = set(wanted)
@@ -186,7 +194,7 @@ def score(checks: Iterable[Checked], assignment: Sequence[tuple[str, int]] | Non
     return Score(items, tuple(off), tuple(unjudged))
 
 
-def _outcome(kind: str, seed: int, checks: Sequence[Checked]) -> ItemScore:
+def _outcome(kind: str, seed: int, checks: Sequence[C]) -> ItemScore[C]:
     made = 0
     for check in checks:
         if check.verdict == SOLUTION:

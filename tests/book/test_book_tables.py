@@ -4,7 +4,6 @@ agrees with ``loo_tutor.check`` of the same record, and no card is typed by hand
 from __future__ import annotations
 
 import re
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,11 @@ from loo_tutor.engine.errors import LooError
 from loo_tutor.render.markup import card_text_html, ledger_html, table_html
 from loo_tutor.teaching.answers import parse_amount
 
+import loo_book  # the book's Sphinx extension, in _ext/
+
 ROOT = Path(__file__).parents[2]
 BOOK = ROOT / "book"
-sys.path.insert(0, str(ROOT / "_ext"))
 
-import loo_book  # noqa: E402  (the book's Sphinx extension, found on the path set above)
 
 DIRECTIVE = re.compile(r"^```\{loo-deal\} (\S+)\n:show: ([^\n]+)", re.MULTILINE)
 LABEL = re.compile(r'class="loo-card-text [^"]*" role="img" aria-label="([^"]+)"')

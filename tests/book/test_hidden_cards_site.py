@@ -30,14 +30,13 @@ from myst_parser.config.main import MdParserConfig
 
 from loo_tutor.engine.cards import parse_card
 
+import loo_live
+import loo_snapshot
 from leaks import leaks, model_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
-sys.path.insert(0, str(ROOT / "_ext"))
 
-import loo_live  # noqa: E402 (the build extension's folder, just added)
-import loo_snapshot  # noqa: E402
 
 MAKE = r"""
 import io, json, sys, warnings

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from sphinx.errors import ExtensionError
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "_ext"))
+import loo_live
+import loo_snapshot
 
-import loo_live  # noqa: E402 (the build extension's folder, just added)
-import loo_snapshot  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+
 
 HTML = ROOT / "_build" / "html"
 PYODIDE = HTML / "_static" / "pyodide"

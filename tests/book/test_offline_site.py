@@ -15,7 +15,7 @@ aborts it):
 * every page with widgets goes live (Python starts in the browser from the
   site's own files and each widget comes alive in place) and its widgets
   react: a monkey uses eight controls at random on each page
-  (``tests/monkey.py``), going from page to page in one browser window as
+  (``tests/monkey_clicks.py``), going from page to page in one browser window as
   a reader does (the first page starts Python from nothing, the others with
   the site's files in the window's cache), and after each click every deal on show is
   re-checked with the engine here, outside the browser, and compared with
@@ -38,7 +38,7 @@ from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
 from browser_support import HTML, LIVE_PAGE, LIVE_TIMEOUT_MS, in_browser
-from monkey import DEALS_ON_SHOW, Tally, problems_with, run_pages, watch
+from monkey_clicks import DEALS_ON_SHOW, Tally, problems_with, run_pages, watch
 
 CLICKS_PER_PAGE = 8
 SEED = 2026

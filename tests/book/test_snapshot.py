@@ -9,8 +9,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -18,8 +16,6 @@ from ipywidgets.embed import dependency_state, embed_data
 
 from loo_tutor.records.data import example
 from loo_tutor.widgets import DealStepper, PlayTrainer
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "_ext"))
 
 import loo_snapshot
 

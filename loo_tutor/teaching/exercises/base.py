@@ -229,6 +229,41 @@ def tricks_word(count: int) -> str:
     return "one trick" if count == 1 else f"{('no', 'one', 'two', 'three')[count]} tricks"
 
 
+def _folded(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _as_options(field: Field, value: object) -> object:
+    """An answer written with the words the sheet shows, as the field's options.
+
+    A worksheet, its answer key and the site show a choice by its label
+    (``take the miss``, ``9. trick 2, card 4: A♥``, ``R-HEAD (Head the trick)``);
+    each label written, alone, in a list or several in one text separated by
+    commas, is read as its option. Anything else is left for the field's reader.
+
+    >>> dealer = Field("announcements", "", "choices", ("stand", "miss"), ("stand", "take the miss"))
+    >>> _as_options(dealer, "stand, take the miss"), _as_options(dealer, ["Take the miss"])
+    (['stand', 'miss'], ['miss'])
+    """
+    if field.form not in ("choice", "choices", "rule") or not field.labels:
+        return value
+    by_label = {_folded(label): option for label, option in zip(field.labels, field.options,
+                                                                  strict=True)}
+    by_label.update({_folded(option): option for option in field.options})
+    if isinstance(value, str) and _folded(value) in by_label:
+        chosen = by_label[_folded(value)]
+        return [chosen] if field.form == "choices" else chosen
+    if field.form != "choices":
+        return value
+    pieces = value.replace(";", ",").split(",") if isinstance(value, str) else value
+    if not isinstance(pieces, (list, tuple)) or not all(isinstance(p, str) for p in pieces):
+        return value
+    written = [_folded(p) for p in pieces if p.strip()]
+    if all(p in by_label for p in written):
+        return [by_label[p] for p in written]
+    return value
+
+
 # -- exercises ----------------------------------------------------------------
 
 
@@ -301,7 +336,7 @@ class Exercise(abc.ABC):
                 results[field.key] = EMPTY
                 continue
             try:
-                results[field.key] = self._judge(field, value)
+                results[field.key] = self._judge(field, _as_options(field, value))
             except AnswerError as exc:
                 results[field.key] = FieldResult("unreadable", None, str(exc))
         return results
