@@ -33,6 +33,8 @@ from urllib.parse import urlencode, urlsplit
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
+from loo_tutor.apps.admission import PAGE_COOKIE
+
 SUBPROTOCOL = "v1.kernel.websocket.jupyter.org"
 CONTROL_TARGET = "jupyter.widget.control"
 PROTOCOL = "5.3"
@@ -84,21 +86,39 @@ class Student:
     _reader: asyncio.Task[None] | None = None
     closed: str | None = None
     xsrf: str = ""
+    cookies: dict[str, str] = field(default_factory=dict)
+    """The browser's cookies (a joined student's ``loo-student`` among them)."""
 
-    async def open(self, timeout: float) -> str:
-        """Fetch the page, connect to its kernel and load every widget; returns the page's HTML."""
+    def _cookie_header(self) -> dict[str, str]:
+        return ({"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+                if self.cookies else {})
+
+    async def _fetch_page(self, timeout: float) -> str:
         try:
             reply = await AsyncHTTPClient().fetch(HTTPRequest(
-                self.base + self.page, request_timeout=timeout, connect_timeout=timeout))
+                self.base + self.page, request_timeout=timeout, connect_timeout=timeout,
+                headers=self._cookie_header()))
         except HTTPClientError as exc:
             if exc.code == 599:  # Tornado's own code: no answer, or none in time
                 raise PageError(f"no page within {timeout:g} s") from exc
             raise PageError(f"the page answered {exc.code}") from exc
-        html = reply.body.decode()
         for cookie in reply.headers.get_list("Set-Cookie"):
-            if cookie.startswith("_xsrf="):
-                self.xsrf = cookie.split(";")[0].removeprefix("_xsrf=")
+            name, _, value = cookie.split(";")[0].partition("=")
+            self.cookies[name] = value
+        self.xsrf = self.cookies.get("_xsrf", "")
+        return str(reply.body.decode())
+
+    async def open(self, timeout: float) -> str:
+        """Fetch the page, connect to its kernel and load every widget; returns the page's HTML.
+
+        As a browser does, the page is asked for again once the server has given the
+        page's cookie (the first time, it sends no kernel).
+        """
+        html = await self._fetch_page(timeout)
         found = _CONFIG.search(html)
+        if not found and PAGE_COOKIE in self.cookies:
+            html = await self._fetch_page(timeout)
+            found = _CONFIG.search(html)
         if not found:
             raise PageError("the page holds no kernel")
         config = json.loads(found.group(1))
@@ -108,7 +128,8 @@ class Student:
         url = (f"ws://{where.netloc}{config['baseUrl']}api/kernels/{self.kernel_id}/channels?"
                f"{query}")
         self.socket = await asyncio.wait_for(
-            websocket_connect(url, subprotocols=[SUBPROTOCOL]), timeout)
+            websocket_connect(HTTPRequest(url, headers=self._cookie_header()),
+                              subprotocols=[SUBPROTOCOL]), timeout)
         self._reader = asyncio.create_task(self._read())
         control = uuid.uuid4().hex
         answer = self._expect(("comm", control))

@@ -20,12 +20,15 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import psutil
+
+from loo_tutor.apps.admission import PAGE_COOKIE
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -97,6 +100,19 @@ def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None) -> 
             return server
     stop(server)
     raise RuntimeError("the classroom server did not start:\n" + "".join(server.log[-40:]))
+
+
+def page_cookie(base: str) -> str:
+    """A ``Cookie`` header with the page's cookie of the server at ``base``, as a browser holds it.
+
+    The server gives a kernel only to a joined student or a browser holding
+    that cookie; a request without either gets the cookie and a short page.
+    """
+    with urllib.request.urlopen(base + "voila/render/forced-ace.ipynb", timeout=60) as reply:
+        for header in reply.headers.get_all("Set-Cookie") or []:
+            if header.startswith(f"{PAGE_COOKIE}="):
+                return str(header.split(";")[0])
+    raise RuntimeError("the classroom server gave no page cookie")
 
 
 _TEACHER = re.compile(r"Teacher's page \(keep this address to yourself\): (http://\S+)")

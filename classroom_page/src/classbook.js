@@ -15,15 +15,21 @@
 // A bar at the top of the page says who the reader joined as, with their
 // own progress as the server keeps it, or offers to join; while the server
 // does not answer it says so, and when it answers again after the page's
-// kernel is gone (the server was restarted) the page is opened again.
+// kernel is gone (the server was restarted) the page is opened again at
+// once. A server that answers 503 cannot keep the class just now (its
+// teacher's page says why): the checks wait in the outbox, the bar says so,
+// and they are sent again a little later.
 
 const OUTBOX = 'loo-classroom-outbox';
 const MARK = 'data-loo-checked';
 const RETRY_MS = 2000;
+const UNKEPT_RETRY_MS = 15000;
 const MOST_KEPT = 500;
 
 let joined = null; // the name, once /loo/me says so
 let offline = false;
+let unkept = false; // the server answers, but cannot keep the class just now
+let unkeptRetry = null;
 let kernelLost = false;
 let flushing = false;
 
@@ -98,6 +104,7 @@ function draw(me) {
   const line = bar();
   const waiting = Object.keys(pending).length;
   line.replaceChildren();
+  delete line.dataset.looKept;
   if (offline) {
     line.dataset.looOffline = '';
     line.append(`The classroom server is not answering. ${waiting
@@ -114,6 +121,18 @@ function draw(me) {
   const name = document.createElement('strong');
   name.textContent = joined;
   line.append('Joined as ', name, `. ${me ? progressText(me) : ''}`);
+  if (me && me.rejoin) {
+    const code = document.createElement('strong');
+    code.className = 'loo-rejoin';
+    code.textContent = me.rejoin;
+    line.append(' Your rejoin code, to join from another computer: ', code, '.');
+  }
+  if (unkept) {
+    line.dataset.looKept = 'refused';
+    line.append(` The server cannot keep answers just now: ${waiting} checked answer${
+      waiting === 1 ? ' is' : 's are'} kept in this browser and sent once it can.`);
+    return;
+  }
   line.dataset.looKept = waiting ? 'waiting' : 'all';
   line.append(waiting ? ` Sending ${waiting} answer${waiting === 1 ? '' : 's'}...`
     : ' Every answer you checked is kept for your teacher.');
@@ -135,6 +154,7 @@ async function send(report) {
     body: JSON.stringify(report),
   });
   if (reply.status === 403) return 'not joined';
+  if (reply.status === 503) return 'not kept';
   if (!reply.ok) throw new Error(`status ${reply.status}`);
   return 'kept';
 }
@@ -143,10 +163,20 @@ async function flush() {
   if (flushing) return;
   flushing = true;
   try {
+    unkept = false;
     for (const report of Object.values({ ...readOutbox(), ...pending })) {
       if (!joined) break;
-      if ((await send(report)) === 'kept') forget(report.id);
+      const sent = await send(report);
+      if (sent === 'kept') forget(report.id);
+      else if (sent === 'not kept') unkept = true;
       else joined = null;
+      if (unkept) break;
+    }
+    if (unkept && !unkeptRetry) {
+      unkeptRetry = setTimeout(() => {
+        unkeptRetry = null;
+        flush();
+      }, UNKEPT_RETRY_MS);
     }
     if (offline) document.documentElement.dataset.looServer = 'back';
     offline = false;
@@ -220,9 +250,10 @@ export function startClassbook() {
   document.addEventListener('loo-connection-lost', () => {
     if (!retrying) retrying = setTimeout(comeBack, 0); // is the server there at all?
   });
-  document.addEventListener('loo-kernel-lost', () => {
+  document.addEventListener('loo-kernel-lost', () => { // the server answers: open the page again
     kernelLost = true;
-    wentAway();
+    clearTimeout(retrying);
+    retrying = setTimeout(comeBack, 0);
   });
   whoAmI().then((me) => {
     joined = me.name;

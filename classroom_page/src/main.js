@@ -13,6 +13,7 @@ import { Kernel } from './kernel.js';
 import { WidgetManager } from './manager.js';
 import { startProgress } from './progress.js';
 import { startClassbook } from './classbook.js';
+import { holdChecks, restoreWork, saveWork } from './work.js';
 
 function say(message) {
   const line = document.getElementById('loading_text');
@@ -60,10 +61,27 @@ function notice(message) {
   line.textContent = message;
 }
 
+// Whether the server answers that it has no kernel ``kernelId`` (it was
+// started again since the page opened); false while it does not answer.
+async function kernelGone(baseUrl, kernelId, token) {
+  const query = token ? `?${new URLSearchParams({ token })}` : '';
+  try {
+    const reply = await fetch(`${baseUrl}api/kernels/${encodeURIComponent(kernelId)}${query}`,
+      { credentials: 'same-origin', cache: 'no-store' });
+    return reply.status === 404;
+  } catch (error) {
+    return false;
+  }
+}
+
 // Connects again when the websocket closes while the page is open (a network
 // that drops for a moment), as JupyterLab's front end does; the kernel and
-// its widgets are still there on the server.
-function keepConnected(kernel) {
+// its widgets are still there on the server. It tries again every
+// second for as long as the page is open. When the server answers that it
+// has no such kernel, it was restarted and the kernel is gone: the page
+// says loo-kernel-lost, and the classroom's bar opens it again
+// (classbook.js), the student's work kept (work.js).
+function keepConnected(kernel, baseUrl, token) {
   let leaving = false;
   window.addEventListener('pagehide', () => { leaving = true; });
   window.addEventListener('beforeunload', () => { leaving = true; });
@@ -73,19 +91,26 @@ function keepConnected(kernel) {
     kernel.onClose = null;
     notice('The connection to the server was lost. Connecting again...');
     document.dispatchEvent(new Event('loo-connection-lost'));
-    for (const seconds of [0.5, 1, 2, 4, 8, 15]) {
-      await pause(seconds);
+    for (let tries = 1; !leaving; tries += 1) {
+      await pause(Math.min(1, tries / 2));
       try {
         await kernel.connect();
         kernel.onClose = reconnect;
         notice(null);
         return;
       } catch (error) {
-        // tried again after a longer pause
+        // the server is away, or it no longer has this page's kernel
+      }
+      if (await kernelGone(baseUrl, kernel.id, token)) {
+        notice('The server was started again. This page opens again, with your answers...');
+        document.dispatchEvent(new Event('loo-kernel-lost'));
+        return;
+      }
+      if (tries === 6) {
+        notice('The connection to the server is lost. This page opens again when the server '
+          + 'is back, with your answers.');
       }
     }
-    notice('The connection to the server is lost. This page opens again when the server is back.');
-    document.dispatchEvent(new Event('loo-kernel-lost'));
   };
   kernel.onClose = reconnect;
 }
@@ -122,14 +147,18 @@ export async function start() {
   places.forEach((place, i) => {
     if (views[i]) LuminoWidget.attach(views[i].luminoWidget, place);
   });
-  keepConnected(kernel);
+  keepConnected(kernel, config.baseUrl, token);
   mark('live');
   document.documentElement.dataset.looClassroom = 'live';
   window.looClassroom = { kernel, manager };
+  await restoreWork(manager);
 }
 
 startProgress();
 startClassbook();
+holdChecks(() => Boolean(window.looClassroom)
+  && window.looClassroom.kernel.socket.readyState === WebSocket.OPEN);
+window.addEventListener('pagehide', saveWork);
 start().catch((error) => {
   document.documentElement.dataset.looClassroom = 'failed';
   console.error('the classroom page did not start:', error);

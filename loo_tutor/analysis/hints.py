@@ -7,18 +7,28 @@
 * :func:`avoidable_loo`: "could this player have avoided the loo?" over a
   finished deal or a deal record.
 
-All of them look at every hand ("with best play by everyone, all cards
-known"), so they judge the play after the event, not what a player could
-see at the table.
+What "best play" means here, in every sentence these functions write: from
+the moment judged on, every player, the one asked about included, sees every
+hand and plays for their own result in this deal (the order of preference of
+:mod:`loo_tutor.analysis.solver`). The hints and reviews say so in their own
+words ("if everyone plays their best for themselves from here, with every
+hand seen"), because players who play otherwise, as the computer players of a
+practice session do, can leave a deal ending otherwise than best play would.
+What a deal as played did end with is the engine's settlement, and
+:func:`played_result` says it.
 
 >>> from loo_tutor.records.data import example
 >>> from loo_tutor.records.record import replay
 >>> states = replay(example("forced-ace")).states
 >>> start = next(s for s in states if s.phase.value == "play")
->>> print(hint(start).sentence)
-Play A♥: it is your only legal card; with best play you win two tricks (+8).
->>> print(avoidable_loo(states[-1], "C").sentence)
-No: at none of C's cards would another card have won C a trick with best play by everyone from then on.
+>>> print(hint(start).sentence)  # doctest: +NORMALIZE_WHITESPACE
+Play A♥, your only legal card: if everyone plays their best for themselves from here,
+with every hand seen, you win two tricks (+8).
+>>> print(played_result(states[-1], "A"))
+In the deal as played you won two tricks (+8).
+>>> print(avoidable_loo(states[-1], "C").sentence)  # doctest: +NORMALIZE_WHITESPACE
+No: at none of C's cards would another card have won C a trick, had everyone played their best
+for themselves from there, with every hand seen.
 """
 
 from __future__ import annotations
@@ -31,20 +41,31 @@ from typing import Any
 
 from ..engine.cards import Card, card_text
 from ..engine.errors import LooError
-from ..engine.state import DealState, Phase, Seat, signed_text
+from ..engine.state import DealState, Phase, Seat, Settlement, signed_text
 from ..records.record import record_from_state, replay
 from .solver import Outcome, Solver
 
 _WORDS = {0: "no", 1: "one", 2: "two", 3: "three"}
 
+IF_BEST = "if everyone plays their best for themselves from here, with every hand seen"
+"""The assumption of every hint, in the words the hint uses."""
+
+HAD_BEST = "had everyone played their best for themselves from there, with every hand seen"
+"""The same assumption looking back, in the words a review uses."""
+
 Deal = DealState | Sequence[DealState] | Mapping[str, Any]
 """A finished deal: its last state, every state it went through, or its record."""
 
 
-def result(state: DealState, outcome: Outcome, seat: Seat) -> Fraction:
+def settled_amount(settlement: Settlement, seat: Seat) -> Fraction:
     """What ``seat`` gains or loses by the play: payout, less a loo (the ante not counted)."""
-    won = outcome.payouts.get(seat, Fraction(0))
-    return won - state.profile.loo if seat in outcome.looed else won
+    won = settlement.payouts.get(seat, Fraction(0))
+    return won - settlement.loo if seat in settlement.looed else won
+
+
+def result(state: DealState, outcome: Outcome, seat: Seat) -> Fraction:
+    """What ``seat`` gains or loses by the play of ``outcome`` (see :func:`settled_amount`)."""
+    return settled_amount(outcome.settlement, seat)
 
 
 def _tricks(count: int) -> str:
@@ -52,24 +73,35 @@ def _tricks(count: int) -> str:
     return f"{word} trick" if count == 1 else f"{word} tricks"
 
 
-def describe(state: DealState, outcome: Outcome, seat: Seat, person: str = "you") -> str:
-    """``seat``'s end of the deal in a few words, e.g. "you win one trick (+4)"."""
-    won = outcome.tricks[seat]
-    be, win = ("are", "win") if person == "you" else ("is", "wins")
+_VERBS = {  # the verbs for winning and for being looed, by person and tense
+    "present": ("wins", "is looed"),
+    "would have": ("would have won", "would have been looed"),
+    "you, present": ("win", "are looed"),
+    "you, would": ("would win", "would be looed"),
+    "you, would have": ("would have won", "would have been looed"),
+    "you, past": ("won", "were looed"),
+}
+
+
+def _end(state: DealState, won: int, settlement: Settlement, seat: Seat, person: str,
+         tense: str) -> str:
+    """``seat``'s end of a deal in a few words, e.g. "you win one trick (+4)"."""
+    win, looed = _VERBS[tense if person != "you" else f"you, {tense}"]
     if seat == state.defender:
         return f"{person} {win} {_tricks(won)} for the pool"
-    if seat in outcome.looed:
-        return f"{person} {be} looed ({signed_text(result(state, outcome, seat))})"
-    return f"{person} {win} {_tricks(won)} ({signed_text(result(state, outcome, seat))})"
+    amount = signed_text(settled_amount(settlement, seat))
+    if seat in settlement.looed:
+        return f"{person} {looed} ({amount})"
+    return f"{person} {win} {_tricks(won)} ({amount})"
 
 
-def _would(state: DealState, outcome: Outcome, seat: Seat) -> str:
-    won = outcome.tricks[seat]
-    if seat == state.defender:
-        return f"you would win {_tricks(won)} for the pool"
-    if seat in outcome.looed:
-        return f"you would be looed ({signed_text(result(state, outcome, seat))})"
-    return f"you would win {_tricks(won)} ({signed_text(result(state, outcome, seat))})"
+def describe(state: DealState, outcome: Outcome, seat: Seat, person: str = "you") -> str:
+    """``seat``'s end of the deal in a few words, e.g. "you win one trick (+4)"."""
+    return _end(state, outcome.tricks[seat], outcome.settlement, seat, person, "present")
+
+
+def _would(state: DealState, outcome: Outcome, seat: Seat, tense: str = "would") -> str:
+    return _end(state, outcome.tricks[seat], outcome.settlement, seat, "you", tense)
 
 
 def _rank(state: DealState, outcome: Outcome, seat: Seat) -> tuple[int, Fraction]:
@@ -86,7 +118,7 @@ class Hint:
         card: the card to play (the lowest, among cards that do equally well).
         outcome: what the card leads to with best play by everyone.
         outcomes: every legal card's outcome, in the engine's order.
-        sentence: one plain sentence for the reader.
+        sentence: one plain sentence for the reader, stating what it assumes.
     """
 
     seat: Seat
@@ -99,6 +131,9 @@ class Hint:
 def hint(state: DealState, solver: Solver | None = None) -> Hint:
     """The best card for the player to move and one sentence explaining it.
 
+    The sentence states its assumption (:data:`IF_BEST`): what it promises
+    holds when every player from here plays their best for themselves.
+
     Raises:
         LooError: the deal is not in its play phase.
     """
@@ -109,21 +144,20 @@ def hint(state: DealState, solver: Solver | None = None) -> Hint:
     said = describe(state, best, seat)
     name = card_text(best.card)
     if len(outcomes) == 1:
-        sentence = f"Play {name}: it is your only legal card; with best play {said}."
+        sentence = f"Play {name}, your only legal card: {IF_BEST}, {said}."
         return Hint(seat, best.card, best, outcomes, sentence)
     worse = [o for o in outcomes.values() if _rank(state, o, seat) < _rank(state, best, seat)]
     if worse:
         worst = min(worse, key=lambda o: (_rank(state, o, seat), o.card.rank, o.card.suit))
-        sentence = (f"Play {name}: with best play {said}; with {card_text(worst.card)} "
+        sentence = (f"Play {name}: {IF_BEST}, {said}; with {card_text(worst.card)} "
                     f"{_would(state, worst, seat)}.")
     elif all(o.tricks == best.tricks for o in outcomes.values()):
-        sentence = (f"Play {name}: with best play {said} whichever card you play, "
-                    f"and {name} is the lowest.")
+        sentence = f"Play {name}, the lowest: {IF_BEST}, {said} whichever card you play."
     elif any(len(o.looed) < len(best.looed) for o in outcomes.values()):
-        sentence = (f"Play {name}: with best play {said} whichever card you play, "
+        sentence = (f"Play {name}: {IF_BEST}, {said} whichever card you play, "
                     f"and {name} does the most for the loo (it loos more of the others).")
     else:
-        sentence = (f"Play {name}: with best play {said} whichever card you play; "
+        sentence = (f"Play {name}: {IF_BEST}, {said} whichever card you play; "
                     f"{name} is the one the solver settles on when results tie.")
     return Hint(seat, best.card, best, outcomes, sentence)
 
@@ -143,7 +177,7 @@ class CardReview:
         played: what the card played led to with best play afterwards.
         best: what the best card led to.
         lost: how much the seat's result was worse for it (0 if nothing).
-        sentence: one sentence for the reader.
+        sentence: one sentence for the reader, stating what it assumes.
     """
 
     trick: int
@@ -184,7 +218,9 @@ def review(deal: Deal, seat: Seat | str, solver: Solver | None = None) -> list[C
     """Every card ``seat`` played, with its value against the best card then.
 
     ``deal`` is a finished (or partly played) deal: its last state, the list
-    of its states, or its record.
+    of its states, or its record. Each card is judged by what it would have
+    led to had everyone played their best from there (:data:`HAD_BEST`); a
+    card that was the only legal one is named as such, with no judgement.
 
     Raises:
         LooError: no such seat. MalformedRecord: the record is not a deal.
@@ -198,14 +234,47 @@ def review(deal: Deal, seat: Seat | str, solver: Solver | None = None) -> list[C
         best = solver.best(before, outcomes)
         played = outcomes[card]
         lost = result(before, best, who) - result(before, played, who)
-        if lost > 0 or played.tricks[who] < best.tricks[who]:
-            sentence = (f"{card_text(card)} lost value: with best play "
-                        f"{describe(before, played, who)}; {card_text(best.card)} was better, "
-                        f"{_would(before, best, who)}.")
+        name = card_text(card)
+        if len(outcomes) == 1:
+            sentence = f"{name} was your only legal card."
+        elif lost > 0 or played.tricks[who] < best.tricks[who]:
+            sentence = (f"{name} lost value and {card_text(best.card)} was better: {HAD_BEST}, "
+                        f"with {name} {_would(before, played, who, 'would have')}, with "
+                        f"{card_text(best.card)} {_would(before, best, who, 'would have')}.")
         else:
-            sentence = f"{card_text(card)} was as good as any card: {describe(before, played, who)}."
+            sentence = (f"{name} was as good as any card: {HAD_BEST}, "
+                        f"{_would(before, played, who, 'would have')}.")
         out.append(CardReview(len(before.tricks) + 1, before, played, best, lost, sentence))
     return out
+
+
+def played_result(state: DealState, seat: Seat | str,
+                  reviews: Sequence[CardReview] = ()) -> str:
+    """How a finished deal as played ended for ``seat``, as the engine settled it.
+
+    With the :func:`review` of the seat's cards, the sentence also says where
+    the others' play first took the deal away from what best play promised
+    after one of the seat's cards (the seat's own cards that lost value are
+    the review's to name).
+
+    Raises:
+        LooError: the deal is not over, or no such seat.
+    """
+    who = _seat(state, seat)
+    settlement = state.settlement()
+    if who not in state.active:
+        return "You were not in the deal as played."
+    won = sum(1 for trick in state.tricks if trick.winner == who)
+    text = f"In the deal as played {_end(state, won, settlement, who, 'you', 'past')}."
+    ended = (won, who in settlement.looed)
+    then = [(item.best.tricks[who], who in item.best.looed) for item in reviews[1:]]
+    for item, after in zip(reviews, [*then, ended], strict=False):  # no review: no promise
+        if (item.played.tricks[who], who in item.played.looed) != after:
+            return (f"{text} Had everyone played their best for themselves after your card in "
+                    f"trick {item.trick}, with every hand seen, "
+                    f"{_would(item.before, item.played, who, 'would have')}: some of the "
+                    "others' cards after it were not the ones best play has them play.")
+    return text
 
 
 @dataclass(frozen=True)
@@ -258,10 +327,11 @@ def avoidable_loo(deal: Deal, seat: Seat | str, solver: Solver | None = None) ->
         escapes = [o for o in outcomes.values() if who not in o.looed]
         if escapes:
             better = _top(before, escapes, who)
+            ended = _end(before, better.tricks[who], better.settlement, who, name, "would have")
             sentence = (f"Yes: in trick {len(before.tricks) + 1} {name} played "
-                        f"{card_text(card)}; with {card_text(better.card)} instead and best "
-                        f"play by everyone, {describe(before, better, who, name)}.")
+                        f"{card_text(card)}; with {card_text(better.card)} instead, {HAD_BEST}, "
+                        f"{ended}.")
             return LooCheck(who, True, before, card, better, sentence)
     return LooCheck(who, True, None, None, None,
                     f"No: at none of {name}'s cards would another card have won {name} a "
-                    "trick with best play by everyone from then on.")
+                    f"trick, {HAD_BEST}.")

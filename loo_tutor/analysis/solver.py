@@ -10,7 +10,8 @@ duties allow at that moment. The solver works on card numbers and masks of
 them, so it has the duties of :mod:`loo_tutor.engine.legality` written out for
 those (:func:`leads_mask` and :func:`follows_mask`, and for hands of two
 cards ``leads_of_two`` and ``_follows2``); the tests check that they allow
-exactly the cards the engine's functions allow.
+exactly the cards the engine's functions allow, on arbitrary tricks and, through
+:func:`search_allows`, at random positions under every profile.
 
 What "best" means (the book states the same, see :doc:`/book/practice`):
 
@@ -230,9 +231,7 @@ class _Search:
         self.reveal_suit = int(indicator.suit)
         self.others = [(self.reveal_suit + k) % 4 for k in (1, 2, 3)]
         self.beaten_by, self.worths = _tables(self.reveal_suit)
-        top = KING if indicator.rank == ACE else ACE
-        # The one card whose holder has a lead duty of its own (R-LEAD-ACE).
-        self.duty_card = 13 * indicator.suit + top if ace_duty else -1
+        self.duty_card = _duty_card(indicator, ace_duty)
         # Even bit 2i set for every player who can be looed (not the defender).
         self.loo_bits = sum(1 << 2 * i for i in range(n) if i != defender)
         # The results of the last two tricks by the second trick's leader,
@@ -789,6 +788,48 @@ def _noted(card: int, place: int, led: int, trump: int, worths: list[int], high_
     if worths[card] > best_worth:
         best_worth, best = worths[card], place
     return high_led, high_trump, best_worth, best
+
+
+def _duty_card(indicator: Card, ace_duty: bool) -> int:
+    """The one card (by index) whose holder has a lead duty of its own (R-LEAD-ACE), or -1."""
+    top = KING if indicator.rank == ACE else ACE
+    return 13 * indicator.suit + top if ace_duty else -1
+
+
+def search_allows(state: DealState) -> list[tuple[Card, ...]]:
+    """The cards the search's duties allow the player to move, once for each way it works them out.
+
+    The search reads the position as it does in its own loops (the known
+    trump, the R-LEAD-ACE card, the highest led card and trump down) and asks
+    :func:`leads_mask` or :func:`follows_mask`, and for a hand of two cards
+    also ``leads_of_two`` or ``_follows2``. The tests hold every answer
+    to the engine's ``legal_cards()`` over random positions of every profile
+    the solver accepts.
+
+    Raises:
+        LooError: as :meth:`Solver.solve`, for a profile or a moment the solver refuses.
+    """
+    _check(state)
+    seat: Seat = state.current_player()  # type: ignore[assignment]
+    hand = [card.index for card in state.held[seat]]
+    held = sum([1 << index for index in hand])
+    trump = -1 if state.trump is None else int(state.trump)
+    trick = [card.index for card in state.trick]
+    if trick:
+        led = trick[0] // 13
+        worths = _tables(int(state.indicator.suit))[1][led]
+        high_led, high_trump, _, _ = _summary(trick, trump, worths)
+        masks = [follows_mask(held, led, high_led, high_trump, trump)]
+        if len(hand) == 2:
+            only = _follows2(hand[0], hand[1], led, high_led, high_trump, trump)
+            masks.append(held if only < 0 else 1 << only)
+    else:
+        duty = _duty_card(state.indicator, state.kind is DealKind.DOUBLE)
+        masks = [leads_mask(held, trump, duty)]
+        if len(hand) == 2:
+            masks.append(sum([1 << index for index in leads_of_two(hand[0], hand[1], trump,
+                                                                    duty)]))
+    return [tuple(card for card in state.held[seat] if mask >> card.index & 1) for mask in masks]
 
 
 def leads_mask(held: int, trump: int, duty: int) -> int:

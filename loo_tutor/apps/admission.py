@@ -14,16 +14,30 @@ page then opens the app. Students wait in the order they came. A student
 still waiting after ``--wait-for-place`` gets a page that says plainly
 that the class is full (:func:`full_page`), with a link to try again.
 
-The students in are the kernels that pages have taken from Voila's pools
-of kernels kept ready and that have not ended, which the server reads in
-the pools (:func:`loo_tutor.apps.classroom._says_when_ready`); without
-pools, every kernel running is a student's.
+A place is a student's, not a page's. The kernels pages have taken from
+Voila's pools of kernels kept ready, and that have not ended, are read in
+the pools (:func:`loo_tutor.apps.classroom._says_when_ready`); each is
+tied to whoever its page's connections come from (:meth:`Admission.opened`):
+a joined student, or a browser holding the page's cookie
+(:data:`PAGE_COOKIE`). One student with two apps open holds one place, and
+gets a second app at once. A kernel holds no place once its page has had
+no connection to it for :data:`LEFT_S` (a tab closed without a goodbye, a
+computer gone to sleep, which the server's pings find out), or when its
+page never connected within :data:`OPENING_S`. Without pools, every kernel
+running is a student's.
+
+A request for an app from a browser that is neither a joined student nor
+holding the page's cookie (such as a bare ``curl``) takes no kernel: it gets
+a short page that sets the cookie and opens the app again
+(:func:`opening_page`), which a browser does at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import enum
+import hashlib
+import hmac
 import html
 import importlib
 import itertools
@@ -47,6 +61,12 @@ GONE_S = ASK_S + 20.0
 """A waiting page that has not asked for this long has closed, and leaves the queue."""
 CHECK_S = 0.5
 """How often a request for a place looks again whether one is free."""
+LEFT_S = 20.0
+"""A kernel whose page has had no connection to it this long holds no place."""
+OPENING_S = 60.0
+"""A kernel whose page has not connected to it this long after it was taken holds no place."""
+PAGE_COOKIE = "loo-page"
+"""The cookie the server gives a browser before it gives its pages a kernel."""
 
 KERNEL_MB = 50
 """The resident memory of one student's kernel, as measured (``benchmarks/README.md``)."""
@@ -135,6 +155,16 @@ def waiting_page(most: int, wait_s: float, open_url: str, place_url: str, home_u
     return _page("Waiting for a place", body, open_url)
 
 
+def opening_page(open_url: str) -> str:
+    """The page of a request for an app without the page's cookie: it opens ``open_url`` again."""
+    script = f"<script>location.replace({json.dumps(open_url)});</script>"
+    body = (f"<p role=\"status\">Opening the page… <a href=\"{html.escape(open_url)}\">"
+            "Open it</a> if it does not open by itself.</p>" + script)
+    return _page("Opening the page", body).replace(
+        "</title>", f"</title><noscript><meta http-equiv=\"refresh\" content=\"0;url="
+        f"{html.escape(open_url)}\"></noscript>", 1)
+
+
 def full_page(most: int, wait_s: float, again_url: str) -> str:
     """The page of a student who waited ``wait_s`` and found no place; ``again_url`` waits again."""
     body = (
@@ -168,31 +198,108 @@ class _Waiting:
 
 
 @dataclass
+class _Kernel:
+    """A kernel a page took: since when it is known, who connects to it, and when they left."""
+
+    seen: float
+    who: str | None = None
+    connections: int = 0
+    left: float | None = None
+
+
+@dataclass
 class Admission:
     """At most ``most`` students at once on the notebooks ``notebooks`` (paths as Voila names them).
 
     ``wait_s`` is how long a student waits for a place before being told the
     class is full; ``clock`` gives the time in seconds (for the tests).
+    ``taken`` gives the ids of the kernels pages have taken and how many are
+    being taken still (:func:`loo_tutor.apps.classroom._says_when_ready`).
     """
 
     most: int
     notebooks: tuple[str, ...]
     wait_s: float = WAIT_S
     clock: Callable[[], float] = time.monotonic
-    count: Callable[[], int] | None = None
+    taken: Callable[[], tuple[set[str], int]] | None = None
     waiting: dict[str, _Waiting] = field(default_factory=dict)
+    kernels: dict[str, _Kernel] = field(default_factory=dict)
+    key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    """Signs the page cookies this server gives (:meth:`page_cookie`)."""
+
+    student: Callable[[str | None], str | None] | None = None
+    """The student whose joining cookie holds this value (``"student 3"``), or ``None``."""
+
+    def who(self, student_cookie: str | None, page_cookie: str | None) -> str | None:
+        """Who asks, from their cookies: a joined student, a browser this server knows, or ``None``."""
+        found = self.student(student_cookie) if self.student is not None else None
+        return found or self.browser(page_cookie)
+
+    def page_cookie(self) -> str:
+        """A new value of the page's cookie, signed with :attr:`key`."""
+        made = secrets.token_urlsafe(16)
+        return f"{made}.{self._signed(made)}"
+
+    def browser(self, cookie: str | None) -> str | None:
+        """Who holds the page's cookie ``cookie``, when this server gave it; else ``None``."""
+        made, _, signature = (cookie or "").partition(".")
+        if made and hmac.compare_digest(signature, self._signed(made)):
+            return f"browser {made}"
+        return None
+
+    def _signed(self, made: str) -> str:
+        return hmac.new(self.key, made.encode(), hashlib.sha256).hexdigest()[:32]
 
     @classmethod
     def of(cls, most: int, notebooks: Iterable[str], wait_s: float = WAIT_S) -> Admission:
         return cls(most, tuple(notebooks), wait_s)
 
+    def opened(self, kernel_id: str, who: str | None) -> None:
+        """A page of ``who`` (a student, a browser; ``None`` when unknown) connected to ``kernel_id``."""
+        kernel = self.kernels.setdefault(kernel_id, _Kernel(self.clock()))
+        kernel.connections += 1
+        kernel.left = None
+        kernel.who = who or kernel.who
+
+    def closed(self, kernel_id: str) -> None:
+        """A connection to ``kernel_id`` closed."""
+        kernel = self.kernels.get(kernel_id)
+        if kernel is not None:
+            kernel.connections = max(0, kernel.connections - 1)
+            if not kernel.connections:
+                kernel.left = self.clock()
+
+    def holders(self, kernel_manager: Any) -> tuple[set[str], int]:
+        """Who holds the places: the students and browsers known, and how many places others hold.
+
+        Without ``taken`` (no kernels kept ready), every kernel running is a page's.
+        """
+        ready = 0
+        if self.taken is None:
+            ids, unknown = set(kernel_manager.list_kernel_ids()), 0
+            ready = sum(kernel_manager.get_pool_size(name) for name in self.notebooks)
+        else:
+            ids, unknown = self.taken()
+        for ended in set(self.kernels) - ids:
+            del self.kernels[ended]
+        now = self.clock()
+        known: set[str] = set()
+        for kernel_id in ids:
+            kernel = self.kernels.setdefault(kernel_id, _Kernel(now))
+            if not kernel.connections and (
+                    now - kernel.left > LEFT_S if kernel.left is not None
+                    else now - kernel.seen > OPENING_S):
+                continue
+            if kernel.who:
+                known.add(kernel.who)
+            else:
+                unknown += 1
+        return known, max(0, unknown - ready)
+
     def students(self, kernel_manager: Any) -> int:
-        """The students in: ``count``'s when given, else the kernels running less those kept ready."""
-        if self.count is not None:
-            return self.count()
-        running = len(kernel_manager.list_kernel_ids())
-        ready: int = sum(kernel_manager.get_pool_size(name) for name in self.notebooks)
-        return max(0, running - ready)
+        """How many students hold places now."""
+        known, unknown = self.holders(kernel_manager)
+        return len(known) + unknown
 
     def _tidy(self, now: float) -> None:
         for ticket, one in list(self.waiting.items()):
@@ -216,10 +323,19 @@ class Admission:
                     and (mine is None or one.order < mine.order))
         return self.most - self.students(kernel_manager) - held - ahead
 
-    def admit(self, kernel_manager: Any, ticket: str | None = None) -> Verdict:
-        """Whether the student with ``ticket`` (from their waiting page) or without one gets in now."""
+    def admit(self, kernel_manager: Any, ticket: str | None = None,
+              who: str | None = None) -> Verdict:
+        """Whether the student with ``ticket`` (from their waiting page) or without one gets in now.
+
+        ``who`` (a student, a browser), when it holds a place already, gets
+        in at once: another app of theirs takes no other place.
+        """
         now = self.clock()
         mine = self._asking(ticket, now)
+        if who is not None and who in self.holders(kernel_manager)[0]:
+            if mine is not None:
+                del self.waiting[str(ticket)]
+            return Verdict.IN
         if mine is not None and mine.held_until > now:
             del self.waiting[str(ticket)]
             return Verdict.IN

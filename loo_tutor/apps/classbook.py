@@ -19,7 +19,23 @@ What is kept:
   the right answer) and the time; a page's own id for the check makes a
   check sent twice (after a lost reply) one row;
 * ``settings``: the teacher's token, so that the teacher's page keeps
-  working across a restart with the same folder.
+  working across a restart with the same folder;
+* ``rejoin``: each student's rejoin code, which lets them join again under
+  their name from another browser; a code emptied by the teacher
+  (:meth:`ClassBook.release`) lets the next browser that joins under the
+  name take it, with no code. The table is made when a book is opened, so
+  a book of version 1 made before it gets it too.
+
+The database file alone is the class: the server has SQLite copy its
+write-ahead log into the file every :data:`CHECK_S` seconds
+(:meth:`ClassBook.check`) and when it stops (:meth:`ClassBook.close`), so a
+teacher who copies ``class.sqlite3`` copies every answer kept until then;
+:meth:`ClassBook.backup` copies it whole while the server runs (``loo-tutor
+class backup``). A folder that cannot be written, or a database that is
+damaged, does not stop the server: the book says what is wrong
+(:attr:`ClassBook.problem`), reads what it can, and refuses every write
+with a :class:`ClassBookError` that says why, so that no answer is
+acknowledged that cannot be kept.
 
 Nothing here judges an answer: the rows hold the verdicts the server had the
 engine give.
@@ -27,6 +43,9 @@ engine give.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hmac
 import secrets
 import sqlite3
 import unicodedata
@@ -35,7 +54,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..engine.errors import LooError
+from ..teaching.assignment import class_assignment
 from ..teaching.marking import NOT_AN_EXERCISE, WRONG, Mark
+from ..teaching.score import score
 
 SCHEMA_VERSION = 1
 """The version of the schema below; a database of another version is not opened."""
@@ -45,6 +67,8 @@ LONGEST_NAME = 40
 """The most characters a student's name may have."""
 STUCK_AFTER = 2
 """A student is stuck on a kind when this many of their last checks of it were all wrong."""
+CHECK_S = 30
+"""How often the server copies the write-ahead log into the database file and looks it over."""
 
 _SCHEMA = """
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -75,6 +99,13 @@ CREATE TABLE answers (
 );
 CREATE INDEX answers_by_student ON answers (student, kind, id);
 """
+_REJOIN = """CREATE TABLE IF NOT EXISTS rejoin (
+    student INTEGER PRIMARY KEY REFERENCES students(id),
+    code TEXT NOT NULL
+)"""
+REJOIN_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""The letters of a rejoin code: no 0 and O, no 1, I and L, which read alike."""
+REJOIN_LENGTH = 6
 
 
 class ClassBookError(Exception):
@@ -106,13 +137,18 @@ def _folded(name: str) -> str:
     return tidy_name(name).casefold()
 
 
+def _new_code() -> str:
+    return "".join(secrets.choice(REJOIN_LETTERS) for _ in range(REJOIN_LENGTH))
+
+
 Entry = tuple[str, Mark, str]
 """One answer kept: the student, the engine's mark, the time; a row of the grade book."""
 
 
 @dataclass
 class KindTally:
-    """One student's exercises of one kind: variants tried, variants answered right."""
+    """One student's exercises of one kind: those scored (tried, or set by the class's
+    assignment when it has one), and those right, as the one score model counts them."""
 
     tried: int = 0
     right: int = 0
@@ -140,100 +176,334 @@ class ClassSummary:
     answers: int
 
 
+def _damage(detail: str) -> bool:
+    return any(word in detail for word in ("malformed", "not a database", "corrupt"))
+
+
+def _trouble(folder: Path, exc: BaseException) -> str:
+    """What ``exc``, raised reading or writing the class book in ``folder``, means, in one line."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    detail = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+    detail = " ".join(detail.replace("*** in database main ***", "").lower().split())
+    path = folder / DATABASE
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or _damage(detail):
+        return f"the class book {path} is damaged ({detail})"
+    if name.startswith("SQLITE_FULL") or getattr(exc, "errno", None) == errno.ENOSPC:
+        return f"the disk that holds {folder} is full"
+    if (name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM"))
+            or getattr(exc, "errno", None) in (errno.EACCES, errno.EPERM, errno.EROFS)):
+        return f"the class folder {folder} cannot be written ({detail})"
+    return f"the class book {path} cannot be written ({detail})"
+
+
 class ClassBook:
     """The class kept in ``folder``: open it, then join, record and read.
 
     The folder and its database are made if need be, unless ``create`` is
-    False (reading a class after the lesson).
+    False (reading a class after the lesson, which opens it read-only, and
+    then ``folder`` may also be a class book's file, such as a backup).
+
+    Raises:
+        ClassBookError: ``folder`` is not a class's folder (a file, another
+            program's database, another version's); with ``create`` False,
+            also when no class is kept there or its database is damaged.
+            With ``create``, a folder that cannot be written or a damaged
+            database is not raised but kept in :attr:`problem`.
     """
 
     def __init__(self, folder: Path, create: bool = True) -> None:
+        if not create and folder.is_file():  # a class book's file itself, such as a backup
+            folder, self.path = folder.parent, folder
+        else:
+            self.path = folder / DATABASE
         self.folder = folder
-        self.path = folder / DATABASE
+        self.problem: str | None = None
+        """Why answers cannot be kept now, in one line; ``None`` while they can."""
+        self.read_only = not create
+        self._run_token: str | None = None
+        self._db: sqlite3.Connection | None = None
+        if folder.exists() and not folder.is_dir():
+            raise ClassBookError(f"cannot keep the class in {folder}: it is a file, not a folder")
         if not create and not self.path.is_file():
             raise ClassBookError(f"no class is kept in {folder} (it has no {DATABASE})")
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            if create:
+                folder.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, isolation_level=None)
+                self._open()
+            else:
+                self._open_to_read()
+        except ClassBookError:
+            self.close()
+            raise
         except (OSError, sqlite3.Error) as exc:
-            raise ClassBookError(f"cannot keep the class in {folder}: {exc}") from exc
-        try:
-            self._open()
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            raise ClassBookError(f"{self.path} is not a class book ({exc})") from exc
+            self.problem = _trouble(folder, exc)
+            self.close()
+            if not create:
+                raise ClassBookError(self.problem) from exc
+            if "damaged" not in self.problem:
+                self._open_to_read_if_can()
 
     def _open(self) -> None:
-        db = self._db
+        db = self._connected()
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         db.execute("PRAGMA busy_timeout=5000")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
+        version = self._version(db)
+        if version == 0:
+            db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};"
+                             "COMMIT;")
+        db.execute(_REJOIN)
+        self._look_over(db)
+
+    def _open_to_read(self) -> None:
+        """Open the database read-only; a folder SQLite may not write is opened as it stands."""
+        for mode in ("mode=ro", "immutable=1"):
+            with contextlib.suppress(sqlite3.OperationalError):
+                self.close()
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}",
+                                           uri=True, isolation_level=None)
+                self._db.execute("PRAGMA busy_timeout=5000")
+                self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                break
+        db = self._connected()
+        self.read_only = True
+        if self._version(db) == 0:
+            raise ClassBookError(f"no class is kept in {self.folder} ({DATABASE} is empty)")
+        self._look_over(db)
+
+    def _open_to_read_if_can(self) -> None:
+        """After a failure to open for writing, read what the class book holds, when it can."""
+        if not self.path.is_file():
+            return
+        try:
+            self._open_to_read()
+        except (OSError, sqlite3.Error, ClassBookError):
+            self.close()
+
+    def _version(self, db: sqlite3.Connection) -> int:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version == 0:
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables:
                 raise ClassBookError(f"{self.path} holds another program's tables, "
                                      "not a class; choose another folder")
-            db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};"
-                             "COMMIT;")
         elif version != SCHEMA_VERSION:
             raise ClassBookError(f"{self.path} was written by another version of loo-tutor "
                                  f"(class book version {version}, this one reads "
                                  f"{SCHEMA_VERSION})")
+        return version
+
+    def _look_over(self, db: sqlite3.Connection) -> None:
+        found = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if found != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {found}")
+
+    def _connected(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise ClassBookError(self.problem or f"the class book {self.path} is closed")
+        return self._db
+
+    @contextlib.contextmanager
+    def _using(self, writing: bool = False) -> Iterator[sqlite3.Connection]:
+        """The database, for one read or write; any failure becomes a :class:`ClassBookError`.
+
+        A write is refused while :attr:`problem` says the book cannot keep it.
+        """
+        db = self._connected()
+        if writing and (self.problem or self.read_only):
+            raise ClassBookError(self.problem or f"the class book {self.path} is open to read")
+        try:
+            yield db
+        except (OSError, sqlite3.Error) as exc:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            self.problem = _trouble(self.folder, exc)
+            raise ClassBookError(self.problem) from exc
+
+    def check(self) -> str | None:
+        """Copy the write-ahead log into the database file and look the file over.
+
+        The server calls it every :data:`CHECK_S` seconds. Returns
+        :attr:`problem`, which this sets when the file cannot be written or
+        is damaged, and clears when both are well again.
+        """
+        if self._db is None or self.read_only:
+            return self.problem
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            self._look_over(self._db)
+        except (OSError, sqlite3.Error) as exc:
+            self.problem = _trouble(self.folder, exc)
+        else:
+            self.problem = None
+        return self.problem
+
+    def backup(self, target: Path) -> None:
+        """Copy the whole class book into the new file ``target``, with SQLite's online backup.
+
+        The copy is one file (no write-ahead log beside it), which ``loo-tutor
+        mark --class`` and the server read as they read the original.
+
+        Raises:
+            ClassBookError: ``target`` exists, or cannot be written; the
+                database cannot be read.
+        """
+        if target.exists() or target.is_symlink():
+            raise ClassBookError(f"{target} exists already; give the name of a new file")
+        db = self._connected()
+        try:
+            copy = sqlite3.connect(target, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise ClassBookError(f"cannot write {target}: {str(exc).lower()}") from exc
+        try:
+            db.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        except (OSError, sqlite3.Error) as exc:
+            copy.close()
+            target.unlink(missing_ok=True)
+            if isinstance(exc, sqlite3.Error) and _damage(str(exc).lower()):
+                raise ClassBookError(_trouble(self.folder, exc)) from exc
+            raise ClassBookError(f"cannot write {target}: {str(exc).lower()}") from exc
+        copy.close()
 
     def close(self) -> None:
-        """Close the database."""
+        """Copy the write-ahead log into the database file, then close the database."""
+        if self._db is None:
+            return
+        if not self.read_only and not self.problem:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         self._db.close()
+        self._db = None
 
     # -- settings ----------------------------------------------------------------------
 
     def setting(self, key: str, make: str) -> str:
         """The setting ``key``; set to ``make`` first when it has none."""
-        self._db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, make))
-        value: str = self._db.execute("SELECT value FROM settings WHERE key = ?",
-                                      (key,)).fetchone()[0]
+        with self._using() as db:
+            found = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        if found:
+            return str(found[0])
+        with self._using(writing=True) as db:
+            db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, make))
+            value: str = db.execute("SELECT value FROM settings WHERE key = ?",
+                                    (key,)).fetchone()[0]
         return value
 
     def teacher_token(self) -> str:
-        """The teacher's token: made once for the folder, then the same at every start."""
-        return self.setting("teacher_token", secrets.token_urlsafe(24))
+        """The teacher's token: made once for the folder, then the same at every start.
+
+        A book that can neither read nor keep one gives a token made for
+        this run of the server.
+        """
+        try:
+            return self.setting("teacher_token", secrets.token_urlsafe(24))
+        except ClassBookError:
+            if self._run_token is None:
+                self._run_token = secrets.token_urlsafe(24)
+            return self._run_token
 
     # -- students ----------------------------------------------------------------------
 
-    def join(self, name: str) -> tuple[str | None, str]:
+    def join(self, name: str, code: str = "") -> tuple[str | None, str]:
         """Join ``name`` to the class: ``(secret, name kept)``, or ``(None, why not)``.
 
         The secret is the new browser session's, to be kept in its cookie.
         A name taken by another student, whatever its capitals and spacing,
-        is refused.
+        is refused, unless ``code`` is that student's rejoin code or the
+        teacher has released the name: the browser then joins as that
+        student (:meth:`rejoin_code`).
+
+        Raises:
+            ClassBookError: the book cannot keep the student now.
         """
         kept = tidy_name(name)
         problem = name_problem(kept)
         if problem:
             return None, problem
         secret = secrets.token_urlsafe(32)
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            cursor = self._db.execute(
-                "INSERT INTO students (name, folded, joined) VALUES (?, ?, ?)",
-                (kept, _folded(kept), now()))
-            self._db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)",
-                             (secret, cursor.lastrowid))
-            self._db.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            self._db.execute("ROLLBACK")
-            return None, (f"Someone in this class already goes by {kept}. "
-                          "Choose another name: add an initial, say.")
+        with self._using(writing=True) as db:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                cursor = db.execute(
+                    "INSERT INTO students (name, folded, joined) VALUES (?, ?, ?)",
+                    (kept, _folded(kept), now()))
+                db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)",
+                           (secret, cursor.lastrowid))
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK")
+                again = self._rejoin(kept, code, secret)
+                if again is None:
+                    return None, (f"Someone in this class already goes by {kept}. "
+                                  "Choose another name: add an initial, say. If it is you, "
+                                  "on another computer, give your rejoin code.")
+                return secret, again
         return secret, kept
+
+    def _rejoin(self, name: str, code: str, secret: str) -> str | None:
+        """Give the student ``name`` the new session ``secret`` when ``code`` lets them in."""
+        with self._using(writing=True) as db:
+            found = db.execute(
+                "SELECT students.id, students.name, rejoin.code FROM students LEFT JOIN rejoin "
+                "ON rejoin.student = students.id WHERE students.folded = ?",
+                (_folded(name),)).fetchone()
+            if found is None or found[2] is None:
+                return None
+            typed = "".join(code.split()).upper()
+            if found[2] and not (typed and hmac.compare_digest(typed, found[2])):
+                return None
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)", (secret, found[0]))
+            if not found[2]:  # released: a new code for the new browser
+                db.execute("UPDATE rejoin SET code = ? WHERE student = ?",
+                           (_new_code(), found[0]))
+            db.execute("COMMIT")
+        return str(found[1])
+
+    def rejoin_code(self, student: int) -> str:
+        """The code that lets ``student`` join again from another browser (made if need be)."""
+        with self._using() as db:
+            found = db.execute("SELECT code FROM rejoin WHERE student = ?", (student,)).fetchone()
+        if found and found[0]:
+            return str(found[0])
+        with self._using(writing=True) as db:
+            made = _new_code()
+            db.execute("INSERT OR REPLACE INTO rejoin (student, code) VALUES (?, ?)",
+                       (student, made))
+        return made
+
+    def release(self, name: str) -> str | None:
+        """Let the next browser that joins as ``name`` take it, with no code; the name kept.
+
+        Every browser that joined as the student leaves the class (its
+        session ends); their answers stay theirs. ``None`` when no student
+        goes by ``name``.
+        """
+        with self._using(writing=True) as db:
+            found = db.execute("SELECT id, name FROM students WHERE folded = ?",
+                               (_folded(name),)).fetchone()
+            if found is None:
+                return None
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM sessions WHERE student = ?", (found[0],))
+            db.execute("INSERT OR REPLACE INTO rejoin (student, code) VALUES (?, '')",
+                       (found[0],))
+            db.execute("COMMIT")
+        return str(found[1])
 
     def student_of(self, secret: str | None) -> tuple[int, str] | None:
         """The student (id, name) whose browser holds ``secret``, or ``None``."""
         if not secret:
             return None
-        found = self._db.execute(
-            "SELECT students.id, students.name FROM sessions JOIN students "
-            "ON students.id = sessions.student WHERE sessions.secret = ?", (secret,)).fetchone()
+        with self._using() as db:
+            found = db.execute(
+                "SELECT students.id, students.name FROM sessions JOIN students "
+                "ON students.id = sessions.student WHERE sessions.secret = ?",
+                (secret,)).fetchone()
         return (int(found[0]), str(found[1])) if found else None
 
     # -- answers -----------------------------------------------------------------------
@@ -242,38 +512,60 @@ class ClassBook:
         """Keep ``mark`` as ``student``'s check ``check_id``; False when it was kept already.
 
         The row is committed (to disk) before this returns.
+
+        Raises:
+            ClassBookError: the book cannot keep it now (nothing is kept).
         """
-        cursor = self._db.execute(
-            "INSERT OR IGNORE INTO answers (student, check_id, kind, seed, answer, verdict, "
-            "rule, message, rule_name, expected, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
-             mark.message, mark.rule_name, mark.expected, time))
+        with self._using(writing=True) as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO answers (student, check_id, kind, seed, answer, verdict, "
+                "rule, message, rule_name, expected, time) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
+                 mark.message, mark.rule_name, mark.expected, time))
         return cursor.rowcount == 1
 
     def rows(self, student: int | None = None) -> Iterator[Entry]:
         """Every answer kept, in the order checked (only ``student``'s when given)."""
         query = ("SELECT students.name, kind, seed, answer, verdict, rule, message, rule_name, "
                  "expected, time FROM answers JOIN students ON students.id = answers.student")
-        if student is None:
-            found = self._db.execute(query + " ORDER BY answers.id")
-        else:
-            found = self._db.execute(query + " WHERE answers.student = ? ORDER BY answers.id",
-                                     (student,))
+        with self._using() as db:
+            if student is None:
+                found = db.execute(query + " ORDER BY answers.id").fetchall()
+            else:
+                found = db.execute(query + " WHERE answers.student = ? ORDER BY answers.id",
+                                   (student,)).fetchall()
         for name, kind, seed, answer, verdict, rule, message, rule_name, expected, time in found:
             yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
                              expected), time
 
     def count(self) -> int:
         """How many answers are kept."""
-        return int(self._db.execute("SELECT count(*) FROM answers").fetchone()[0])
+        with self._using() as db:
+            return int(db.execute("SELECT count(*) FROM answers").fetchone()[0])
+
+    def _assignment_keys(self) -> list[tuple[str, int]] | None:
+        """The exercises of the class's assignment, or ``None`` without one (or unreadable)."""
+        try:
+            found = class_assignment(self.folder)
+        except (LooError, OSError):
+            return None
+        return None if found is None else list(found.keys())
 
     def summary(self, student: int | None = None) -> ClassSummary:
-        """The class at a glance (or one student's part of it, for their own page)."""
-        names = self._db.execute(
-            "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
-            + " ORDER BY folded", (() if student is None else (student,))).fetchall()
+        """The class at a glance (or one student's part of it, for their own page).
+
+        Each student's exercises of each kind are scored with the one score
+        model (:func:`loo_tutor.teaching.score.score`), against the class's
+        assignment when it has one: ``right`` counts the exercises right,
+        ``tried`` the exercises scored.
+        """
+        with self._using() as db:
+            names = db.execute(
+                "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
+                + " ORDER BY folded", (() if student is None else (student,))).fetchall()
         by_name = {name: StudentSummary(name) for _, name in names}
-        solved: dict[tuple[str, str], set[int]] = {}
+        checked: dict[str, list[Mark]] = {}
         tried: dict[tuple[str, str], set[int]] = {}
         recent: dict[tuple[str, str], list[str]] = {}
         rule_students: dict[str, set[str]] = {}
@@ -284,20 +576,22 @@ class ClassBook:
             one = by_name[name]
             one.checks += 1
             one.last = max(one.last, time)
+            checked.setdefault(name, []).append(mark)
             if mark.verdict == NOT_AN_EXERCISE:
                 continue
             key = (name, mark.kind)
             tried.setdefault(key, set()).add(mark.seed)
-            if mark.is_right:
-                solved.setdefault(key, set()).add(mark.seed)
             recent.setdefault(key, []).append(mark.verdict)
             if mark.verdict == WRONG and mark.rule:
                 one.missed[mark.rule] = one.missed.get(mark.rule, 0) + 1
                 rule_count[mark.rule] = rule_count.get(mark.rule, 0) + 1
                 rule_students.setdefault(mark.rule, set()).add(name)
+        keys = self._assignment_keys()
+        for name, marks in checked.items():  # the one score model, as mark --class scores
+            for kind, (right, exercises) in score(marks, keys).by_kind().items():
+                by_name[name].kinds[kind] = KindTally(exercises, right)
         stuck: dict[str, list[str]] = {}
-        for (name, kind), seeds in sorted(tried.items()):
-            by_name[name].kinds[kind] = KindTally(len(seeds), len(solved.get((name, kind), ())))
+        for name, kind in sorted(tried):
             last = recent.get((name, kind), [])[-STUCK_AFTER:]
             if len(last) == STUCK_AFTER and all(verdict == WRONG for verdict in last):
                 stuck.setdefault(kind, []).append(name)

@@ -56,7 +56,12 @@ class the server
   start): students join by name (:mod:`.classroom_students`), every exercise
   checked on a page is judged again by the server and kept
   (:mod:`.classbook`), and the teacher watches the class on a page of their
-  own (:mod:`.classroom_teacher`), with the token printed at start;
+  own (:mod:`.classroom_teacher`), with the token printed at start; the
+  database's write-ahead log is copied into ``class.sqlite3`` every half
+  minute and when the server stops, so that file alone is the class, and a
+  class that cannot be kept (a folder it may not write, a damaged
+  database) is said at start, on the teacher's page and in a line when it
+  happens, while every answer and join is refused with a plain reason;
 * starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
   debugger or history file), forked from one warm parent process that has
   imported ipykernel and the widgets once (:mod:`.kernels`);
@@ -64,7 +69,10 @@ class the server
   machine's cores and memory hold, printed at start; a student who comes
   when the class is full gets at once a page that says it is waiting for a
   place, which opens the app when one is free, or says that the class is
-  full after ``--wait-for-place`` (:mod:`.admission`);
+  full after ``--wait-for-place`` (:mod:`.admission`); a place is a
+  student's, whatever apps they open, a request without the page's cookie
+  (a bare ``curl``) gets no kernel, and a tab closed without a goodbye
+  frees its place within a minute;
 * sends each websocket message at once, and says nothing above a debug
   line when a message finds its page closed (a student closing a tab).
 
@@ -84,6 +92,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import http.client
 import importlib
 import ipaddress
 import os
@@ -100,6 +109,7 @@ from urllib.parse import parse_qsl, urlencode
 
 if TYPE_CHECKING:
     from .admission import Admission, Verdict
+    from .classbook import ClassBook
 
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
@@ -283,7 +293,11 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
                        cull_connected=False)
     return {
         "Voila": {"ip": host, "port": port, "port_retries": 0, "open_browser": False,
-                  "root_dir": str(notebooks), "token": token or ""},
+                  "root_dir": str(notebooks), "token": token or "",
+                  # The kernel websockets' pings (ms): a page that stops answering,
+                  # a computer gone to sleep, is closed within about half a minute.
+                  "tornado_settings": {"ws_ping_interval": 10_000,
+                                       "ws_ping_timeout": 25_000}},
         "VoilaConfiguration": {"template": template, "strip_sources": True,
                                "show_tracebacks": False, "preheat_kernel": pool_size > 0,
                                "default_pool_size": pool_size, "theme": "light",
@@ -360,6 +374,9 @@ def _handled_by(route: Any, kind: type) -> bool:
 def _classroom_socket(route: Any) -> Any:
     """``route``, with a websocket handler suited to a class of pages.
 
+    * Each page's connections are told to the admission
+      (:meth:`~loo_tutor.apps.admission.Admission.opened`), with who opened
+      them, so that a place is a student's and a page gone frees it.
     * Each message goes out at once. Tornado leaves Nagle's algorithm on for
       websockets, so a widget's small reply to a click would wait for the
       browser's delayed acknowledgement of the last packet.
@@ -374,6 +391,9 @@ def _classroom_socket(route: Any) -> Any:
       reads the same two numbers as its own, in seconds, and warns on every
       start that 90000 cannot be longer than 30000. Those pings of Tornado's
       (every 30,000 s) never matter; Jupyter's, which do, are left as they are.
+    * A refusal (a page asking for a kernel the server does not have, as
+      after a restart) is one plain line: Jupyter Server's error page needs
+      a setting Voila's server lacks, and drawing it would log a traceback.
     """
     websocket = importlib.import_module("tornado.websocket")
     if not _handled_by(route, websocket.WebSocketHandler):
@@ -382,7 +402,16 @@ def _classroom_socket(route: Any) -> Any:
 
     def open_at_once(self: Any, *args: Any, **kwargs: Any) -> Any:
         self.set_nodelay(True)
+        places = self.settings.get(ADMISSION)
+        if places is not None:
+            places.opened(self.kernel_id, _asking(self, places))
         return base.open(self, *args, **kwargs)
+
+    def on_close(self: Any) -> Any:
+        places = self.settings.get(ADMISSION)
+        if places is not None and getattr(self, "kernel_id", None):
+            places.closed(self.kernel_id)
+        return base.on_close(self)
 
     def write_message(self: Any, message: Any, binary: bool = False) -> Any:
         def page_gone(sent: asyncio.Future[None]) -> None:
@@ -412,8 +441,13 @@ def _classroom_socket(route: Any) -> Any:
         own = base.ping_timeout.__get__(self)
         return min(own, self.ping_interval) if getattr(self, "loo_for_tornado", False) else own
 
+    def write_error(self: Any, status_code: int, **kwargs: Any) -> None:
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code} {http.client.responses.get(status_code, 'Error')}")
+
     handler = type(base.__name__, (base,), {
-        "open": open_at_once, "write_message": write_message,
+        "open": open_at_once, "on_close": on_close, "write_message": write_message,
+        "write_error": write_error,
         "get_websocket_protocol": get_websocket_protocol,
         "ping_timeout": property(ping_timeout)})
     return (route[0], handler, *route[2:])
@@ -436,6 +470,14 @@ def _not_yet(handler: Any, places: Admission, verdict: Verdict, ticket: str | No
         f"{base_url}loo/place?ticket={ticket}", base_url)
 
 
+def _asking(handler: Any, places: Admission) -> str | None:
+    """Who sends ``handler``'s request, as ``places`` counts students (``None``: a bare request)."""
+    from . import admission, classroom_students
+
+    return places.who(handler.get_cookie(classroom_students.COOKIE),
+                      handler.get_cookie(admission.PAGE_COOKIE))
+
+
 def _gives_xsrf_cookie(route: Any) -> Any:
     """``route``, with a notebook page handler that gives the page its XSRF token in a cookie.
 
@@ -443,7 +485,10 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     server accepts only with the token of the ``_xsrf`` cookie in its form
     (the same check as for any form of the server). Voila's notebook page
     does not read the token, so the cookie would never be set and the
-    request would be refused. When the class is full (see
+    request would be refused. A browser that is neither a joined student
+    nor holding the page's cookie gets the cookie and a page that opens the
+    app again, and no kernel (:func:`~loo_tutor.apps.admission.opening_page`).
+    When the class is full (see
     :mod:`loo_tutor.apps.admission`), the handler answers at once, without a
     kernel, with the page of a student waiting for a place, or with the one
     that says the class is full once the student has waited long enough.
@@ -461,8 +506,15 @@ def _gives_xsrf_cookie(route: Any) -> Any:
         self.xsrf_token  # noqa: B018 - reading it sets the cookie
         places = self.settings.get(ADMISSION)
         if places is not None:
+            who = _asking(self, places)
+            if who is None:  # no page of this browser yet: a cookie first, then the app
+                self.set_cookie(admission.PAGE_COOKIE, places.page_cookie(), path="/",
+                                httponly=True, samesite="Lax")
+                self.set_header("Cache-Control", "no-store")
+                self.finish(admission.opening_page(self.request.uri))
+                return None
             ticket = self.get_argument(admission.TICKET, None)
-            verdict = places.admit(self.kernel_manager, ticket)
+            verdict = places.admit(self.kernel_manager, ticket, who)
             if verdict is not admission.Verdict.IN:
                 self.set_status(503)
                 self.set_header("Retry-After", str(admission.RETRY_S))
@@ -479,7 +531,7 @@ READY = "Kernel ready for %s: %s has run the notebook"
 """The line logged when a kernel kept ready has run its notebook (notebook, kernel)."""
 
 
-def _says_when_ready(kernels: Any) -> Callable[[], int] | None:
+def _says_when_ready(kernels: Any) -> Callable[[], tuple[set[str], int]] | None:
     """Have Voila's kernel manager ``kernels`` log :data:`READY` for each kernel it keeps ready.
 
     Each notebook's pool (Voila's ``_pools``) holds tasks that start a kernel
@@ -490,12 +542,12 @@ def _says_when_ready(kernels: Any) -> Callable[[], int] | None:
     ones as ``fill_if_needed`` adds them. Does nothing without preheated
     kernels.
 
-    Returns a count of the students in, or ``None`` without preheated
-    kernels: the kernels running but those ready in the pools, and those a
-    page took from a pool while they were still starting, which the kernel
-    manager does not list yet. A kernel of a pool that is starting may be
-    counted for a moment: a student then waits a moment more, never the
-    other way round.
+    Returns what pages have taken, or ``None`` without preheated kernels:
+    the ids of the kernels running but those ready in the pools, and how
+    many a page took from a pool while they were still starting, which the
+    kernel manager does not list yet. A kernel of a pool that is starting
+    may be counted for a moment: a student then waits a moment more, never
+    the other way round.
     """
     pools = getattr(kernels, "_pools", None)
     watched: list[Any] = []
@@ -529,14 +581,14 @@ def _says_when_ready(kernels: Any) -> Callable[[], int] | None:
     kernels.fill_if_needed = fill_and_watch
     for notebook, tasks in pools.items():
         watch(notebook, tasks)
-    def taken() -> int:
+    def taken() -> tuple[set[str], int]:
         running = set(kernels.list_kernel_ids())
         kept = [task for tasks in pools.values() for task in tasks]
         ready = {task.result()["kernel_id"] for task in kept
                  if task.done() and not task.cancelled() and task.exception() is None}
         watched[:] = [task for task in watched if not task.done()]
         starting = sum(1 for task in watched if not any(task is k for k in kept))
-        return len(running - ready) + starting
+        return running - ready, starting
 
     return taken
 
@@ -609,7 +661,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: loo-tutor classroom needs Voila, which is not installed; "
               f"install it with: {INSTALL_HINT}", file=sys.stderr)
         return EXIT_BAD
-    from .classbook import ClassBook, ClassBookError
+    from .classbook import CHECK_S, ClassBook, ClassBookError
 
     notebooks = Path(args.notebooks).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -655,10 +707,13 @@ def run(args: argparse.Namespace) -> int:
         why = (f"for {cores} core{'s' if cores != 1 else ''} and "
                f"{available / 1024 ** 3:.1f} GB of memory free; --max-students changes it")
     places = admission.Admission.of(most, served, args.wait_for_place * 60)
+    places.student = partial(_student_of, book_of_class)
+    with contextlib.suppress(ClassBookError):  # page cookies then last this run only
+        places.key = book_of_class.setting("page_cookie_key", secrets.token_urlsafe(32)).encode()
 
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
-        places.count = _says_when_ready(self.kernel_manager)
+        places.taken = _says_when_ready(self.kernel_manager)
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
         self.app.settings[ADMISSION] = places
         found: list[Any] = [
@@ -691,6 +746,8 @@ def run(args: argparse.Namespace) -> int:
         if args.page == "light" and template != TEMPLATE:
             print(f"note: {SCRIPT_MISSING}; the pages use Voila's own front end", flush=True)
         print(f"The class (names and answers) is kept in {book_of_class.folder}", flush=True)
+        if book_of_class.problem:
+            print(_unkept(book_of_class.problem), flush=True)
         if code:
             print(f"Class code for students to type when they join: {code}", flush=True)
         teacher = address(args.host, args.port, None) + "loo/teacher?token="
@@ -700,6 +757,40 @@ def run(args: argparse.Namespace) -> int:
               "(Ctrl-C stops the server).", flush=True)
 
     ioloop.IOLoop.current().add_callback(announce)
-    with contextlib.suppress(KeyboardInterrupt):
-        app.start()
+    ioloop.PeriodicCallback(partial(_look_over, book_of_class, [book_of_class.problem]),
+                            CHECK_S * 1000).start()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            app.start()
+    finally:
+        book_of_class.close()  # the write-ahead log copied into class.sqlite3
     return 0
+
+
+def _student_of(book: ClassBook, secret: str | None) -> str | None:
+    """The student of ``book`` whose joining cookie holds ``secret``, as the admission names them."""
+    from .classbook import ClassBookError
+
+    try:
+        found = book.student_of(secret)
+    except ClassBookError:
+        return None
+    return f"student {found[0]}" if found else None
+
+
+def _unkept(problem: str) -> str:
+    """What the server says, at start and when it happens, when the class cannot be kept."""
+    return (f"warning: {problem}. The pages work, but no answer is kept and nobody can join "
+            "until it is put right; the teacher's page says so too.")
+
+
+def _look_over(book: ClassBook, said: list[str | None]) -> None:
+    """Have ``book`` copy its write-ahead log into its file, and say when it cannot be kept.
+
+    ``said`` holds the problem last said, so that each is said once.
+    """
+    problem = book.check()
+    if problem != said[0]:
+        print(_unkept(problem) if problem else
+              f"The class can be kept again in {book.folder}.", flush=True)
+        said[0] = problem

@@ -7,8 +7,9 @@ Routes of the classroom server (:mod:`loo_tutor.apps.classroom`), all under
   teacher set one). Joining gives the browser a secret in an HttpOnly,
   same-site cookie; the server keeps which student it belongs to
   (:mod:`loo_tutor.apps.classbook`). A name another student has is refused.
-* ``/loo/me``: the student's name and their own progress, for their page;
-  nobody else's.
+* ``/loo/me``: the student's name, their rejoin code (which joins them
+  again under their name from another browser) and their own progress, for
+  their page; nobody else's.
 * ``/loo/answer``: the page reports an exercise checked: its own id for the
   check, and the kind, the seed and the answer as an answers file gives them
   (:mod:`loo_tutor.teaching.marking`). The server has the engine make the
@@ -30,9 +31,10 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from tornado import web
+from tornado.log import app_log
 
 from ..teaching.marking import judge
-from .classbook import ClassBook, ClassSummary, now
+from .classbook import ClassBook, ClassBookError, ClassSummary, now
 
 COOKIE = "loo-student"
 """The cookie holding a joined browser's secret."""
@@ -51,12 +53,49 @@ def own_progress(summary: ClassSummary) -> dict[str, Any]:
             "checks": one.checks, "missed": sorted(one.missed)}
 
 
+UNKEPT = ("The server cannot keep the class just now, so nothing is taken; "
+          "your teacher's page says why.")
+"""What a student is told when the class book cannot keep what they send."""
+
+
 class ClassroomHandler(web.RequestHandler):
-    """What the classroom's own routes share: the class book, and who is asking."""
+    """What the classroom's own routes share: the class book, and who is asking.
+
+    A class book that cannot read or keep what a request needs
+    (:class:`~loo_tutor.apps.classbook.ClassBookError`) is answered 503 with
+    one plain line (JSON for the routes a page asks, ``answers_json``), and
+    logged as one line.
+    """
+
+    answers_json = False
 
     def initialize(self, book: ClassBook, code: str = "") -> None:
         self.book = book
         self.code = code
+
+    def unkept(self, problem: ClassBookError) -> str:
+        """The line answering a request the class book could not serve."""
+        return UNKEPT
+
+    def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
+        if isinstance(value, ClassBookError):
+            app_log.warning("%s %s not served: %s", self.request.method, self.request.path,
+                            value)
+            return
+        super().log_exception(typ, value, tb)
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        problem = kwargs.get("exc_info", (None, None, None))[1]
+        if not isinstance(problem, ClassBookError):
+            super().write_error(status_code, **kwargs)
+            return
+        self.set_status(503)
+        self.set_header("Retry-After", "30")
+        if self.answers_json:
+            self.reply(503, {"error": self.unkept(problem), "kept": False})
+            return
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(self.unkept(problem))
 
     def set_default_headers(self) -> None:
         self.set_header("Cache-Control", "no-store")
@@ -98,7 +137,7 @@ class JoinHandler(ClassroomHandler):
             self.page(target, problem="That is not the class code: ask your teacher for it.",
                       name=typed)
             return
-        secret, said = self.book.join(typed)
+        secret, said = self.book.join(typed, self.get_argument("rejoin", ""))
         if secret is None:
             self.set_status(409 if "already" in said else 400)
             self.page(target, problem=said, name=typed)
@@ -154,6 +193,9 @@ your name stays with this browser.</p>
 <input id="loo-name" name="name" value="{name}" maxlength="40" autocomplete="name" required
  autofocus>
 {code}
+<label for="loo-rejoin">Rejoin code <small>(only if you joined before, on another
+computer)</small></label>
+<input id="loo-rejoin" name="rejoin" autocomplete="off" maxlength="12">
 <button type="submit">Join</button>
 </form>
 </main>
@@ -165,16 +207,21 @@ your name stays with this browser.</p>
 class MeHandler(ClassroomHandler):
     """``/loo/me``: who this browser joined as, and their own progress."""
 
+    answers_json = True
+
     def get(self) -> None:
         who = self.student()
         if who is None:
             self.reply(200, {"name": None, "join": "/loo/join"})
             return
-        self.reply(200, {"name": who[1], **own_progress(self.book.summary(who[0]))})
+        self.reply(200, {"name": who[1], "rejoin": self.book.rejoin_code(who[0]),
+                         **own_progress(self.book.summary(who[0]))})
 
 
 class AnswerHandler(ClassroomHandler):
     """``/loo/answer``: an exercise checked on a student's page, judged again and kept."""
+
+    answers_json = True
 
     def post(self) -> None:
         who = self.student()

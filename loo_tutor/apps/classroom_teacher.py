@@ -12,6 +12,10 @@ the same across restarts; never written into a student's page):
 * ``/loo/teacher/class``: the class as HTML: per student, the exercises tried
   and right by kind, the last activity and the rules missed; per kind, who
   is stuck; the rules the class missed most, each linked to the book;
+* ``/loo/teacher/release``: a form's POST that lets the next browser joining
+  under a student's name take it with no rejoin code (a student on another
+  computer who lost their code), the browsers that had joined as them
+  leaving the class;
 * ``/loo/teacher/class.csv``: every answer kept, as the grade book of
   ``loo-tutor mark --csv`` (:func:`~loo_tutor.teaching.marking.write_csv`).
 
@@ -25,12 +29,15 @@ import html
 import io
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from tornado import web
 
+from ..engine.errors import LooError
 from ..render.markup import link_rules
+from ..teaching.exercises import Kind
 from ..teaching.marking import write_csv
-from .classbook import STUCK_AFTER, ClassBook, ClassSummary
+from .classbook import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
 from .classroom_students import ClassroomHandler
 
 COOKIE = "loo-teacher"
@@ -40,15 +47,65 @@ REFUSED = ("This page is the teacher's. Open the teacher's address the classroom
            "printed when it started.")
 
 
-def class_html(summary: ClassSummary, rules_base: str) -> str:
-    """The class at a glance, as the teacher's page shows it."""
-    kinds = sorted({kind for one in summary.students for kind in one.kinds})
-    parts = [f'<p class="loo-count" data-loo-answers="{summary.answers}">'
+def _kind_order(word: str) -> tuple[int, str]:
+    try:
+        return int(Kind.parse(word)), word
+    except LooError:
+        return len(Kind) + 1, word
+
+
+def _kind_heading(word: str) -> str:
+    """A kind of exercise as the teacher's page names it: its number, then its title."""
+    try:
+        kind = Kind.parse(word)
+    except LooError:
+        return html.escape(word)
+    return f"{int(kind)}. {html.escape(kind.title)}"
+
+
+def initials(name: str) -> str:
+    """``name`` as its initials, for a page shown to the room: ``"Ann Smith"`` is ``"A. S."``."""
+    return " ".join(f"{word[0]}." for word in name.split() if word) or "?"
+
+
+def name_html(name: str) -> str:
+    """A student's name, with its initials beside it for the projector view (only one shows)."""
+    return (f'<span class="loo-name-full">{html.escape(name)}</span>'
+            f'<span class="loo-name-initials">{html.escape(initials(name))}</span>')
+
+
+def time_html(kept: str) -> str:
+    """A time as the rows keep it (UTC), which the page's script shows in the teacher's zone."""
+    if not kept:
+        return "—"
+    return (f'<time datetime="{html.escape(kept)}">'
+            f"{html.escape(kept.replace('T', ' ').rstrip('Z'))}</time>")
+
+
+def unkept_html(problem: str) -> str:
+    """The teacher's warning that the class cannot be kept, and what to do."""
+    return ('<p class="loo-unkept" role="alert"><strong>The class cannot be kept:</strong> '
+            f"{html.escape(problem)}. No answer is taken and nobody can join until it is put "
+            "right: stop the server and start it again with a class folder it can write "
+            "(<code>--data DIR</code>). The students' pages keep what they check meanwhile, "
+            "and send it once the server can keep it.</p>")
+
+
+def class_html(summary: ClassSummary | None, rules_base: str, problem: str | None = None) -> str:
+    """The class at a glance, as the teacher's page shows it, below ``problem`` when there is one.
+
+    ``summary`` is ``None`` when the class cannot be read.
+    """
+    warning = unkept_html(problem) if problem else ""
+    if summary is None:
+        return warning + "<p>The class cannot be read.</p>"
+    kinds = sorted({kind for one in summary.students for kind in one.kinds}, key=_kind_order)
+    parts = [warning, f'<p class="loo-count" data-loo-answers="{summary.answers}">'
              f"{len(summary.students)} student{'s' if len(summary.students) != 1 else ''}, "
              f"{summary.answers} answer{'s' if summary.answers != 1 else ''} checked.</p>"]
     parts.append('<h2 id="loo-students">Students</h2>')
     if summary.students:
-        head = "".join(f'<th scope="col">{html.escape(kind)}<br><small>right / tried</small></th>'
+        head = "".join(f'<th scope="col">{_kind_heading(kind)}<br><small>right / tried</small></th>'
                        for kind in kinds)
         rows = []
         for one in summary.students:
@@ -58,11 +115,12 @@ def class_html(summary: ClassSummary, rules_base: str) -> str:
             missed = ", ".join(f"{link_rules(rule, rules_base)} ×{count}"
                                for rule, count in sorted(one.missed.items()))
             rows.append(f'<tr data-loo-student="{html.escape(one.name)}">'
-                        f'<th scope="row">{html.escape(one.name)}</th>{cells}'
-                        f"<td>{html.escape(one.last.replace('T', ' ').rstrip('Z')) or '—'}</td>"
+                        f'<th scope="row">{name_html(one.name)}</th>{cells}'
+                        f"<td>{time_html(one.last)}</td>"
                         f"<td>{missed or '—'}</td></tr>")
         parts.append('<table class="loo-class"><thead><tr><th scope="col">Student</th>'
-                     f'{head}<th scope="col">Last activity (UTC)</th>'
+                     f'{head}<th scope="col">Last activity '
+                     '(<span class="loo-zone">UTC</span>)</th>'
                      f'<th scope="col">Rules missed</th></tr></thead>'
                      f"<tbody>{''.join(rows)}</tbody></table>")
     else:
@@ -72,8 +130,9 @@ def class_html(summary: ClassSummary, rules_base: str) -> str:
                  "were wrong.</p>")
     if summary.stuck:
         parts.append("<ul>" + "".join(
-            f"<li><strong>{html.escape(kind)}</strong>: "
-            f"{html.escape(', '.join(names))}</li>" for kind, names in sorted(summary.stuck.items()))
+            f"<li><strong>{_kind_heading(kind)}</strong>: "
+            f"{', '.join(map(name_html, names))}</li>"
+            for kind, names in sorted(summary.stuck.items(), key=lambda item: _kind_order(item[0])))
             + "</ul>")
     else:
         parts.append("<p>Nobody is stuck.</p>")
@@ -97,6 +156,17 @@ class TeacherHandler(ClassroomHandler):
         super().initialize(book, code)
         self.rules_base = rules_base
 
+    def unkept(self, problem: ClassBookError) -> str:
+        return f"The class cannot be read just now: {problem}."
+
+    def class_now(self) -> str:
+        """The class as :func:`class_html` draws it, with what keeps it from being kept."""
+        try:
+            summary: ClassSummary | None = self.book.summary()
+        except ClassBookError:
+            summary = None
+        return class_html(summary, self.rules_base, self.book.problem)
+
     def prepare(self) -> None:
         token = self.book.teacher_token().encode()
         given = self.get_argument("token", None) or self.get_cookie(COOKIE) or ""
@@ -116,11 +186,13 @@ class TeacherPageHandler(TeacherHandler):
             self.redirect("/loo/teacher")
             return
         self.set_header("Content-Type", "text/html; charset=utf-8")
+        said = self.get_argument("said", "")
         self.finish(TEACHER_PAGE.format(
             code=(f"<p>Class code: <strong>{html.escape(self.code)}</strong></p>"
                   if self.code else ""),
-            folder=html.escape(str(self.book.folder)),
-            summary=class_html(self.book.summary(), self.rules_base)))
+            xsrf=self.xsrf_form_html(),
+            said=f'<p class="loo-said" role="status">{html.escape(said)}</p>' if said else "",
+            folder=html.escape(str(self.book.folder)), summary=self.class_now()))
 
 
 class ClassHandler(TeacherHandler):
@@ -128,7 +200,17 @@ class ClassHandler(TeacherHandler):
 
     def get(self) -> None:
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(class_html(self.book.summary(), self.rules_base))
+        self.finish(self.class_now())
+
+
+class ReleaseHandler(TeacherHandler):
+    """``/loo/teacher/release``: a name released, so that its student can join from elsewhere."""
+
+    def post(self) -> None:
+        released = self.book.release(self.get_argument("name", ""))
+        said = (f"{released} can join again from another computer: with this name and no code."
+                if released else "No student goes by that name.")
+        self.redirect(f"/loo/teacher?{urlencode({'said': said})}")
 
 
 class CsvHandler(TeacherHandler):
@@ -136,6 +218,7 @@ class CsvHandler(TeacherHandler):
 
     def get(self) -> None:
         out = io.StringIO()
+        out.write("\ufeff")  # a byte-order mark: spreadsheets then read UTF-8, ♦ and ë intact
         write_csv(self.book.rows(), out)
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", 'attachment; filename="class.csv"')
@@ -168,6 +251,18 @@ TEACHER_PAGE = """<!DOCTYPE html>
     border: 1px solid #0b57d0; border-radius: 0.3em; text-decoration: none; }}
   .loo-state {{ color: #5b5b55; }}
   .loo-state[data-loo-offline] {{ color: #a4000f; font-weight: 600; }}
+  .loo-unkept {{ color: #a4000f; border: 2px solid #a4000f; padding: 0.5em 0.8em;
+    background: #fff; }}
+  .loo-view {{ display: flex; flex-wrap: wrap; gap: 0.5em 1.5em; align-items: center; }}
+  .loo-view button, .loo-view select {{ font: inherit; min-height: 2em; }}
+  .loo-name-initials {{ display: none; }}
+  body.loo-projector {{ font-size: 28px; }}
+  body.loo-projector main {{ max-width: none; margin: 0.5em 1em; }}
+  body.loo-projector .loo-teacher-only {{ display: none; }}
+  body.loo-projector[data-loo-names="initials"] .loo-name-full {{ display: none; }}
+  body.loo-projector[data-loo-names="initials"] .loo-name-initials {{ display: inline; }}
+  body.loo-projector[data-loo-names="hidden"] .loo-name-full {{ display: none; }}
+  body.loo-projector[data-loo-names="hidden"] #loo-stuck + p + ul {{ display: none; }}
 </style>
 <script defer src="/loo/teacher.js"></script>
 </head>
@@ -175,10 +270,32 @@ TEACHER_PAGE = """<!DOCTYPE html>
 <main>
 <h1>The class</h1>
 {code}
-<p>Kept in {folder}. <a class="loo-export" href="/loo/teacher/class.csv" download>Export the
-answers as CSV</a></p>
+<div class="loo-view" role="group" aria-label="How the page shows the class">
+<button type="button" class="loo-projector-button" aria-pressed="false">Projector view</button>
+<label>Names in the projector view
+<select class="loo-names">
+<option value="initials">as initials</option>
+<option value="hidden">hidden</option>
+<option value="full">in full</option>
+</select></label>
+</div>
+<p class="loo-teacher-only">Kept in {folder}. <a class="loo-export" href="/loo/teacher/class.csv"
+download>Export the answers as CSV</a></p>
 <p class="loo-state" role="status" aria-live="polite">Updated every second.</p>
 <div id="loo-class">{summary}</div>
+<section class="loo-teacher-only" aria-labelledby="loo-release">
+<h2 id="loo-release">A student on another computer</h2>
+<p>Each student sees a rejoin code on their page, which joins them again under their name from
+another browser. For one who lost it, release the name: the next browser that joins under it
+takes it, with no code, and keeps the student's answers.</p>
+{said}
+<form class="loo-release" method="post" action="/loo/teacher/release">
+{xsrf}
+<label for="loo-release-name">Student's name</label>
+<input id="loo-release-name" name="name" maxlength="40" required>
+<button type="submit">Release the name</button>
+</form>
+</section>
 </main>
 </body>
 </html>
@@ -192,4 +309,5 @@ def routes(book: ClassBook, code: str,
     return [(r"/loo/teacher", TeacherPageHandler, given),
             (r"/loo/teacher/class", ClassHandler, given),
             (r"/loo/teacher/class\.csv", CsvHandler, given),
+            (r"/loo/teacher/release", ReleaseHandler, given),
             (r"/loo/teacher\.js", ScriptHandler, {})]

@@ -538,15 +538,15 @@ def _class_marked(folder: str) -> tuple[list[Marked], Assignment | None]:
 
     try:
         book = ClassBook(Path(folder), create=False)
+        try:
+            marks: dict[str, list[tuple[str, Any, str]]] = {}
+            for student, mark, when in book.rows():
+                kept = marks.setdefault(student, [])
+                kept.append((f"check {len(kept) + 1}", mark, when))
+        finally:
+            book.close()
     except ClassBookError as exc:
         raise ValueError(str(exc)) from exc
-    try:
-        marks: dict[str, list[tuple[str, Any, str]]] = {}
-        for student, mark, when in book.rows():
-            kept = marks.setdefault(student, [])
-            kept.append((f"check {len(kept) + 1}", mark, when))
-    finally:
-        book.close()
     return ([Marked(folder, student, tuple(kept)) for student, kept in marks.items()],
             class_assignment(folder))
 
@@ -610,7 +610,8 @@ def _add_mark_command(commands: Any) -> None:
     mark.add_argument("files", nargs="*", metavar="FILE", help="an answers file, or - for stdin")
     mark.add_argument("--class", dest="class_folder", metavar="DIR",
                       help="also mark every answer a classroom kept in DIR (the folder of "
-                           "'loo-tutor classroom --data DIR'), one line per student")
+                           "'loo-tutor classroom --data DIR', or a copy of its class.sqlite3), "
+                           "one line per student")
     mark.add_argument("--key", metavar="KEY",
                       help="the assignment to mark against (a key.yaml written by worksheet or "
                            "exercise, or a file listing title, id and exercises): every "
@@ -683,7 +684,8 @@ def _add_classroom_command(commands: Any) -> None:
                       help="stop a kernel idle this many minutes with no page connected, "
                            "or seconds written like 30s; 0 never (default 20)")
     room.add_argument("--max-students", type=_count, default=0, metavar="N",
-                      help="at most N students at once; the next waits on a page that says "
+                      help="at most N students at once (a student with several apps open "
+                           "counts once); the next waits on a page that says "
                            "so and opens when a place is free (default 0: as many as the "
                            "machine's cores and memory take, printed at start)")
     room.add_argument("--wait-for-place", type=_minutes, default=5, metavar="MINUTES",
@@ -707,6 +709,42 @@ def _add_classroom_command(commands: Any) -> None:
     room.set_defaults(run=_run_classroom)
 
 
+# -- class -------------------------------------------------------------------------------
+
+
+def _run_class_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .classbook import ClassBook, ClassBookError
+
+    try:
+        book = ClassBook(Path(args.folder), create=False)
+        try:
+            book.backup(Path(args.file))
+        finally:
+            book.close()
+    except ClassBookError as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD
+    print(f"copied the class kept in {args.folder} into {args.file}")
+    return EXIT_LEGAL
+
+
+def _add_class_command(commands: Any) -> None:
+    room = commands.add_parser(
+        "class", help="look after a classroom's class folder",
+        description="Look after the class a classroom server keeps (its --data folder).")
+    actions = room.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    backup = actions.add_parser(
+        "backup", help="copy the class into one file, even while the server runs",
+        description="Copy the class kept in DIR (every name and answer) into the new file "
+                    "FILE, with SQLite's online backup: safe while the server runs, and the "
+                    "copy is one file, which 'loo-tutor mark --class FILE' reads.")
+    backup.add_argument("folder", metavar="DIR", help="the class folder (classroom --data DIR)")
+    backup.add_argument("file", metavar="FILE", help="the copy to write (a new file)")
+    backup.set_defaults(run=_run_class_backup)
+
+
 # -- the command ---------------------------------------------------------------------------
 
 
@@ -728,6 +766,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="carried balance; 0 gives a simple deal (default 9)")
     demo.set_defaults(run=_run_demo)
     _add_classroom_command(commands)
+    _add_class_command(commands)
     _add_exercise_commands(commands)
     _add_mark_command(commands)
     return parser

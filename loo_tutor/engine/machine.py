@@ -637,7 +637,8 @@ class DealMachine:
             return self._over_refusal(name)
         if self.phase is _ANNOUNCE:
             return VariantRuleId.EXCHANGE, (
-                f"{name} cannot exchange yet: the announcements are not finished."
+                f"{name} cannot exchange yet: the announcements are not finished and it is "
+                f"{self._name(self._turn)}'s turn to announce."  # type: ignore[arg-type]
             )
         if seat not in self.active:
             return VariantRuleId.EXCHANGE, (

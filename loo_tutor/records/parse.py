@@ -120,6 +120,11 @@ def parse_carried(value: Any) -> Fraction:
     >>> parse_carried(9), parse_carried("13/3")
     (Fraction(9, 1), Fraction(13, 3))
     """
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        raise MalformedRecord(
+            f"carried: {value!r} is a decimal; write the whole number {int(value)} "
+            "or an exact fraction in quotes like \"13/3\""
+        )
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise MalformedRecord(
             f"carried: expected a whole number or text like \"13/3\", got {kind_of(value)}"

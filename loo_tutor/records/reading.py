@@ -30,6 +30,7 @@ loo_tutor.engine.errors.MalformedRecord: hands: a key must be a player's name, n
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass
@@ -127,8 +128,11 @@ def reason(exc: Exception) -> str:
 def kind_of(value: object) -> str:
     """What a value of a record is, in the reader's words (no Python type names).
 
-    >>> [kind_of(v) for v in (None, True, 3, 1.5, "resign")]
-    ['nothing', 'true', 'a whole number', 'the number 1.5', "the word 'resign'"]
+    A decimal is shown with its point, so that ``1000.0`` is not mistaken for
+    the whole number it equals.
+
+    >>> [kind_of(v) for v in (None, True, 3, 1.5, 1000.0, "resign")]
+    ['nothing', 'true', 'a whole number', 'the decimal 1.5', 'the decimal 1000.0', "the word 'resign'"]
     """
     if value is None:
         return "nothing"
@@ -137,7 +141,7 @@ def kind_of(value: object) -> str:
     if isinstance(value, int):
         return "a whole number"
     if isinstance(value, float):
-        return f"the number {value:g}"
+        return f"the decimal {value!r}" if math.isfinite(value) else f"the number {value!r}"
     if isinstance(value, str):
         return f"the word {value[:40]!r}" if value.strip() else "empty text"
     if isinstance(value, (list, tuple)):

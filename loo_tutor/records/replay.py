@@ -36,7 +36,6 @@ TAKE_TURNED: Final = " + turned"
 the turned card (Pam Loo's ``dealer_takes_trump``)."""
 
 
-_ANNOUNCE: Final = Phase.ANNOUNCE  # enum lookups are slow in hot code
 _State = TypeVar("_State", bound=DealMachine)
 
 
@@ -141,8 +140,6 @@ def take_actions(parsed: ParsedRecord, keep: bool, states: list[DealMachine],
             state = _kept(state, announce, states, actions)
         elif not state.announce_if_legal(seat, call):
             return _refused(state, Announce(seat, call))
-    if parsed.exchange and state.phase is _ANNOUNCE:  # like tricks given too early
-        raise MalformedRecord("exchange: given before the announcements are finished")
     for seat, cards, take in parsed.exchange:
         exchange = Exchange(seat, cards, take)
         if not state.is_legal(exchange):

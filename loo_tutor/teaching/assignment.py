@@ -46,11 +46,11 @@ MAX_SEED = 1_000_000_000
 page draws seeds below it)."""
 
 MAX_ITEMS = 1_200
-"""The most exercises an assignment, or items an answers file, may hold: a worksheet of the
-largest size (200) of every kind."""
+"""The most exercises an assignment may hold, and the most items of an answers file, which is
+a worksheet of the largest size (200) of every kind."""
 
 LIMITS = Limits(characters=160_000, values=25_000, what="an assignment")
-"""How large an assignment or answers file may be: the key of the largest worksheet (about
+"""How large an assignment or an answers file may be. The key of the largest worksheet (about
 105,000 characters and 17,000 values) fits with a third to spare, and a hostile file is read
 in a few seconds at most."""
 

@@ -111,7 +111,7 @@ _LONGEST_TEXT = 300
 
 LIMITS = Limits(characters=ASSIGNMENT_LIMITS.characters, values=ASSIGNMENT_LIMITS.values,
                 what="an answers file")
-"""How large an answers file may be: as large as an assignment, so that the key of the
+"""How large an answers file may be, as large as an assignment, so that the key of the
 largest worksheet (:data:`~loo_tutor.render.worksheet.MAX_COUNT` of each kind) is read;
 read with the records' safe reader all the same, which takes seconds at most."""
 
@@ -215,7 +215,7 @@ def _made(kind: Kind, seed: int) -> Exercise:
 
 
 def _seed(value: object) -> int:
-    """A seed from 0 to :data:`MAX_SEED`, given as a number or its text.
+    """A seed from 0 to :data:`~loo_tutor.teaching.assignment.MAX_SEED`, given as a number or its text.
 
     Raises:
         LooError: anything else.
@@ -290,7 +290,7 @@ def judge(kind: object, seed: object, answer: object, *,
 
     Args:
         kind: the kind's name (``"legal-cards"``) or number (``1`` or ``"1"``).
-        seed: the exercise's seed, 0 to :data:`MAX_SEED`.
+        seed: the exercise's seed, 0 to :data:`~loo_tutor.teaching.assignment.MAX_SEED`.
         answer: the answer as read from an answers file (YAML or JSON) or
             sent by a page: text, numbers, lists and mappings (:data:`SHAPES`).
         record: make the exercise from this deal record instead (as

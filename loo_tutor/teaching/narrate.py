@@ -134,6 +134,11 @@ def _amount(value: Fraction) -> str:
     return str(value)
 
 
+def _units(value: Fraction) -> str:
+    """An amount of money with its noun: ``1 unit``, ``4/3 units``, ``0 units``."""
+    return f"{value} unit" if value == 1 else f"{value} units"
+
+
 def _names(state: DealMachine, seats: Sequence[Seat]) -> str:
     names = [state.players[s] for s in seats]
     if len(names) <= 1:
@@ -226,7 +231,7 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
         if after.collected_by is not None and after.flush is None:
             told += _say(f"Everybody but the dealer has passed, so "
                          f"{after.players[after.collected_by]} collects the pool of "
-                         f"{_amount(after.pool)} units without announcing",
+                         f"{_units(after.pool)} without announcing",
                          RuleId.COLLECT)
         return told
     rule = dealer_rule(before)
@@ -253,7 +258,7 @@ def _announce_sentence(before: DealState, action: Announce, after: DealState) ->
     if after.collected_by is not None and after.flush is None:
         taker = after.players[after.collected_by]
         told += _say(f"{taker}, the only player left in, collects the pool of "
-                     f"{_amount(after.pool)} units without play", RuleId.COLLECT)
+                     f"{_units(after.pool)} without play", RuleId.COLLECT)
     return told
 
 
@@ -368,7 +373,7 @@ def narrate_settlement(state: DealState) -> Narration:
         return _flush(state) + _carry(state)
     if state.collected_by is not None:
         return _say(f"{names[state.collected_by]} receives the whole pool of "
-                    f"{_amount(state.pool)} units", RuleId.COLLECT) + _carry(state)
+                    f"{_units(state.pool)}", RuleId.COLLECT) + _carry(state)
     wins = Counter(t.winner for t in state.tricks)
     parts: list[tuple[str, RuleKey]] = []
     for seat in state.active:
@@ -379,9 +384,9 @@ def narrate_settlement(state: DealState) -> Narration:
                           RuleId.DEFEND))
         elif seat in settled.payouts:
             parts.append((f"{name} wins {_tricks(wins[seat])}: "
-                          f"{_amount(settled.payouts[seat])} units", RuleId.PAY_THIRD))
+                          f"{_units(settled.payouts[seat])}", RuleId.PAY_THIRD))
         elif seat in settled.looed:
-            parts.append((f"{name} is looed and pays {_amount(settled.loo)} units", RuleId.LOO))
+            parts.append((f"{name} is looed and pays {_units(settled.loo)}", RuleId.LOO))
         elif wins[seat]:  # tricks won but not paid: the pool is undivided
             parts.append((f"{name} wins {_tricks(wins[seat])} but is paid nothing, as only "
                           "a player who takes all three is paid", VariantRuleId.UNDIVIDED))
@@ -395,13 +400,13 @@ def _flush(state: DealState) -> Narration:
     settled = state.settlement()
     name = state.players[state.flush]  # type: ignore[index]
     told = _say(f"{name} holds three trumps, a flush, and takes the whole pool of "
-                f"{_amount(state.pool)} units without play", VariantRuleId.FLUSH)
+                f"{_units(state.pool)} without play", VariantRuleId.FLUSH)
     others = _names(state, settled.looed)
-    loo = _amount(settled.loo)
+    loo = _units(settled.loo)
     if len(settled.looed) == 1:
-        told += _say(f"{others}, also in, is looed and pays {loo} units", RuleId.LOO)
+        told += _say(f"{others}, also in, is looed and pays {loo}", RuleId.LOO)
     elif settled.looed:
-        told += _say(f"{others}, also in, are looed and pay {loo} units each",
+        told += _say(f"{others}, also in, are looed and pay {loo} each",
                      RuleId.LOO)
     return told
 
@@ -413,7 +418,8 @@ def _carry(state: DealState) -> Narration:
     if carried == 0:
         return _say("Nothing carries over, so the next deal is a simple one",
                     RuleId.CARRY)
-    return _say(f"{_amount(carried)} units carry to the next deal, which is a double one ", RuleId.CARRY)
+    carry = "carries" if carried == 1 else "carry"
+    return _say(f"{_units(carried)} {carry} to the next deal, which is a double one ", RuleId.CARRY)
 
 
 def payout_hint(state: DealState, seat: Seat) -> Narration:

@@ -191,8 +191,12 @@ class ExerciseWidget(LooWidget):
             widgets.BoundedIntText, value=0, min=0, max=10**9, description="Seed",
             tooltip="Type a seed to get that variant", continuous_update=False,
             layout={"width": "14em"})
+        self.form.add_class("loo-form")
+        self.seed_field.add_class("loo-seed")
         self.check_button = self.button("Check", "Check every answer", self.check,
                                         button_style="primary")
+        self.check_button.add_class("loo-check")
+        self.on_msg(self._asked)
         self.solution_button = self.button("Show solution",
                                            "Show the answers and step through the deal",
                                            self.show_solution)
@@ -363,6 +367,38 @@ class ExerciseWidget(LooWidget):
                 control.value = str(value) if str(value) in field.options else _NOT_ANSWERED
             else:
                 control.value = str(value)
+
+    def restore(self, seed: object, values: object, check: bool = False) -> None:
+        """Put back the work a page kept across a reload, then check it when ``check``.
+
+        ``seed`` is the variant the page showed; ``values`` the controls'
+        values in the order of the form (a check box's ``True`` or
+        ``False``, a menu's index, a text field's text), as the classroom's
+        page reads them (``classroom_page/src/work.js``). A value that does
+        not fit its control is left out.
+        """
+        if self.exercise is None or self.error is not None or not isinstance(values, list):
+            return
+        if (self._record is None and type(seed) is int and 0 <= seed <= 10**9
+                and seed != self.exercise.seed):
+            self.load(seed)
+        controls = [one for control in self.inputs.values()
+                    for one in (control if isinstance(control, list) else [control])]
+        for control, value in zip(controls, values, strict=False):
+            if isinstance(control, widgets.Checkbox) and isinstance(value, bool):
+                control.value = value
+            elif (isinstance(control, widgets.Dropdown) and type(value) is int
+                  and 0 <= value < len(control.options)):
+                control.index = value
+            elif isinstance(control, widgets.Text) and isinstance(value, str) and len(value) < 200:
+                control.value = value
+        if check:
+            self.check()
+
+    def _asked(self, _: object, content: Any, buffers: object) -> None:
+        work = content.get("restore") if isinstance(content, dict) else None
+        if isinstance(work, dict):
+            self.restore(work.get("seed"), work.get("values"), work.get("check") is True)
 
     # -- checking ------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ..analysis.bots import Bot, RandomBot, ThumbBot
 from ..analysis.estimate import Estimate, SamplingBot, estimate_actions
-from ..analysis.hints import avoidable_loo, hint, review
+from ..analysis.hints import HAD_BEST, avoidable_loo, hint, played_result, review
 from ..analysis.solver import Solver
 from ..engine.errors import LooError
 from ..engine.legality import Announcement
@@ -37,7 +37,8 @@ class ReviewLine:
     """One of the reader's decisions, judged after the deal.
 
     Attributes:
-        what: "announcement", "card", or "loo" (whether a loo could have been avoided).
+        what: "announcement", "card", "loo" (whether a loo could have been avoided),
+            or "result" (how the deal as played ended, as the engine settled it).
         lost: whether the decision lost value against the better choice.
         sentence: the judgement in one sentence.
     """
@@ -76,6 +77,11 @@ def estimate_words(found: Estimate) -> str:
     return f"{doing} {verb} about {size} unit{'' if size == '1' else 's'} on average here"
 
 
+def _hint_label(phase: Phase) -> str:
+    """The hint button's words: a card to play, or a call to make."""
+    return "Best call and why" if phase is Phase.ANNOUNCE else "Best card and why"
+
+
 class PracticeSession(SeatWidget[DealState]):
     """A session of several deals: the reader plays one seat, computer players the rest.
 
@@ -86,13 +92,17 @@ class PracticeSession(SeatWidget[DealState]):
     played by computer players (:mod:`loo_tutor.analysis.bots`) that see only their
     own seat's view.
 
-    *Best card and why* asks for a hint: for a card, the best-play solver
+    *Best card and why* (*Best call and why* when the reader is to announce)
+    asks for a hint: for a card, the best-play solver
     (:func:`loo_tutor.analysis.hints.hint`), which looks at every hand, as a teacher
-    looking over the table would; for an announcement, the sampling estimate
+    looking over the table would, and takes every player to play their best
+    for themselves from then on; for an announcement, the sampling estimate
     of each call (:mod:`loo_tutor.analysis.estimate`), which sees only what the
-    reader sees. After each deal a review marks each of the reader's
-    decisions that lost value and names the better choice: cards judged with
-    best play, the announcement by sampled estimates. The balances after each
+    reader sees and plays each sampled deal out by rules of thumb. Each hint
+    says what it assumes. After each deal a review gives the reader's result as
+    the engine settled it, then marks each of the reader's decisions that
+    lost value and names the better choice: cards judged with best play, the
+    announcement by sampled estimates. The balances after each
     deal are drawn as a chart (:func:`loo_tutor.render.chart.balance_chart`).
 
     Args:
@@ -147,7 +157,7 @@ class PracticeSession(SeatWidget[DealState]):
         self.hand = hand_box(self)
         self.call_box = self.part(widgets.HBox)
         self.calls = announcement_buttons(self, self.announce)
-        self.hint_button = self.button("Best card and why",
+        self.hint_button = self.button(_hint_label(Phase.PLAY),
                                        "A hint for the decision in front of you",
                                        self.ask_hint, icon="lightbulb-o")
         self.next_button = self.button("Next deal", "Book this deal and deal the next one",
@@ -247,18 +257,20 @@ class PracticeSession(SeatWidget[DealState]):
             self.hint_text = "There is no decision of yours to give a hint for just now."
         elif state.phase is Phase.PLAY:
             self.hint_button.description = "Thinking…"
-            self.hint_text = hint(state, self._solver).sentence + (
-                " (The hint looks at every hand.)")
+            self.hint_text = hint(state, self._solver).sentence
         else:
             self.hint_button.description = "Estimating…"
             found = self._estimates(observation(state, self.seat))
             best = max(found, key=lambda e: e.mean)
-            self.hint_text = (f"Best: {_call_words(best.action)}. Over {self._samples} "
-                              "deals dealt at random from what you can see, "
+            self.hint_text = (f"Best: {_call_words(best.action)}. {self._sampled()}, "
                               + "; ".join(estimate_words(e) for e in found) + ".")
-        self.hint_button.description = "Best card and why"
         self._refresh()
         return self.hint_text
+
+    def _sampled(self, see: str = "can see") -> str:
+        """What an announcement's estimate assumes, as its sentences say it."""
+        return (f"Over {self._samples} deals dealt at random from what you {see}, and "
+                "played out by every player following rules of thumb")
 
     def _estimates(self, view: PlayerView) -> list[Estimate]:
         seed = 0 if self._seed is None else self._seed
@@ -277,20 +289,25 @@ class PracticeSession(SeatWidget[DealState]):
                             and e.action.announcement is chosen)
                 lost = best is not mine and mine.high < best.low  # the intervals do not meet
                 said = BUTTONS[chosen][0].lower()
+                sampled = self._sampled("could see")
                 if lost:
-                    text = (f"You chose to {said}, which cost you: {estimate_words(mine)}; "
-                            f"{estimate_words(best)}.")
+                    text = (f"You chose to {said}, which cost you. {sampled}, "
+                            f"{estimate_words(mine)}; {estimate_words(best)}.")
                 elif best is mine:
-                    text = f"You chose to {said}, the best choice: {estimate_words(mine)}."
+                    text = (f"You chose to {said}, the best choice. {sampled}, "
+                            f"{estimate_words(mine)}.")
                 else:
                     text = (f"You chose to {said}, as good as the best choice as far as the "
-                            f"sampled deals can tell: {estimate_words(mine)}; "
+                            f"sampled deals can tell. {sampled}, {estimate_words(mine)}; "
                             f"{estimate_words(best)}.")
                 lines.append(ReviewLine("announcement", lost, text))
-        for item in review(self.states, self.seat, self._solver):
+        cards = review(self.states, self.seat, self._solver)
+        for item in cards:
             lost = item.lost > 0 or item.best.tricks[self.seat] > item.played.tricks[self.seat]
             lines.append(ReviewLine("card", lost, f"Trick {item.trick}: {item.sentence}"))
         final = self.state
+        if cards:
+            lines.append(ReviewLine("result", False, played_result(final, self.seat, cards)))
         if final.collected_by is None and self.seat in final.settlement().looed:
             check = avoidable_loo(self.states, self.seat, self._solver)
             name = final.players[self.seat]
@@ -327,6 +344,7 @@ class PracticeSession(SeatWidget[DealState]):
                             hand if state.phase is Phase.PLAY else (), [], playing, self.play,
                             self._four)
         self.hint_button.disabled = not mine
+        self.hint_button.description = _hint_label(state.phase)
         over = state.is_terminal() and session.is_over()
         self.next_button.description = "New session" if over else "Next deal"
         self.next_button.tooltip = ("Start a new session of as many deals" if over
@@ -351,13 +369,16 @@ class PracticeSession(SeatWidget[DealState]):
                     'this deal.</p></section>')
         items = "".join(
             f'<li class="{"loo-lost" if line.lost else "loo-fine"}">'
-            f'{"✗ " if line.lost else "✓ "}{html.escape(line.sentence)}</li>' for line in lines)
+            f'{"✗ " if line.lost else "✓ "}{html.escape(line.sentence)}</li>'
+            for line in lines if line.what != "result")
+        played = "".join(f"<p>{html.escape(line.sentence)}</p>"
+                         for line in lines if line.what == "result")
         lost = sum(line.lost for line in lines)
         head = ("Every decision held its value." if not lost else
                 f"{lost} decision{'s' if lost > 1 else ''} lost value (marked ✗).")
-        return (f'<section class="loo-review"><h4>Review</h4><p>{head} Cards are judged with '
-                'best play by everyone, all hands known; announcements by sampled estimates '
-                'from what you could see.</p>'
+        return (f'<section class="loo-review"><h4>Review</h4><p>{head} A card is judged by '
+                f'what it would have led to {html.escape(HAD_BEST)}; an announcement by sampled '
+                f'estimates from what you could see.</p>{played}'
                 f'<ul>{items}</ul></section>')
 
     def _chart_html(self) -> str:

@@ -27,6 +27,7 @@ import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
@@ -38,7 +39,7 @@ from loo_tutor.apps import classroom
 from loo_tutor.apps.cli import build_parser, main
 
 from browser_support import in_browser, new_page
-from classroom_server import in_a_loop_of_its_own, kernel_ids, stop
+from classroom_server import in_a_loop_of_its_own, kernel_ids, page_cookie, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -419,12 +420,19 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
     assert at_end == [*after_run, "Kernel ready for a.ipynb: k2 has run the notebook"]
 
 
+def _students(taken: Any) -> int:
+    """How many kernels pages hold, from what :func:`classroom._says_when_ready` returned."""
+    ids, starting = taken()
+    return len(ids) + int(starting)
+
+
 def test_the_students_are_the_kernels_taken_from_the_pools_and_still_running() -> None:
     async def play() -> list[int]:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        students = classroom._says_when_ready(kernels)
-        assert students is not None
+        taken = classroom._says_when_ready(kernels)
+        assert taken is not None
+        students = partial(_students, taken)
         counted = [students()]
         kernels._pools["a.ipynb"].pop(0)  # a page takes a kernel still starting
         kernels.fill_if_needed(delay=None, notebook_name="a.ipynb")
@@ -443,12 +451,12 @@ def test_a_kernel_started_outside_the_pools_is_a_student_s() -> None:
     async def play() -> int:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        students = classroom._says_when_ready(kernels)
-        assert students is not None
+        taken = classroom._says_when_ready(kernels)
+        assert taken is not None
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         kernels.running.append("started for a page")  # Voila's own way, before a pool is ready
-        return students()
+        return _students(taken)
 
     assert in_a_loop_of_its_own(play()) == 1
 
@@ -642,7 +650,7 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
     part, headers = _get(script, **{"Accept-Encoding": "gzip", "Range": "bytes=0-9"})
     assert part == plain[:10] and headers["Content-Encoding"] is None
     page, headers = _get(server.url + "voila/render/forced-ace.ipynb",
-                         **{"Accept-Encoding": "gzip"})
+                         **{"Accept-Encoding": "gzip", "Cookie": page_cookie(server.url)})
     assert "no-store" in headers["Cache-Control"] and b"jupyter-config-data" in page
     config = re.search(rb'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
                        page, re.DOTALL)
@@ -735,7 +743,9 @@ def test_the_server_says_when_the_kernel_kept_ready_has_run_its_notebook(server:
     filled = [i for i, line in enumerate(server.log)
               if "Kernel pool of payout.ipynb is filled" in line]
     assert filled and filled[0] < at, "".join(server.log[-30:])
-    with urllib.request.urlopen(server.url + "voila/render/payout.ipynb", timeout=60) as reply:
+    with urllib.request.urlopen(urllib.request.Request(
+            server.url + "voila/render/payout.ipynb",
+            headers={"Cookie": page_cookie(server.url)}), timeout=60) as reply:
         page = reply.read().decode()
     config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
                        page, re.S)

@@ -24,16 +24,27 @@ from loo_tutor.apps.admission import Admission, Verdict, default_most
 
 from browser_support import in_browser, new_page
 from classroom_protocol import PAGE, TRAINER, Student
-from classroom_server import NOTEBOOKS, Server, free_port, in_a_loop_of_its_own, start, stop
+from classroom_server import (
+    NOTEBOOKS,
+    Server,
+    free_port,
+    in_a_loop_of_its_own,
+    kernels,
+    page_cookie,
+    start,
+    stop,
+)
 
 STARTED = "Kernel started: "
 READY = "Kernel ready for "
 _ASKS = re.compile(r"var open = (\"[^\"]*\"), ask = (\"[^\"]*\");")
 
 
-def fetch(url: str) -> tuple[int, str, dict[str, str]]:
+def fetch(url: str, cookie: str = "") -> tuple[int, str, dict[str, str]]:
+    """``url`` fetched with the ``Cookie`` header ``cookie`` (none when empty)."""
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
     try:
-        with urllib.request.urlopen(url, timeout=120) as reply:
+        with urllib.request.urlopen(request, timeout=120) as reply:
             return reply.status, reply.read().decode(), dict(reply.headers)
     except urllib.error.HTTPError as refused:
         return refused.code, refused.read().decode(), dict(refused.headers)
@@ -78,20 +89,23 @@ def test_the_third_student_waits_gets_in_when_one_leaves_and_the_fourth_is_told_
             first, second = Student(server.url, PAGE), Student(server.url, PAGE)
             await first.open(120)
             await second.open(120)
-            seen["third"] = await asyncio.to_thread(fetch, server.url + PAGE)
-            seen["fourth"] = await asyncio.to_thread(fetch, server.url + PAGE)
+            third_cookie, fourth_cookie = page_cookie(server.url), page_cookie(server.url)
+            seen["third"] = await asyncio.to_thread(fetch, server.url + PAGE, third_cookie)
+            seen["fourth"] = await asyncio.to_thread(fetch, server.url + PAGE, fourth_cookie)
             third_opens, third_asks = where_it_asks(seen["third"][1])
             fourth_opens, fourth_asks = where_it_asks(seen["fourth"][1])
             waited = asyncio.create_task(wait_on(server.url, fourth_asks))
             await first.leave()
             await wait_on(server.url, third_asks)
-            third = Student(server.url, third_opens)
+            third = Student(server.url, third_opens,
+                            cookies=dict([third_cookie.split("=", 1)]))
             await third.open(120)
             seen["third live"] = third.widget_with(TRAINER) is not None
             # the pool's new kernel is started, so the students are counted right
             await asyncio.to_thread(wait_for_lines, server, STARTED, notebooks + 3)  # one a page
             await waited  # the fourth student's wait is over, with no place
-            seen["fourth at last"] = await asyncio.to_thread(fetch, server.url + fourth_opens)
+            seen["fourth at last"] = await asyncio.to_thread(fetch, server.url + fourth_opens,
+                                                            fourth_cookie)
             await second.leave()
             await third.leave()
             return seen
@@ -212,3 +226,78 @@ def test_in_a_browser_the_waiting_page_says_so_and_opens_the_app_when_a_place_is
     assert seen["waiting"].startswith("Waiting for the server: all the places of this class")
     assert f"?{admission.TICKET}=" in seen["address"]
     assert not [e for e in seen["errors"] if "503" not in e], seen["errors"]
+
+
+def test_bare_requests_take_no_kernel_and_lock_nobody_out() -> None:
+    """Three ``curl``s of an app get a page that opens it, and no kernel: a student still gets in."""
+    server = start("--port", str(free_port()), "--max-students", "1", "--pool-size", "0")
+    try:
+        bare = []
+        for _ in range(3):
+            with urllib.request.urlopen(server.url + "voila/render/payout.ipynb",
+                                        timeout=120) as reply:
+                bare.append((reply.status, reply.read().decode(),
+                             reply.headers.get_all("Set-Cookie") or []))
+        after_bare = len(kernels(server))
+
+        async def student() -> bool:
+            one = Student(server.url, PAGE)
+            await one.open(120)
+            live = one.widget_with(TRAINER) is not None
+            await one.leave()
+            return live
+
+        live = in_a_loop_of_its_own(student())
+    finally:
+        stop(server)
+    for code, page, cookies in bare:
+        assert code == 200 and "Opening the page" in page and "kernelId" not in page
+        assert any(cookie.startswith(f"{admission.PAGE_COOKIE}=") for cookie in cookies)
+    assert after_bare == 0 and live
+
+
+def test_one_student_with_two_apps_holds_one_place() -> None:
+    server = start("--port", str(free_port()), "--max-students", "1", "--pool-size", "0")
+    try:
+        async def two_apps() -> tuple[bool, int]:
+            first = Student(server.url, PAGE)
+            await first.open(120)
+            second = Student(server.url, "voila/render/exercises.ipynb", cookies=first.cookies)
+            await second.open(120)  # no wait: the same browser's second app
+            other, _, _ = await asyncio.to_thread(fetch, server.url + PAGE,
+                                                  page_cookie(server.url))
+            await second.leave()
+            await first.leave()
+            return bool(second.kernel_id), other
+
+        second_opened, other = in_a_loop_of_its_own(two_apps())
+    finally:
+        stop(server)
+    assert second_opened and other == 503  # another browser waits for the one place
+
+
+def test_a_tab_closed_without_a_goodbye_frees_its_place_within_a_minute() -> None:
+    server = start("--port", str(free_port()), "--max-students", "1", "--pool-size", "0")
+    try:
+        async def closed_tab() -> tuple[int, float, bool]:
+            gone = Student(server.url, PAGE)
+            await gone.open(120)
+            cookie = page_cookie(server.url)
+            code, page, _ = await asyncio.to_thread(fetch, server.url + PAGE, cookie)
+            opens, asks = where_it_asks(page)
+            gone.close()  # the tab closed without telling the server
+            closed_at = time.monotonic()
+            await wait_on(server.url, asks)
+            freed_after = time.monotonic() - closed_at
+            comer = Student(server.url, opens, cookies=dict([cookie.split("=", 1)]))
+            await comer.open(120)
+            live = comer.widget_with(TRAINER) is not None
+            await comer.leave()
+            return code, freed_after, live
+
+        code, freed_after, live = in_a_loop_of_its_own(closed_tab())
+    finally:
+        stop(server)
+    print(f"the place of a tab closed without a goodbye was free after {freed_after:.1f} s")
+    assert code == 503 and live
+    assert freed_after < 60  # the promise to the teacher: within a minute

@@ -33,6 +33,7 @@ from classroom_server import (
     Server,
     free_port,
     kernel_ids,
+    page_cookie,
     start,
     stop,
     wait_until_quiet,
@@ -280,7 +281,9 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
 
 def test_the_page_script_is_sent_compressed_and_cacheable(output_server: Server,
                                                           script: Path) -> None:
-    with urllib.request.urlopen(output_server.url + "voila/render/output.ipynb") as reply:
+    with urllib.request.urlopen(urllib.request.Request(
+            output_server.url + "voila/render/output.ipynb",
+            headers={"Cookie": page_cookie(output_server.url)})) as reply:
         page = reply.read().decode("utf-8")
     found = re.search(r'<script defer src="([^"]+/classroom\.js\?v=[0-9a-f]+)"', page)
     assert found, "the page does not load its script"
@@ -299,7 +302,9 @@ def test_voilas_own_page_on_request(notebooks: Path) -> None:
     server = start("--port", str(free_port()), "--pool-size", "0", "--page", "voila",
                    notebooks=notebooks)
     try:
-        with urllib.request.urlopen(server.url + "voila/render/output.ipynb") as reply:
+        with urllib.request.urlopen(urllib.request.Request(
+                server.url + "voila/render/output.ipynb",
+                headers={"Cookie": page_cookie(server.url)})) as reply:
             page = reply.read().decode("utf-8")
     finally:
         stop(server)

@@ -43,6 +43,7 @@ from classroom_server import (
     free_port,
     kernel_ids,
     listening_addresses,
+    page_cookie,
     start,
     stop,
 )
@@ -62,7 +63,9 @@ def server() -> Iterator[Server]:
 
 def _open_page(base: str, notebook: str = "forced-ace.ipynb") -> tuple[str, str]:
     """Open a notebook's page as a browser would; returns its HTML and its kernel's id."""
-    with urllib.request.urlopen(f"{base}voila/render/{notebook}", timeout=120) as reply:
+    with urllib.request.urlopen(urllib.request.Request(
+            f"{base}voila/render/{notebook}", headers={"Cookie": page_cookie(base)}),
+            timeout=120) as reply:
         page = reply.read().decode("utf-8")
     found = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page) or \
         re.search(r"kernel[_-]?[iI]d[\"']?\s*[:=]\s*[\"']([0-9a-f-]{36})", page)
@@ -161,6 +164,7 @@ def test_a_kernel_is_stopped_only_with_the_pages_xsrf_token(server: Server) -> N
     of the ``_xsrf`` cookie that the server gave the page, in the cookie and in the form."""
     cookies = http.cookiejar.CookieJar()
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
+    browser.open(f"{server.url}voila/render/forced-ace.ipynb", timeout=120).close()  # a cookie
     with browser.open(f"{server.url}voila/render/forced-ace.ipynb", timeout=120) as reply:
         page = reply.read().decode("utf-8")
     kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)

@@ -39,3 +39,16 @@ def test_an_exchange_by_a_player_who_passed_is_illegal_and_says_why(text: str) -
     assert "C passed" in error["message"] and "out of this deal" in error["message"]
     assert "play has begun" not in error["message"]  # no card has been played
 
+
+
+@pytest.mark.parametrize("text", [
+    irish("{A: [7H, KC], B: [3S]}").replace("C: pass, D: pass, E: pass", "C: pass"),
+    pam("{A: [2S, 3S], B: [], D: [QC]}").replace("C: pass, D: stand", "C: pass"),
+], ids=["irish", "pam"])
+def test_an_exchange_before_the_announcements_end_is_illegal_not_malformed(text: str) -> None:
+    result = check(loads(text))
+    assert result["status"] == "illegal"
+    error = result["error"]
+    assert (error["player"], error["phase"], error["rule"]) == ("A", "exchange", "V-EXCHANGE")
+    assert "announcements are not finished" in error["message"]
+    assert "D's turn to announce" in error["message"]

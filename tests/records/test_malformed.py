@@ -89,6 +89,20 @@ def test_resign_is_pass_under_the_blenheim_rules_and_told_to_write_pass_elsewher
         check(loads(record))
 
 
+@pytest.mark.parametrize("written, shown", [("1000.0", "1000.0"), ("1.5", "1.5"), ("-3.0", "-3.0")])
+def test_a_decimal_carried_balance_is_named_as_a_decimal(written: str, shown: str) -> None:
+    with pytest.raises(MalformedRecord) as refused:
+        check(loads(SIMPLE.replace("carried: 0", f"carried: {written}")))
+    message = str(refused.value)
+    assert message.startswith("carried") and "decimal" in message and shown in message, message
+
+
+def test_a_whole_decimal_carried_balance_is_told_the_whole_number_to_write() -> None:
+    with pytest.raises(MalformedRecord) as refused:
+        check(loads(SIMPLE.replace("carried: 0", "carried: 1000.0")))
+    assert "the whole number 1000 " in str(refused.value)
+
+
 def test_a_trick_cut_short_is_counted_from_one_in_words() -> None:
     with pytest.raises(MalformedRecord) as refused:
         check(loads(FORCED_ACE + STOOD + "tricks: [[AH], [7H, 3S, 5D]]\n"))

@@ -247,6 +247,12 @@ def test_settlement_in_exact_thirds() -> None:
     assert "Nothing carries over" in told.text
 
 
+def test_one_unit_is_singular() -> None:
+    told = narrate_settlement(replay(example("simple-reveal")).states[-1])
+    assert "B wins one trick: 1 unit (R-PAY-THIRD)" in told.text
+    assert "1 units" not in told.text
+
+
 def test_settlement_of_a_defended_pool() -> None:
     told = story("defended-pool")[-1]
     assert RuleId.DEFEND in told.rules and RuleId.LOO in told.rules

@@ -305,3 +305,27 @@ def test_a_wrong_answer_names_each_rule_once_and_not_the_cards_left_out() -> Non
     for rule in RuleId:  # the refusals share their rule: it is linked once
         assert note.count(f'#{rule.label}"') <= 1, (rule, note)
     assert "did not tick may be played" in note
+
+
+def _form_values(widget: ExerciseWidget) -> list[object]:
+    """The controls' values in the order of the form, as the classroom's page reads them."""
+    values: list[object] = []
+    for control in widget.inputs.values():
+        for one in control if isinstance(control, list) else [control]:
+            values.append(one.index if isinstance(one, widgets.Dropdown) else one.value)
+    return values
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_work_kept_by_the_page_is_restored_and_its_waiting_check_judged(kind: Kind) -> None:
+    before = ExerciseWidget(kind, seed=321)
+    assert before.exercise is not None
+    before.fill(before.exercise.answers())
+    after = ExerciseWidget(kind, seed=7)  # the page's fresh exercise, after a reload
+    after.restore(321, _form_values(before), check=True)
+    assert after.seed == 321 and after.answers() == before.answers()
+    assert all(r.status == "right" for r in after.results.values()), after.results
+    assert "data-loo-checked" in after.summary.value
+    odd = ExerciseWidget(kind, seed=7)
+    odd.restore(True, ["x", 3.5, None, -1, 10**6], check=False)
+    assert odd.seed == 7 and odd.results == {} and odd.summary.value == ""

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import random
+import re
 import sys
 from fractions import Fraction
 
 import pytest
 
-from loo_tutor.analysis.hints import hint
+from loo_tutor.analysis.bots import ThumbBot
+from loo_tutor.analysis.estimate import estimate_actions
+from loo_tutor.analysis.hints import IF_BEST, hint
+from loo_tutor.engine.observe import observation
 from loo_tutor.engine.state import Phase
 from loo_tutor.render.chart import balance_chart
-from loo_tutor.widgets.practice import PracticeSession
+from loo_tutor.widgets.practice import PracticeSession, estimate_words
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dan", "Emil"]
 
@@ -109,6 +114,75 @@ def test_a_weak_card_is_marked_in_the_review() -> None:
               if line.lost and line.what == "card"]
     assert len(marked) == 2 and shown
     assert all("lost value" in line.sentence and "was better" in line.sentence for line in marked)
+
+
+def test_the_button_names_a_call_or_a_card_and_every_hint_states_its_assumption() -> None:
+    practice = PracticeSession(PLAYERS, seat="Anna", deals=3, seed=7, samples=20)
+    seen = set()
+    while not practice.session.is_over() or not practice.state.is_terminal():
+        state = practice.state
+        if state.is_terminal():
+            practice.next_deal()
+            continue
+        text = practice.ask_hint()
+        if state.phase is Phase.ANNOUNCE:
+            assert practice.hint_button.description == "Best call and why"
+            assert "from what you can see" in text and "rules of thumb" in text
+            practice.announce("stand")
+        else:
+            assert practice.hint_button.description == "Best card and why"
+            assert IF_BEST in text
+            practice.play(hint(state).card)
+        seen.add(state.phase)
+    assert seen == {Phase.ANNOUNCE, Phase.PLAY}
+
+
+def test_the_review_gives_the_deal_as_the_engine_settled_it() -> None:
+    # The others here play by rules of thumb, not their best: where that changed the
+    # end from what a hint promised, the review says so, with the engine's result.
+    departed = 0
+    for seed in range(7, 12):
+        practice = PracticeSession(PLAYERS, seat="Anna", deals=3, seed=seed, samples=20)
+        while not (practice.session.is_over() and practice.state.is_terminal()):
+            state = practice.state
+            if state.is_terminal():
+                practice.next_deal()
+            elif state.phase is Phase.ANNOUNCE:
+                practice.announce("stand")
+            else:
+                practice.play(hint(state).card)
+        for deal, lines in zip(practice.session.history, practice.reviews, strict=True):
+            told = [line.sentence for line in lines if line.what == "result"]
+            if 0 not in deal.active:
+                assert not told
+                continue
+            won = sum(1 for trick in deal.tricks if trick.winner == 0)
+            looed = 0 in deal.settlement().looed
+            assert len(told) == 1
+            assert told[0].startswith("In the deal as played you were looed" if looed else
+                                      f"In the deal as played you won {WORDS[won]}")
+            departed += "Had everyone played their best" in told[0]
+            assert not re.search(r"(?<![\d/.])1 units", practice.html)
+    assert departed
+
+
+WORDS = ["no tricks", "one trick", "two tricks", "three tricks"]
+
+
+def test_an_announcement_hint_prints_the_estimates_numbers() -> None:
+    practice = PracticeSession(PLAYERS, seat="Anna", deals=3, seed=7, samples=20)
+    while practice.state.phase is not Phase.ANNOUNCE:
+        state = practice.state
+        if state.is_terminal():
+            practice.next_deal()
+        else:
+            practice.play(hint(state).card)
+    text = practice.ask_hint()
+    rng = random.Random(f"estimate-7-{len(practice.session.history)}")
+    found = estimate_actions(observation(practice.state, practice.seat), samples=20, rng=rng,
+                             rollout=ThumbBot())
+    assert text.startswith("Best: ") and "Over 20 deals" in text
+    assert all(estimate_words(e) in text for e in found)
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [
