@@ -301,6 +301,38 @@ def wait_live(page: Any, widget_text: str, button_text: str) -> Any:
     return page
 
 
+SETTLE = """() => new Promise(resolve => {
+  let last = performance.now();
+  const seen = new MutationObserver(() => { last = performance.now(); });
+  seen.observe(document.body, {subtree: true, childList: true, attributes: true,
+                               characterData: true});
+  const started = performance.now();
+  (function tick() {
+    const now = performance.now();
+    if (now - last > 400 || now - started > 8000) { seen.disconnect(); resolve(); }
+    else setTimeout(tick, 50);
+  })();
+})"""
+"""Wait until the page has not changed for 0.4 s (at most 8 s)."""
+
+ANSWERED = """(widget, still, most) => new Promise(resolve => {
+    const started = performance.now();
+    let changed = null;
+    const seen = new MutationObserver(() => { changed = performance.now(); });
+    seen.observe(widget, {subtree: true, childList: true, attributes: true, characterData: true});
+    (function tick() {
+      const now = performance.now();
+      if ((changed !== null && now - changed >= still) || now - started >= most) {
+        seen.disconnect();
+        resolve();
+      } else setTimeout(tick, 10);
+    })();
+  })"""
+"""A JavaScript function that resolves once ``widget`` has changed and then stayed
+still for ``still`` ms (the answer of its Python drawn), or after ``most`` ms
+without a change."""
+
+
 # -- accessibility ------------------------------------------------------------------
 
 AXE = ROOT / "_vendor_test" / "axe-core" / "axe.min.js"

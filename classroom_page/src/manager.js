@@ -66,6 +66,18 @@ export class WidgetManager extends ManagerBase {
     return this._loadFromKernel();
   }
 
+  // Every view, as the widget packages make it; a part that says verdicts and
+  // hints (the class loo-said: loo_tutor/widgets/_base.py) becomes an ARIA
+  // live region as it is made, so that a screen reader reads out each change.
+  async create_view(model, options) {
+    const view = await super.create_view(model, options);
+    if ((model.get('_dom_classes') || []).includes('loo-said')) {
+      view.el.setAttribute('aria-live', 'polite');
+      view.el.setAttribute('aria-atomic', 'true');
+    }
+    return view;
+  }
+
   // The view of the widget ``modelId``, drawn into ``place`` (in the page).
   async draw(modelId, place) {
     const model = await this.get_model(modelId);

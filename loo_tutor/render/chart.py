@@ -49,9 +49,22 @@ def balance_chart(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
     """
     summary = _summary(players, rows)
     return HtmlStr(f'<figure class="loo-chart" role="group" aria-label="{_html.escape(summary)}" '
-                   f'style="margin:0.5em 0;max-width:40em">'
-                   f'<div aria-hidden="true">{_svg(players, rows, highlight)}</div>'
+                   f'style="margin:0.5em 0;max-width:28em">'
+                   f'<div aria-hidden="true">{_svg(players, rows, highlight)}'
+                   f'{_key(players, highlight)}</div>'
                    f'<figcaption>{_html.escape(summary)}</figcaption></figure>')
+
+
+def _key(players: Sequence[str], highlight: int | None) -> str:
+    """The key to the lines, in HTML below the chart: at the text's own size on any
+    screen, where words inside the drawing shrink with it."""
+    items = "".join(
+        f'<li style="white-space:nowrap"><span style="display:inline-block;width:1.6em;'
+        f'vertical-align:middle;border-top:{3 if seat == highlight else 2}px solid '
+        f'{COLOURS[seat % len(COLOURS)]}"></span> {_html.escape(name)}</li>'
+        for seat, name in enumerate(players))
+    return (f'<ul class="loo-chart-key" style="display:flex;flex-wrap:wrap;gap:0.2em 1em;'
+            f'list-style:none;margin:0.3em 0 0;padding:0">{items}</ul>')
 
 
 def _series(players: Sequence[str], rows: Sequence[Sequence[Fraction]]) -> list[list[float]]:
@@ -61,7 +74,7 @@ def _series(players: Sequence[str], rows: Sequence[Sequence[Fraction]]) -> list[
 def _svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
          highlight: int | None) -> str:
     """Axes, a zero line, one polyline a player and a key, in a box that scales."""
-    width, height, left, right, top, bottom = 560, 240, 48, 110, 12, 30
+    width, height, left, right, top, bottom = 450, 240, 52, 14, 12, 44
     series = _series(players, rows)
     values = [v for line in series for v in line]
     low, high = min([*values, 0.0]), max([*values, 0.0])
@@ -76,7 +89,7 @@ def _svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
         return top + (height - top - bottom) * (high - value) / (high - low)
 
     opening = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-               'width="100%" font-family="system-ui,sans-serif" font-size="12" '
+               'width="100%" font-family="system-ui,sans-serif" font-size="18" '
                'fill="currentColor" style="display:block;max-width:100%;height:auto">')
     parts = [opening]
     parts.append(f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
@@ -84,10 +97,10 @@ def _svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
     parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" '
                  'stroke="currentColor"/>')
     for value in (low, 0.0, high):
-        parts.append(f'<text x="{left - 4}" y="{y(value) + 4:.1f}" text-anchor="end">'
+        parts.append(f'<text x="{left - 4}" y="{y(value) + 6:.1f}" text-anchor="end">'
                      f'{value:+.0f}</text>')
     for deal in range(steps + 1):
-        parts.append(f'<text x="{x(deal):.1f}" y="{height - bottom + 14}" '
+        parts.append(f'<text x="{x(deal):.1f}" y="{height - bottom + 20}" '
                      f'text-anchor="middle">{deal}</text>')
     parts.append(f'<text x="{(left + width - right) / 2:.0f}" y="{height - 2}" '
                  'text-anchor="middle">deal</text>')
@@ -97,10 +110,5 @@ def _svg(players: Sequence[str], rows: Sequence[Sequence[Fraction]],
         thick = 3 if seat == highlight else 1.5
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
                      f'stroke-width="{thick}"/>')
-        key_y = top + 14 * seat + 6
-        parts.append(f'<line x1="{width - right + 10}" y1="{key_y}" x2="{width - right + 26}" '
-                     f'y2="{key_y}" stroke="{colour}" stroke-width="{thick}"/>'
-                     f'<text x="{width - right + 30}" y="{key_y + 4}">'
-                     f'{_html.escape(players[seat])}</text>')
     parts.append("</svg>")
     return "".join(parts)

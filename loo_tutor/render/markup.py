@@ -255,6 +255,28 @@ def link_rules(text: str, base: str = RULES_BASE) -> HtmlStr:
     return HtmlStr(_CARD_WRITTEN.sub(card, _RULE_ID.sub(link, html.escape(text))))
 
 
+_CITED = re.compile(r"\s*\(([RV]-[A-Z]+(?:-[A-Z]+)*)\)")
+"""A rule ID cited in brackets, with the space before it."""
+
+
+def cite_once(lines: Iterable[str]) -> list[str]:
+    """``lines`` with each rule ID in brackets kept only where it is first cited,
+    so that a message of several sentences names each rule once.
+
+    >>> cite_once(["A must trump (R-TRUMP-WIN).", "So must B (R-TRUMP-WIN)."])
+    ['A must trump (R-TRUMP-WIN).', 'So must B.']
+    """
+    cited: set[str] = set()
+
+    def once(match: re.Match[str]) -> str:
+        if match.group(1) in cited:
+            return ""
+        cited.add(match.group(1))
+        return match.group(0)
+
+    return [_CITED.sub(once, line) for line in lines]
+
+
 def narration_html(narration: Narration, base: str = RULES_BASE) -> HtmlStr:
     """A narration as a paragraph, its rule IDs linked to the book."""
     return HtmlStr(f'<p class="loo-narration">{link_rules(narration.text, base)}</p>')

@@ -47,7 +47,7 @@ from ..teaching.exercises import (
     make,
 )
 from ..teaching.marking import key_text
-from .markup import HtmlStr, card_text_html, link_rules, stylesheet
+from .markup import HtmlStr, card_text_html, cite_once, link_rules, stylesheet
 
 __all__ = [
     "MAX_COUNT", "answer_key_html", "position_html",
@@ -244,7 +244,8 @@ def solution_html(exercise: Exercise, base: str | None = None) -> str:
     rows = []
     for answer in exercise.solution():
         label = _e(exercise.field(answer.field).label)
-        why = link_rules(answer.why, base) if base is not None else _e(answer.why)
+        said = cite_once([answer.why])[0]
+        why = link_rules(said, base) if base is not None else _e(said)
         rule = ""
         if answer.rule is not None and base is None:
             rule = f' <span class="loo-rule-title">[{_e(answer.rule.heading)}]</span>'

@@ -4,7 +4,7 @@ and the one loop of a widget where the reader acts for a seat."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, Union, cast
 
 import ipywidgets as widgets
@@ -123,6 +123,24 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         made = self.part(widgets.Button, description=words, tooltip=tip, **traits)
         made.on_click(lambda _: act())
         return made
+
+    SAID = "loo-said"
+    """The class of a part whose words a screen reader reads out when they change:
+    the page's script makes it an ARIA live region (``classroom_page/src/manager.js``)."""
+
+    def said(self) -> widgets.HTML:
+        """An HTML part for verdicts and hints, read out by a screen reader when it changes."""
+        box = self.part(widgets.HTML)
+        box.add_class(self.SAID)
+        return box
+
+    def ask_for_an_answer(self, notes: Iterable[widgets.HTML], summary: widgets.HTML) -> None:
+        """What a Check with every answer left empty shows: no verdict beside the
+        answers, and a line asking for one."""
+        for note in notes:
+            note.value = ""
+        summary.value = ('<p class="loo-summary">Nothing to check yet: answer a question '
+                         "above, then press Check.</p>")
 
     def on_enter(self, field: widgets.Text, act: Callable[[], object]) -> None:
         """Call ``act()`` when Enter is pressed in ``field`` (the browser's ``submit`` event)."""

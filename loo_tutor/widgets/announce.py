@@ -106,7 +106,7 @@ class AnnouncementTrainer(SeatWidget[DealState]):
         if not self._open(lambda: announcing_state(record_or_state, seat), four_colour,
                           rules_base):
             return
-        self.feedback = self.part(widgets.HTML)
+        self.feedback = self.said()
         self.table = self.part(widgets.HTML)
         self.buttons = announcement_buttons(self, self.announce)
         self.reset_button = self.button("Reset", "Take the announcement back and try again",
@@ -204,7 +204,7 @@ class DealerDecisionTable(LooWidget):
             )
             menu.observe(lambda _: self._refresh(), names="value")
             self.menus[name] = menu
-        self.result = self.part(widgets.HTML)
+        self.result = self.said()
         dealer = html.escape(start.players[start.dealer])
         self.show(
             self.part(widgets.HTML, f"<p>The dealer is <strong>{dealer}</strong>. "

@@ -125,8 +125,9 @@ def comparison_html(comparison: Comparison, four_colour: bool = False,
     if comparison.is_over():
         now += html.escape(" Both deals are over; each settlement is under its table.")
     log = "".join(step_lines(steps, base))
-    body = (f'<div class="loo-compare"><div class="loo-compare-sides">{"".join(sides)}</div>'
+    body = (f'<div class="loo-compare">'
             f'<p class="loo-compare-now" role="status" aria-live="polite">{now}</p>'
+            f'<div class="loo-compare-sides">{"".join(sides)}</div>'
             f'<p>{parting_summary(steps)}</p>'
             f'<ol class="loo-compare-log" aria-label="Steps of the two deals">{log}</ol></div>')
     return stylesheet(body) + body

@@ -21,7 +21,7 @@ import ipywidgets as widgets
 
 from ..engine.cards import card_text, parse_card
 from ..engine.errors import LooError
-from ..render.markup import RULES_BASE, colour_class, link_rules, rule_link
+from ..render.markup import RULES_BASE, cite_once, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
 from ..teaching.assignment import Assignment
@@ -274,7 +274,7 @@ class ExerciseWidget(LooWidget):
         self.header = self.part(widgets.HTML)
         self.position = self.part(widgets.HTML)
         self.form = self.part(widgets.VBox)
-        self.summary = self.part(widgets.HTML)
+        self.summary = self.said()
         self.solution = self.part(widgets.VBox)
         self.seed_field = self.part(
             widgets.BoundedIntText, value=0, min=0, max=10**9, description="Seed",
@@ -498,12 +498,15 @@ class ExerciseWidget(LooWidget):
             return {}
         results = self.exercise.grade(self.answers())
         self.results = results
-        for key, outcome in results.items():
-            self._notes[key].value = self._note(outcome)
         right, total = score(results)
         answered = sum(r.status != "empty" for r in results.values())
+        if not answered:
+            self.ask_for_an_answer(self._notes.values(), self.summary)
+            return results
+        for key, outcome in results.items():
+            self._notes[key].value = self._note(outcome)
         waiting = f" {total - answered} not answered yet." if answered < total else ""
-        self.summary.value = (f'<p class="loo-summary" role="status"{self._report()}>'
+        self.summary.value = (f'<p class="loo-summary"{self._report()}>'
                               f"{right} of {answered} answers right.{waiting}</p>")
         self.scoreboard.record(self.exercise.name, right, answered,
                                right == total and not self._shown,
@@ -565,11 +568,12 @@ class ExerciseWidget(LooWidget):
 
     def _note(self, outcome: FieldResult) -> str:
         lines = [d.message for d in outcome.details] or [outcome.message]
+        shown = "<br>".join(str(link_rules(line, self._base)) for line in cite_once(lines))
         rule = ""
-        if outcome.rule is not None and outcome.status == "wrong":
-            rule = (f' <span class="loo-note-rule">— read {rule_link(outcome.rule, self._base)} '
-                    f"({html.escape(outcome.rule.heading)})</span>")
-        shown = "<br>".join(str(link_rules(line, self._base)) for line in lines)
+        link = None if outcome.rule is None else rule_link(outcome.rule, self._base)
+        if link is not None and outcome.status == "wrong" and outcome.rule is not None \
+                and f"#{outcome.rule.label}\"" not in shown:  # named once, not again
+            rule = f' <span class="loo-note-rule">— read {link}</span>'
         return (f'<div class="loo-field-{outcome.status}">'
                 f'{_MARKS.get(outcome.status, "")} {shown}{rule}</div>')
 

@@ -100,7 +100,7 @@ class PayoutChecker(LooWidget):
             self.on_enter(field, self.check)
         self.answer_button = self.button("Show the answer", "Show the engine's settlement",
                                          self.show_answer)
-        self.summary = self.part(widgets.HTML)
+        self.summary = self.said()
         self.answer = self.part(widgets.HTML)
         table = table_html(self.final, None, four_colour, ledger=False, base=rules_base)
         self.table = self.part(widgets.HTML, table)
@@ -166,13 +166,16 @@ class PayoutChecker(LooWidget):
         results["carried"] = self._amount_result(self.carried_field.value, self._carried,
                                                  carry_hint(final))
         self.results = results
-        for key, outcome in results.items():
-            self._notes[key].value = self._note(outcome)
         right = sum(r.status == "right" for r in results.values())
         answered = sum(r.status != "empty" for r in results.values())
+        if not answered:
+            self.ask_for_an_answer(self._notes.values(), self.summary)
+            return results
+        for key, outcome in results.items():
+            self._notes[key].value = self._note(outcome)
         waiting = (f" {len(results) - answered} not answered yet." if answered < len(results)
                    else "")
-        self.summary.value = (f'<p class="loo-summary" role="status">{right} of {answered} '
+        self.summary.value = (f'<p class="loo-summary">{right} of {answered} '
                               f"answers right.{waiting}</p>")
         if right == len(results):
             self.finish()

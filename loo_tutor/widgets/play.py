@@ -131,10 +131,10 @@ def verdict_html(verdict: Verdict | None, base: str = RULES_BASE) -> str:
     if verdict is None:
         return ""
     if verdict:
-        return '<p class="loo-verdict loo-ok" role="status">✓ Legal.</p>'
+        return '<p class="loo-verdict loo-ok">✓ Legal.</p>'
     rule = verdict.rule
     link = "" if rule is None else f" — {rule_link(rule, base)}"
-    return (f'<p class="loo-verdict loo-refused" role="alert">'
+    return (f'<p class="loo-verdict loo-refused">'
             f'✗ Refused: {link_rules(verdict.message, base)}{link}</p>')
 
 
@@ -181,7 +181,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         self.table = self.part(widgets.HTML)
         self.hand = hand_box(self)
         self.ledger = self.part(widgets.HTML)
-        self.feedback = self.part(widgets.HTML)
+        self.feedback = self.said()
         self.story = self.part(widgets.HTML)
         self.highlight = self.part(widgets.Checkbox, value=highlight_legal,
                                    description="Highlight legal cards", indent=False,
@@ -195,9 +195,9 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         options = [self.highlight, self.reset_button]
         if self._start.pam is not None:
             options.insert(1, self.civil)
-        self.show(self.header, self.feedback,
-                         self.part(widgets.HBox, options, layout={"flex_flow": "row wrap"}),
-                         table_box(self, self.table, self.hand), self.story, self.ledger)
+        self.show(self.header, table_box(self, self.table, self.hand), self.feedback,
+                  self.part(widgets.HBox, options, layout={"flex_flow": "row wrap"}),
+                  self.story, self.ledger)
         self.reset()
 
     @classmethod
@@ -241,8 +241,12 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         """
         chosen = parse_card(card) if isinstance(card, str) else card
         if self.civil.value and self._my_turn() and not self.state.trick_cards():
-            return self.take(CivilLead(self.seat, chosen))
-        return self.take(Play(self.seat, chosen))
+            verdict = self.take(CivilLead(self.seat, chosen))
+        else:
+            verdict = self.take(Play(self.seat, chosen))
+        if verdict and self.state.is_terminal():
+            self.reset_button.focus()  # the card buttons are gone: the focus stays here
+        return verdict
 
     def _automatic(self, state: DealState | PamState) -> Action | None:
         if state.phase is Phase.ANNOUNCE or state.current_player() != self.seat:

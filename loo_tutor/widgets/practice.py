@@ -162,16 +162,15 @@ class PracticeSession(SeatWidget[DealState]):
                                        self.ask_hint, icon="lightbulb-o")
         self.next_button = self.button("Next deal", "Book this deal and deal the next one",
                                        self.next_deal, button_style="primary")
-        self.feedback = self.part(widgets.HTML)
+        self.feedback = self.said()
         self.story = self.part(widgets.HTML)
         self.table = self.part(widgets.HTML)
         self.review_box = self.part(widgets.HTML)
         self.chart = self.part(widgets.HTML)
         self.ledger = self.part(widgets.HTML)
-        self.show(self.header, self.call_box,
-                  self.part(widgets.HBox, [self.hint_button, self.next_button]),
-                  self.feedback, table_box(self, self.table, self.hand), self.story,
-                  self.ledger, self.review_box, self.chart)
+        self.show(self.header, table_box(self, self.table, self.hand), self.call_box,
+                  self.feedback, self.part(widgets.HBox, [self.hint_button, self.next_button]),
+                  self.story, self.ledger, self.review_box, self.chart)
         self._rng = random.Random(None if seed is None else f"practice-{seed}")
         self._deal()
 

@@ -60,10 +60,11 @@ class DealStepper(LooWidget):
                               options=[(s.title, i) for i, s in enumerate(self.steps)],
                               value=0, description="Jump to",
                               tooltip="Jump to any action of the deal")
-        self.first_button = self.button("|◀", "First step: the deal as dealt", self.first)
-        self.back_button = self.button("◀", "Previous step", self.back)
-        self.forward_button = self.button("▶", "Next step", self.forward)
-        self.last_button = self.button("▶|", "Last step: the settlement, or the refused action",
+        self.first_button = self.button("|◀ First", "First step: the deal as dealt", self.first)
+        self.back_button = self.button("◀ Back", "Previous step", self.back)
+        self.forward_button = self.button("Next ▶", "Next step", self.forward)
+        self.last_button = self.button("Last ▶|",
+                                       "Last step: the settlement, or the refused action",
                                        self.last)
         widgets.jslink((self.field, "value"), (self.stack, "selected_index"))
         widgets.jslink((self.field, "value"), (self.menu, "index"))
@@ -72,8 +73,8 @@ class DealStepper(LooWidget):
         controls = self.part(widgets.HBox, [
             self.first_button, self.back_button,
             self.part(widgets.HBox, [self.field, self.part(widgets.Label, f"of {last}")]),
-            self.forward_button, self.last_button])
-        self.show(controls, self.menu, self.stack)
+            self.forward_button, self.last_button, self.menu])
+        self.show(controls, self.stack)
         self._moved()
 
     def hidden_cards(self) -> frozenset[Card]:
@@ -97,18 +98,29 @@ class DealStepper(LooWidget):
     def first(self) -> None:
         """Show the deal as dealt."""
         self.go(0)
+        self._keep_focus(self.forward_button)
 
     def back(self) -> None:
         """Show the previous step."""
         self.go(self.index - 1)
+        self._keep_focus(self.forward_button)
 
     def forward(self) -> None:
         """Show the next step."""
         self.go(self.index + 1)
+        self._keep_focus(self.back_button)
 
     def last(self) -> None:
         """Show the last step: the settlement, or the refused action."""
         self.go(len(self.steps) - 1)
+        self._keep_focus(self.back_button)
+
+    def _keep_focus(self, other: widgets.Button) -> None:
+        """After a button's press has disabled it (the first or the last step), move
+        the keyboard focus to ``other``, so that it stays in the stepper."""
+        if self.error is None and not other.disabled and (
+                self.index in (0, len(self.steps) - 1)):
+            other.focus()
 
     def _moved(self, change: object = None) -> None:
         index = self.index

@@ -297,7 +297,8 @@ def _answer_exercise(browser: Any, site: str, exercise: Any, wrong: Any, rule: A
         said = mistake.inner_text()
         assert rule.value in said, said
         assert card_text(wrong) in said or str(wrong) in said, said
-        link = mistake.locator(".loo-note-rule a.loo-rule", has_text=rule.value)
+        link = mistake.locator("a.loo-rule", has_text=rule.value)
+        assert link.count() == 1, said  # the rule is named once
         assert link.get_attribute("href").endswith(f"rules.html#{rule.label}")
         expect(widget.locator(".loo-summary")).to_contain_text("0 of 1 answers right")
         expect(score).to_contain_text("Score: 0 of 1 right: 1 wrong.")

@@ -41,6 +41,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_support import (
+    ANSWERED,
     AXE,
     HTML,
     LIVE_TIMEOUT_MS,
@@ -48,6 +49,7 @@ from browser_support import (
     axe_findings,
     serve_directory,
 )
+from browser_support import SETTLE as _SETTLE
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -80,38 +82,13 @@ def widget_pages() -> list[str]:
 
 # -- what the page is asked ---------------------------------------------------------
 
-_SETTLE = """() => new Promise(resolve => {
-  let last = performance.now();
-  const seen = new MutationObserver(() => { last = performance.now(); });
-  seen.observe(document.body, {subtree: true, childList: true, attributes: true,
-                               characterData: true});
-  const started = performance.now();
-  (function tick() {
-    const now = performance.now();
-    if (now - last > 400 || now - started > 8000) { seen.disconnect(); resolve(); }
-    else setTimeout(tick, 50);
-  })();
-})"""
-"""Wait until the page has not changed for 0.4 s (at most 8 s)."""
 
 _PRESS = """async () => {
   const pressed = [];
   const skip = /^(New variant|New session|New deal|Start again|Reset)$/;
   // Resolves once the widget has changed and then stayed still for 50 ms
   // (the answer of its Python drawn), or after 2 s without a change.
-  const answered = (widget) => new Promise(resolve => {
-    const started = performance.now();
-    let changed = null;
-    const seen = new MutationObserver(() => { changed = performance.now(); });
-    seen.observe(widget, {subtree: true, childList: true, attributes: true, characterData: true});
-    (function tick() {
-      const now = performance.now();
-      if ((changed !== null && now - changed >= 50) || now - started >= 2000) {
-        seen.disconnect();
-        resolve();
-      } else setTimeout(tick, 10);
-    })();
-  });
+  const answered = (widget) => (""" + ANSWERED + """)(widget, 50, 2000);
   for (const widget of document.querySelectorAll('.loo-widget')) {
     if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
     const buttons = [...widget.querySelectorAll('button')]

@@ -43,7 +43,7 @@ def _step_and_refuse(browser: Any, site: str, requests: list[str], errors: list[
         flush, deal = _widgets(page).nth(0), _widgets(page).nth(1)
 
         # The flush: one step on, then the last step, where the Pam flush takes the pool.
-        flush.locator("button", has_text=re.compile(r"^\s*▶\s*$")).click()
+        flush.locator("button", has_text=re.compile(r"^\s*Next ▶\s*$")).click()
         expect(flush).to_contain_text("A stands and will play", timeout=WAIT)
         flush.locator("button", has_text="▶|").click()
         expect(flush).to_contain_text("holds a Pam flush", timeout=WAIT)
@@ -51,7 +51,7 @@ def _step_and_refuse(browser: Any, site: str, requests: list[str], errors: list[
 
         # The civil deal, stepped to its settlement in fifths.
         # (Each press waits for the step before: the menu lists "1. A stands" throughout.)
-        deal.locator("button", has_text=re.compile(r"^\s*▶\s*$")).click()
+        deal.locator("button", has_text=re.compile(r"^\s*Next ▶\s*$")).click()
         expect(deal.get_by_role("spinbutton", name="Step")).to_have_value("1", timeout=WAIT)
         expect(deal).to_contain_text("A stands", timeout=WAIT)
         deal.locator("button", has_text="▶|").click()
@@ -141,7 +141,7 @@ def _step_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
     with new_page(browser, requests, errors) as page:
         open_live(page, site, "notebooks/forced-ace.html", "Jump to", "▶|")
         stepper = _widgets(page).filter(has_text="Jump to")
-        stepper.locator("button", has_text=re.compile(r"^\s*▶\s*$")).click()
+        stepper.locator("button", has_text=re.compile(r"^\s*Next ▶\s*$")).click()
         page.wait_for_timeout(500)
         assert page.evaluate(f"localStorage.getItem('{CHAPTERS_KEY}')") is None, \
             "one step is not the whole deal"

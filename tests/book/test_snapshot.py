@@ -32,7 +32,7 @@ def test_a_stepper_is_written_as_its_first_step_with_its_controls_disabled() -> 
     pages = [page.value for page in stepper.stack.children]
     assert pages[0] in shown and not any(page in shown for page in pages[1:])
     buttons = re.findall(r"<button[^>]*>([^<]*)</button>", shown)
-    assert buttons == ["|◀", "◀", "▶", "▶|"]
+    assert buttons == ["|◀ First", "◀ Back", "Next ▶", "Last ▶|"]
     assert len(re.findall(r"<button[^>]* disabled>", shown)) == 4
     assert 'title="Previous step"' in shown
     # The step field: disabled, at the first step of the last, its number a

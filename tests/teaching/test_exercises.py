@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import Announce, Announcement, Play, RuleId, check, dumps, full_deck
+from loo_tutor.engine.cards import card_text
 from loo_tutor.engine.errors import LooError
 from loo_tutor.engine.state import Phase
 from loo_tutor.records.data import example
@@ -38,6 +39,7 @@ from loo_tutor.teaching.exercises import (
     make,
     parse_kinds,
 )
+from loo_tutor.teaching.exercises.base import CALL_WORDS
 from loo_tutor.teaching.narrate import dealer_rule, payout_hint
 
 seeds = st.integers(min_value=0, max_value=10**9)
@@ -169,8 +171,10 @@ def test_a_missed_legal_card_and_a_card_from_another_hand_are_explained() -> Non
     exercise = find(1, lambda e: len(e.legal()) >= 2)
     legal = exercise.legal()
     result = exercise.grade({"cards": str(legal[0])})["cards"]
-    assert result.status == "wrong" and "legal too" in result.message
+    assert result.status == "wrong" and "did not tick may be played" in result.message
     assert result.rule is not None
+    # Which cards were left out is for the solution to say, not the check.
+    assert not [c for c in legal[1:] if card_text(c) in result.message or str(c) in result.message]
     stranger = next(c for c in full_deck() if c not in exercise.hand)
     result = exercise.grade({"cards": [str(c) for c in legal] + [str(stranger)]})["cards"]
     assert result.rule is RuleId.PLAY_HAND
@@ -253,6 +257,8 @@ def test_missing_a_dealer_option_or_saying_none_wrongly_is_explained() -> None:
     exercise = find(3, dealer_case(RuleId.ANN_DEALER_SOLE_STAND))
     result = exercise.grade({"announcements": "stand"})["announcements"]
     assert result.rule is RuleId.ANN_DEALER_SOLE_STAND and "may also" in result.message
+    left_out = [CALL_WORDS[a] for a in exercise.state.legal_announcements() if a.value != "stand"]
+    assert left_out and not [w for w in left_out if w in result.message]
     assert exercise.grade({"announcements": "none"})["announcements"].rule is RuleId.COLLECT
     mixed = exercise.grade({"announcements": "none, stand"})["announcements"]
     assert mixed.status == "unreadable"

@@ -34,7 +34,8 @@ def test_a_variant_is_stable_for_its_seed_and_checks_the_engines_answers(kind: K
     assert widget.exercise.question == make(kind, 321).question
     widget.check_button.click()
     assert {r.status for r in widget.results.values()} == {"empty"}
-    assert "not answered yet" in widget.html
+    assert "Nothing to check yet" in widget.html and "0 of 0" not in widget.html
+    assert widget.scoreboard.results == {}  # an empty check is no attempt
     widget.fill(widget.exercise.answers())
     widget.check_button.click()
     assert all(r.status == "right" for r in widget.results.values()), widget.results
@@ -284,6 +285,27 @@ def test_every_answer_control_has_a_label_and_plain_tooltips() -> None:
     cards = ExerciseWidget(1, seed=2024).inputs["cards"]
     assert all(box.description[-1] in "♠♥♦♣" for box in cards)
     assert all(" of " in box.tooltip for box in cards)  # "…: 10 of diamonds"
+
+
+def test_a_wrong_answer_names_each_rule_once_and_not_the_cards_left_out() -> None:
+    def two_refused_alike(seed: int) -> bool:
+        exercise = make(Kind.LEGAL_CARDS, seed)
+        assert isinstance(exercise, LegalCards)
+        refused = [c for c in exercise.hand if c not in exercise.legal()]
+        rules = {exercise.state.check(Play(exercise.seat, c)).rule for c in refused}
+        return len(refused) >= 2 and len(rules) == 1
+
+    seed = next(s for s in range(500) if two_refused_alike(s))
+    widget = ExerciseWidget(Kind.LEGAL_CARDS, seed=seed)
+    exercise = widget.exercise
+    assert isinstance(exercise, LegalCards)
+    refused = [str(c) for c in exercise.hand if c not in exercise.legal()]
+    widget.fill({"cards": refused})
+    widget.check()
+    note = widget.html
+    for rule in RuleId:  # the refusals share their rule: it is linked once
+        assert note.count(f'#{rule.label}"') <= 1, (rule, note)
+    assert "did not tick may be played" in note
 
 
 def _form_values(widget: ExerciseWidget) -> list[object]:

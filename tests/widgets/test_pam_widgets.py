@@ -71,7 +71,7 @@ def test_the_civil_call_goes_with_the_ace_and_is_refused_with_any_other_lead() -
 def test_the_civil_box_is_offered_only_in_a_pam_deal() -> None:
     pam = PlayTrainer(example("pam-civil"), seat="A", from_trick=1)
     limited = PlayTrainer(example("forced-ace"), seat="A", from_trick=1)
-    assert pam.civil in pam.children[-4].children
+    assert any(pam.civil in box.children for box in pam.children if hasattr(box, "children"))
     assert all(limited.civil not in box.children for box in limited.children
                if hasattr(box, "children"))
 

@@ -141,10 +141,12 @@ class DealerChoice(Exercise):
             details.append(refused(verdict))
         if not self.collects():
             rule = self._rule()
-            for word in allowed:
-                if word not in chosen:
-                    details.append(wrong_answer(rule, f"{self.dealer} may also "
-                                                f"{CALL_WORDS[Announcement(word)]} ({rule})."))
+            missed = [word for word in allowed if word not in chosen]
+            if missed:  # which ones is left to the solution
+                some = ("one announcement" if len(missed) == 1
+                        else f"{len(missed)} announcements")
+                details.append(wrong_answer(rule, f"{self.dealer} may also make {some} "
+                                            f"you did not tick ({rule})."))
         if details:
             return summed(details)
         return right_answer(self._rule())

@@ -100,11 +100,11 @@ class LegalCards(Exercise):
         chosen = parse_cards(value) or ()
         legal = self.legal()
         details = [self._refusal(card) for card in chosen if card not in legal]
-        for card in legal:
-            if card not in chosen:
-                told = self._why_legal(card)
-                details.append(wrong_answer(first_rule(told),
-                                      f"{card_text(card)} is legal too: {told.text}"))
+        missed = [card for card in legal if card not in chosen]
+        if missed:  # which ones is left to the solution
+            rule = first_rule(self._why_legal(missed[0]))
+            some = "One card" if len(missed) == 1 else f"{len(missed)} cards"
+            details.append(wrong_answer(rule, f"{some} you did not tick may be played as well."))
         if details:
             return summed(details)
         return right_answer(self.solution()[0].rule)
