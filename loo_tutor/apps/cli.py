@@ -202,7 +202,7 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 def _units(text: str) -> int:
     """A whole number of units, 0 or more."""
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of units, 0 or more")
     return int(text)
 
@@ -220,7 +220,9 @@ def _kinds(text: str) -> tuple[Any, ...]:
 
 
 def _whole(text: str, low: int, high: int | None) -> int:
-    if not text.strip().isdigit() or not (low <= int(text) and (high is None or int(text) <= high)):
+    digits = text.strip()
+    if (not (digits.isascii() and digits.isdigit())
+            or not (low <= int(digits) and (high is None or int(digits) <= high))):
         wanted = f" from {low} to {high}" if high is not None else f", {low} or more"
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number{wanted}")
     return int(text)
@@ -436,6 +438,9 @@ def _run_mark(args: argparse.Namespace) -> int:
     if args.follow_up is not None and args.key is None and not args.class_folder:
         print("error: --follow-up needs the assignment: give --key KEY", file=sys.stderr)
         return EXIT_BAD
+    if args.csv is not None and (refused := _csv_refused(args)):
+        print(f"error: {refused}", file=sys.stderr)
+        return EXIT_BAD
     key = None
     if args.key is not None:
         try:
@@ -606,6 +611,47 @@ def _detail_lines(marked: Marked, assignment: Assignment | None) -> list[str]:
     return lines
 
 
+_SQLITE = b"SQLite format 3\x00"
+
+
+def _csv_refused(args: argparse.Namespace) -> str | None:
+    """Why ``mark --csv`` must not write where it was told, or ``None``.
+
+    Never over a file being marked (an answers file, the key, the class's
+    database) nor over any SQLite database; over any other file only with
+    ``--force``.
+    """
+    import os
+    from pathlib import Path
+
+    target = Path(args.csv)
+    if args.csv == "-" or not target.exists():
+        return None
+    inputs = [Path(p) for p in [*args.files, args.key] if p not in (None, "-")]
+    if args.class_folder:
+        folder = Path(args.class_folder)
+        inputs += [folder, folder / "class.sqlite3"]
+    for one in inputs:
+        try:
+            if one.exists() and os.path.samefile(target, one):
+                return (f"--csv {args.csv} is a file being marked; "
+                        "write the grade book under another name")
+        except OSError:
+            continue
+    if not target.is_file():  # a pipe, a device or a folder
+        return f"--csv {args.csv} is not a regular file; write the grade book elsewhere"
+    try:
+        with open(target, "rb") as start:
+            database = start.read(len(_SQLITE)) == _SQLITE
+    except OSError:
+        database = False
+    if database:
+        return f"--csv {args.csv} is a database (a class's?); write the grade book elsewhere"
+    if not args.force:
+        return f"{args.csv} exists; give --force to write the grade book over it"
+    return None
+
+
 def _write_csv(target: str, rows: list[Any], write: Any) -> int:
     if target == "-":
         write(rows, sys.stdout)
@@ -647,7 +693,10 @@ def _add_mark_command(commands: Any) -> None:
     mark.add_argument("--csv", metavar="CSV",
                       help="write a grade book, UTF-8 with a byte-order mark, one row per "
                            "student and exercise (- for standard output, without the mark, "
-                           "instead of the score lines)")
+                           "instead of the score lines); an existing file is written over "
+                           "only with --force, and never a file being marked or a database")
+    mark.add_argument("--force", action="store_true",
+                      help="let --csv write over an existing grade book")
     mark.set_defaults(run=_run_mark)
 
 
@@ -692,7 +741,7 @@ def _keep_class_assignment(args: argparse.Namespace) -> int:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 < int(text) < 65536:
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 65536:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
     return int(text)
 
@@ -701,14 +750,14 @@ def _minutes(text: str) -> float:
     """Minutes, or seconds written with an ``s`` (``90s``); 0 or more."""
     seconds = text.endswith("s")
     digits = text[:-1] if seconds else text
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a whole number of minutes, or of seconds like 30s")
     return int(digits) / 60 if seconds else int(digits)
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 0 or more")
     return int(text)
 

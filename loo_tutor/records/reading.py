@@ -29,9 +29,11 @@ loo_tutor.engine.errors.MalformedRecord: hands: a key must be a player's name, n
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,17 +77,27 @@ RECORD = Limits()
 
 _PLAYER_KEYS = frozenset({"hands", "announce", "exchange"})
 _BOM = "\ufeff"
+NOT_A_FILE = "Not a regular file (a pipe, a device or a folder is never read)"
+"""Why a path that is no regular file is not read: reading a pipe or a device may never end."""
 
 
 def read_text(path: str | os.PathLike[str], limits: Limits = RECORD) -> str:
     """The text of a file, ``-`` meaning standard input, read no further than ``limits`` go.
 
     Raises:
-        OSError, UnicodeDecodeError: the file cannot be read as UTF-8 text.
+        OSError, UnicodeDecodeError: the file cannot be read as UTF-8 text, or it is
+            not a regular file (a pipe, a device, a folder).
     """
     if path == "-":
         return sys.stdin.read(limits.characters + 1)
-    with open(path, encoding="utf-8") as handle:
+    # Opening a pipe would wait for a writer, and a device may never end: only a regular
+    # file is read (looked at first, then opened without waiting, then looked at again).
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(errno.EINVAL, NOT_A_FILE, str(path))
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(descriptor, encoding="utf-8") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, NOT_A_FILE, str(path))
         return handle.read(limits.characters + 1)
 
 

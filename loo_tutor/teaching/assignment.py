@@ -292,7 +292,7 @@ def from_link_query(query: str) -> Assignment:
     for group in listed.split(","):
         kind, _, seeds = group.partition(":")
         numbers = seeds.split(".")
-        if not all(n.isdigit() and len(n) <= 10 for n in numbers):
+        if not all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers):
             raise AssignmentError(f"items: {group[:40]!r} is not kind:seed, with seeds joined by dots")
         exercises.append({"kind": kind, "seeds": [int(n) for n in numbers]})
         if len(exercises) > MAX_ITEMS:

@@ -222,7 +222,7 @@ def _seed(value: object) -> int:
     """
     text = str(value).strip() if isinstance(value, (int, str)) and not isinstance(
         value, bool) else None
-    if text is None or not text.isdigit() or len(text) > 10 or int(text) > MAX_SEED:
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_SEED:
         raise LooError(f"seed {answer_text(value) or 'missing'}: a seed is a whole number from 0 "
                        f"to {MAX_SEED:,}")
     return int(text)
@@ -380,7 +380,7 @@ def answer_value(exercise: Exercise, answers: Mapping[str, Any]) -> Any:
         value = answers.get(f.key)
         if is_empty(value) and not (exercise.kind in _BARE and f is exercise.fields[0]):
             continue
-        shown = int(value) if isinstance(value, str) and value.isdigit() else value
+        shown = int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else value
         if f.form == "names" and isinstance(value, str) and "," in value:
             shown = [name.strip() for name in value.split(",")]
         head, _, name = f.key.partition(":")
@@ -631,14 +631,22 @@ def _time(value: object) -> str | None:
 
 
 def _record(folder: Path, name: object) -> dict[str, Any]:
-    """The deal record an item names, read from the answers file's folder.
+    """The deal record an item names, read from the answers file's folder and from no other.
 
     Raises:
-        MalformedRecord: no such file, or not a record.
+        MalformedRecord: no such file, a file outside that folder, or not a record.
     """
     if not isinstance(name, str) or not name.strip() or len(name) > 500:
         raise MalformedRecord("write the record as the name of a deal record file")
-    return load_record(folder / name.strip())
+    path = folder / name.strip()
+    try:
+        inside = path.resolve().is_relative_to(folder.resolve())
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        raise MalformedRecord(f"{name.strip()!r} is not in the answers file's folder; a record "
+                              "is read only from the folder of the answers file that names it")
+    return load_record(path)
 
 
 # -- the grade book --------------------------------------------------------------------------

@@ -154,6 +154,80 @@ def test_the_grade_book_is_written_to_a_file(
     assert "cannot write the grade book" in capsys.readouterr().err
 
 
+def test_a_seed_of_other_digits_is_one_item_unreadable_and_the_batch_goes_on(
+        worksheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    odd = tmp_path / "odd.yaml"
+    odd.write_text("student: Od\nanswers:\n- {kind: legal-cards, seed: '\u00b2', answer: [3S]}\n"
+                   "- {kind: legal-cards, seed: '\u0663', answer: [3S]}\n", encoding="utf-8")
+    key = str(worksheet / "key.yaml")
+    target = tmp_path / "grades.csv"
+    capsys.readouterr()
+    assert main(["mark", key, str(odd), key, "--csv", str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert out.count("30 of 30 right") == 2 and "Od (" in out and "unexpected" not in err
+    assert err.count("a seed is a whole number") == 2
+    assert len(target.read_text(encoding="utf-8-sig").splitlines()) == 1 + 30 + 2 + 30
+
+
+def test_a_record_is_read_only_from_the_answers_files_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sheet = tmp_path / "sheet"
+    sheet.mkdir()
+    outside = tmp_path / "secret.yaml"
+    outside.write_text((OWN_EXAMPLES / "01_seed000_forced_ace.yaml").read_text(encoding="utf-8"),
+                       encoding="utf-8")
+    answers = sheet / "answers.yaml"
+    for name in ("../secret.yaml", str(outside), "/etc/passwd"):
+        answers.write_text(yaml.safe_dump({"student": "Ed", "answers": [
+            {"kind": "legal-cards", "seed": 1, "record": name, "answer": ["3S"]}]}),
+            encoding="utf-8")
+        capsys.readouterr()
+        assert main(["mark", str(answers)]) == 2
+        err = capsys.readouterr().err
+        assert "is not in the answers file's folder" in err and "Traceback" not in err, name
+
+
+def test_pipes_and_devices_are_refused_not_waited_on(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    answers = tmp_path / "a.yaml"
+    answers.write_text("student: Al\nanswers: []\n", encoding="utf-8")
+    for command in (["check", str(pipe)], ["mark", str(pipe)], ["mark", "/dev/zero"],
+                    ["check", "/dev/zero"], ["mark", str(answers), "--csv", str(pipe)]):
+        done = subprocess.run([sys.executable, "-m", "loo_tutor", *command], capture_output=True,
+                              text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2, command
+        assert "regular file" in done.stderr and "Traceback" not in done.stderr, command
+
+
+def test_the_grade_book_never_overwrites_an_input_or_a_database_and_asks_before_others(
+        worksheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = tmp_path / "key.yaml"
+    key.write_bytes((worksheet / "key.yaml").read_bytes())
+    before = key.read_bytes()
+    ClassBook(tmp_path / "class").close()
+    database = tmp_path / "class" / "class.sqlite3"
+    kept = database.read_bytes()
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes(kept)
+    capsys.readouterr()
+    for target, extra in ((key, ["--force"]), (database, ["--force", "--class", str(database.parent)]),
+                          (copy, ["--force"])):
+        assert main(["mark", str(key), "--csv", str(target), *extra]) == 2
+        assert "write the grade book" in capsys.readouterr().err
+    assert key.read_bytes() == before and database.read_bytes() == kept == copy.read_bytes()
+    old = tmp_path / "grades.csv"
+    old.write_text("last week\n", encoding="utf-8")
+    assert main(["mark", str(key), "--csv", str(old)]) == 2
+    assert "give --force" in capsys.readouterr().err and old.read_text() == "last week\n"
+    assert main(["mark", str(key), "--csv", str(old), "--force"]) == 0
+    assert old.read_text(encoding="utf-8-sig").startswith("student,")
+
+
 # -- against an assignment ----------------------------------------------------------------------
 
 

@@ -88,7 +88,7 @@ class Kind(enum.IntEnum):
         text = ""
         if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
             text = str(value).strip()
-        if text.isdigit() and 1 <= int(text) <= len(cls):
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(cls):
             return cls(int(text))
         for kind in cls:
             if kind.word == text.lower().replace("_", "-"):
