@@ -200,5 +200,5 @@ def test_the_chart_is_drawn_without_matplotlib(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as in the in-browser pages
     page = balance_chart(["A", "B"], [(Fraction(-3), Fraction(3)), (Fraction(1), Fraction(-1))])
     assert page.count("<polyline") == 2 and "Balances after 2 deals: A +1, B \u22121." in page
-    assert 'viewBox="0 0 560 240" width="100%"' in page  # it scales to its column
+    assert 'viewBox="0 0 450 240" width="100%"' in page  # it scales to its column
     assert 'fill="currentColor"' in page  # its words take the page's colour, light or dark
