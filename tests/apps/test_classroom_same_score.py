@@ -12,7 +12,8 @@ worth; every place must say the same:
   a reload;
 * the site's download, through ``loo-tutor mark --key`` and its grade book
   (``--csv``);
-* the classroom page's own progress, after a reload;
+* the classroom page's score line, and its bar (the progress the server
+  keeps for the student) after a reload;
 * the teacher's page, its row for Cy;
 * ``loo-tutor mark --class`` and its grade book;
 * the teacher's page's CSV download.
