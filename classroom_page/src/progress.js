@@ -24,6 +24,9 @@
 // too) and "Download my answers" saves the items as an answers file, with
 // the student's name asked once and kept, tagged with the assignment's id
 // when the page was opened for one (the score line's data-loo-assignment).
+// Then the panel's score counts the assignment's exercises (the score line's
+// data-loo-assignment-items), each not checked here being "not answered", as
+// `loo-tutor mark --key` counts them.
 // Nothing leaves the browser except by that download; the teacher's
 // `loo-tutor mark` judges every answer again and scores the items as the
 // page did.
@@ -55,6 +58,8 @@ const LONGEST_NAME = 200;
 const MOST_ITEMS = 20; // answers-file items of one variant (the widget keeps no more)
 const OUTCOMES = ['right at the first check', 'right after several checks', 'solution shown', 'wrong'];
 const ASSIGNMENT_MARK = 'data-loo-assignment';
+const ASSIGNMENT_ITEMS = 'data-loo-assignment-items';
+const NOT_ANSWERED = 'not answered';
 const ASSIGNMENT_FIELD = '.loo-assignment-link input';
 const CHAPTERS_KEY = 'loo-tutor-chapters';
 const DONE = '.loo-done';
@@ -169,10 +174,11 @@ function readTried(entry) {
 // The answers kept: {student, tried: [...]}, each entry checked as it is read.
 function readAnswers(text) {
   const data = parsed(text);
-  const kept = { student: '', assignment: '', tried: [] };
+  const kept = { student: '', assignment: '', exercises: [], tried: [] };
   if (!data || data.version !== VERSION) return kept;
   if (typeof data.student === 'string') kept.student = data.student.slice(0, LONGEST_NAME);
   if (typeof data.assignment === 'string') kept.assignment = readId(data.assignment);
+  if (kept.assignment) kept.exercises = readExercises(data.exercises);
   if (Array.isArray(data.tried)) {
     kept.tried = data.tried.map(readTried).filter(Boolean).slice(-MOST_TRIED);
   }
@@ -188,6 +194,14 @@ function readAnswerMarks(text) {
 // An assignment's id as the widget writes it, or ''.
 function readId(text) {
   return /^[A-Za-z0-9._-]{1,60}$/.test(text || '') ? text : '';
+}
+
+// An assignment's exercises, [[name, seed], ...] in its order, or [] when not of that shape.
+function readExercises(list) {
+  if (!Array.isArray(list) || list.length > MOST_TRIED) return [];
+  const ok = list.every((pair) => Array.isArray(pair) && pair.length === 2
+    && typeof pair[0] === 'string' && /^[a-z-]{1,20}$/.test(pair[0]) && isSeed(pair[1]));
+  return ok ? list.map(([name, seed]) => [name, seed]) : [];
 }
 
 // The chapters whose try-it is done: {address: title}, each entry checked.
@@ -283,13 +297,27 @@ class Progress {
     return changed;
   }
 
-  // The assignment the page was opened for ('' for none); true if it changed.
-  setAssignment(id) {
+  // The assignment the page was opened for ('' for none) and its exercises; true if either
+  // changed.
+  setAssignment(id, exercises) {
     this.reload();
-    if (this.answers.assignment === id) return false;
+    const listed = id ? exercises : [];
+    if (this.answers.assignment === id
+        && JSON.stringify(this.answers.exercises) === JSON.stringify(listed)) return false;
     this.answers.assignment = id;
+    this.answers.exercises = listed;
     this.saveAnswers();
     return true;
+  }
+
+  // The outcome of each exercise counted: the assignment's, or else every one checked here.
+  get outcomes() {
+    const { exercises, tried } = this.answers;
+    if (!exercises.length) return tried.map((entry) => entry.outcome);
+    return exercises.map(([name, seed]) => {
+      const entry = tried.find((t) => t.name === name && t.seed === seed);
+      return entry ? entry.outcome : NOT_ANSWERED;
+    });
   }
 
   set student(name) {
@@ -470,11 +498,13 @@ function drawPanel(place, progress) {
     }));
     chapters.hidden = !done.length;
     const { tried } = progress;
-    const solved = tried.filter((entry) => entry.solved).length;
-    const outcomes = OUTCOMES.map((outcome) => [tried.filter((e) => e.outcome === outcome).length, outcome])
+    const counted = progress.outcomes;
+    const solved = counted.filter((outcome) => OUTCOMES.slice(0, 2).includes(outcome)).length;
+    const outcomes = [...OUTCOMES, NOT_ANSWERED]
+      .map((outcome) => [counted.filter((one) => one === outcome).length, outcome])
       .filter(([n]) => n).map(([n, outcome]) => `${n} ${outcome}`);
     score.textContent = tried.length
-      ? `Score kept in this browser: ${solved} of ${tried.length} right: ${outcomes.join(', ')}. `
+      ? `Score kept in this browser: ${solved} of ${counted.length} right: ${outcomes.join(', ')}. `
         + 'Your answers to each are kept, ready to hand in.'
       : 'Once you check an exercise, your answers to it are kept here, ready to hand in.';
     handIn.hidden = !tried.length;
@@ -578,7 +608,8 @@ export function startProgress() {
     for (const line of document.querySelectorAll(`[${ANSWERS_MARK}]`)) {
       if (line.closest(SAVED_COPY)) continue;
       for (const entry of readAnswerMarks(line.getAttribute(ANSWERS_MARK))) {
-        const name = `answer ${entry.kind}:${entry.seed} ${entry.time} ${JSON.stringify(entry.answer)}`;
+        // the whole entry: one check can redraw the line twice, its answer and time first
+        const name = `answer ${JSON.stringify(entry)}`;
         if (!seen.has(name)) {
           seen.add(name);
           answers.push(entry);
@@ -587,7 +618,10 @@ export function startProgress() {
     }
     let tagged = false;
     const live = [...document.querySelectorAll('.loo-score-line')].find((line) => !line.closest(SAVED_COPY));
-    if (live) tagged = progress.setAssignment(readId(live.getAttribute(ASSIGNMENT_MARK)));
+    if (live) {
+      tagged = progress.setAssignment(readId(live.getAttribute(ASSIGNMENT_MARK)),
+        readExercises(parsed(live.getAttribute(ASSIGNMENT_ITEMS))));
+    }
     openAssignment();
     const added = fresh.length > 0 && progress.add(fresh);
     const answered = answers.length > 0 && progress.addAnswers(answers);
@@ -608,7 +642,7 @@ export function startProgress() {
       look();
     }).observe(document.body, {
       subtree: true, childList: true, attributes: true,
-      attributeFilter: [MARK, ANSWERS_MARK, ASSIGNMENT_MARK, 'class'],
+      attributeFilter: [MARK, ANSWERS_MARK, ASSIGNMENT_MARK, ASSIGNMENT_ITEMS, 'class'],
     });
     window.addEventListener('storage', (event) => {
       if (![KEY, ANSWERS_KEY, CHAPTERS_KEY, null].includes(event.key)) return;

@@ -60,7 +60,7 @@ from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from ..engine.errors import LooError
 from ..teaching.assignment import class_assignment
-from ..teaching.marking import NOT_AN_EXERCISE, RIGHT, WRONG, Mark
+from ..teaching.marking import NOT_AN_EXERCISE, RIGHT, WRONG, Mark, Marked
 from ..teaching.score import SOLUTION, score
 
 SCHEMA_VERSION = 1
@@ -715,6 +715,15 @@ class ClassBook:
         for name, kind, seed, answer, verdict, rule, message, rule_name, expected, time in found:
             yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
                              expected), time
+
+    def marked(self, path: str) -> list[Marked]:
+        """Each student's answers, as ``loo-tutor mark`` marks an answers file named ``path``:
+        in the order checked, the place of each being ``check 1``, ``check 2``…"""
+        marks: dict[str, list[tuple[str, Mark, str]]] = {}
+        for student, mark, when in self.rows():
+            kept = marks.setdefault(student, [])
+            kept.append((f"check {len(kept) + 1}", mark, when))
+        return [Marked(path, student, tuple(kept)) for student, kept in marks.items()]
 
     def count(self) -> int:
         """How many answers are kept."""

@@ -16,8 +16,10 @@ the same across restarts; never written into a student's page):
   under a student's name take it with no rejoin code (a student on another
   computer who lost their code), the browsers that had joined as them
   leaving the class;
-* ``/loo/teacher/class.csv``: every answer kept, as the grade book of
-  ``loo-tutor mark --csv`` (:func:`~loo_tutor.teaching.marking.write_csv`).
+* ``/loo/teacher/class.csv``: the class's grade book, as ``loo-tutor mark
+  --class DIR --csv`` writes it (:func:`~loo_tutor.teaching.marking.write_grade_book`):
+  one row per student and exercise, scored against the class's assignment when it
+  has one.
 
 Anything else, a student's cookie included, gets 403.
 """
@@ -32,8 +34,9 @@ from urllib.parse import urlencode
 
 from ..engine.errors import LooError
 from ..render.markup import link_rules
+from ..teaching.assignment import class_assignment
 from ..teaching.exercises import Kind
-from ..teaching.marking import write_csv
+from ..teaching.marking import write_grade_book
 from .classbook import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
 from .classroom_doors import Doors
 from .classroom_students import TEACHER_COOKIE as COOKIE
@@ -211,12 +214,17 @@ class ReleaseHandler(TeacherHandler):
 
 
 class CsvHandler(TeacherHandler):
-    """``/loo/teacher/class.csv``: every answer kept, as the grade book."""
+    """``/loo/teacher/class.csv``: the grade book, as ``loo-tutor mark --class DIR --csv``."""
 
     def get(self) -> None:
+        try:
+            assignment = class_assignment(self.book.folder)
+        except (LooError, OSError):  # as the page's summary: each exercise checked is scored
+            assignment = None
         out = io.StringIO()
         out.write("\ufeff")  # a byte-order mark: spreadsheets then read UTF-8, ♦ and ë intact
-        write_csv(self.book.rows(), out)
+        write_grade_book([row for one in self.book.marked(str(self.book.folder))
+                          for row in one.grade_rows(assignment)], out)
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", 'attachment; filename="class.csv"')
         self.finish(out.getvalue())

@@ -560,22 +560,17 @@ def _class_marked(folder: str) -> tuple[list[Marked], Assignment | None]:
     from pathlib import Path
 
     from ..teaching.assignment import class_assignment
-    from ..teaching.marking import Marked
     from .classbook import ClassBook, ClassBookError
 
     try:
         book = ClassBook(Path(folder), create=False)
         try:
-            marks: dict[str, list[tuple[str, Any, str]]] = {}
-            for student, mark, when in book.rows():
-                kept = marks.setdefault(student, [])
-                kept.append((f"check {len(kept) + 1}", mark, when))
+            students = book.marked(folder)
         finally:
             book.close()
     except ClassBookError as exc:
         raise ValueError(str(exc)) from exc
-    return ([Marked(folder, student, tuple(kept)) for student, kept in marks.items()],
-            class_assignment(folder))
+    return students, class_assignment(folder)
 
 
 def _detail_lines(marked: Marked, assignment: Assignment | None) -> list[str]:

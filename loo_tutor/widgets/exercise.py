@@ -81,7 +81,9 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     them for the reader's "Download my answers", which ``loo-tutor mark``
     marks again. The score line itself is :meth:`work` in words; with an
     assignment (:meth:`set_assignment`) it counts the assignment's exercises
-    and carries its id in ``data-loo-assignment``.
+    and carries its id in ``data-loo-assignment`` and its exercises
+    (``[["settle", 4], ...]``) in ``data-loo-assignment-items``, which the
+    panel's score counts.
 
     Attributes:
         results: for each variant (``"exercise 4, seed 1234"``): answers
@@ -215,7 +217,9 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
             marks += (f' data-loo-answers="'
                       f'{html.escape(json.dumps(self._entries()), quote=True)}"')
         if self.assignment is not None:
-            marks += f' data-loo-assignment="{html.escape(self.assignment.id, quote=True)}"'
+            marks += (f' data-loo-assignment="{html.escape(self.assignment.id, quote=True)}"'
+                      f' data-loo-assignment-items="'
+                      f'{html.escape(json.dumps(self.assignment.keys()), quote=True)}"')
         self.value = (f'<p class="loo-score-line" role="status" aria-live="polite"{marks}>'
                       f"{html.escape(self._line())}</p>")
 
