@@ -183,7 +183,8 @@ def test_exercises_page_shows_every_type_from_saved_state_without_leaving_localh
         settle = make(4, EXERCISE_SEED)
         amounts = [f for f in settle.fields if f.form == "amount"]
         assert exercises.nth(3).locator("input[type=text]").count() == len(amounts)
-        assert page.locator(".loo-score-line").first.inner_text().startswith("Score:")
+        score_line = page.locator(".loo-score-line").first.inner_text()
+        assert score_line.startswith("Score of this visit: no exercise checked yet"), score_line
 
         # The narrative page of the part links to this one.
         page.goto(f"{site}/book/exercises.html", wait_until="load")
