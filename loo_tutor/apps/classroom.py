@@ -108,6 +108,7 @@ import ipaddress
 import os
 import re
 import secrets
+import signal
 import socket
 import sys
 import time
@@ -850,6 +851,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"Open {address(args.host, args.port, token)} in a browser "
               "(Ctrl-C stops the server).", flush=True)
 
+    ioloop.IOLoop.current().add_callback(_stop_on_ctrl_c)
     ioloop.IOLoop.current().add_callback(announce)
     ioloop.PeriodicCallback(partial(_look_over, book_of_class, [book_of_class.problem]),
                             CHECK_S * 1000).start()
@@ -859,6 +861,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         book_of_class.close()  # the write-ahead log copied into class.sqlite3
     return 0
+
+
+def _stop_on_ctrl_c() -> None:
+    """Have Ctrl-C stop the running loop, so that the server shuts down in order.
+
+    Left to Python's KeyboardInterrupt, a Ctrl-C that lands while a garbage
+    collector's callback runs is printed and then ignored, and the server runs on.
+    """
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, loop.stop)
 
 
 def _student_of(book: ClassBook, secret: str | None) -> str | None:
