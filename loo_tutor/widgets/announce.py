@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import html
+import random
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
 import ipywidgets as widgets
 
+from ..analysis.bots import FirstBot
+from ..analysis.computer_players import play_on
 from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.rules import RuleId, RuleKey
@@ -23,7 +26,7 @@ from ..render.markup import (
 )
 from ..teaching.narrate import dealer_rule
 from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
-from .play import bot_action, verdict_html
+from .play import verdict_html
 
 BUTTONS = {
     Announcement.STAND: ("Stand", "Play the hand you were dealt"),
@@ -67,7 +70,7 @@ def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]
     state = states[-1]
     while state.phase is Phase.ANNOUNCE and state.current_player() != index \
             and index not in dict(state.announcements):
-        state = state.apply(bot_action(state, None))
+        state = state.apply(play_on(state, FirstBot(), random.Random()))
     return state, index
 
 

@@ -11,11 +11,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..analysis.bots import FirstBot, RandomBot
+from ..analysis.computer_players import play_on
 from ..engine.cards import Card, card_text, parse_card
 from ..engine.errors import LooError
 from ..engine.observe import observation
 from ..engine.pam import PamState
-from ..engine.state import Action, CivilLead, DealMachine, DealState, Phase, Play, Seat, Verdict
+from ..engine.state import Action, CivilLead, DealState, Phase, Play, Seat, Verdict
 from ..records.record import replay, replay_deal
 from ..render.markup import (
     RULES_BASE,
@@ -59,17 +61,6 @@ def _starting_seat(source: Source, seat: Seat | str, from_trick: int | None
     """The state a trainer starts from, and the reader's seat as an index."""
     start = starting_state(source, from_trick)
     return start, seat_of(start, seat)
-
-
-def bot_action(state: DealMachine, rng: random.Random | None) -> Action:
-    """What an automatic player does: the first legal action, or a seeded random one.
-
-    The choice is made from the player's own view of the deal.
-    """
-    seat = state.current_player()
-    assert seat is not None
-    options = observation(state, seat).legal
-    return options[0] if rng is None else rng.choice(options)
 
 
 def hand_box(owner: LooWidget) -> widgets.HBox:
@@ -175,6 +166,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         super().__init__()
         self.buttons: dict[str, widgets.Button] = {}
         self._seed = seed
+        self._bot = FirstBot() if seed is None else RandomBot()
         if not self._open(lambda: _starting_seat(record_or_state, seat, from_trick),
                           four_colour, rules_base):
             return
@@ -230,7 +222,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         """Start again from the first state."""
         if self.error is not None:
             return
-        self._rng = None if self._seed is None else random.Random(self._seed)
+        self._rng = random.Random(self._seed)
         self._begin(self._start)
 
     def play(self, card: Card | str) -> Verdict:
@@ -250,7 +242,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
 
     def _automatic(self, state: DealState | PamState) -> Action | None:
         if state.phase is Phase.ANNOUNCE or state.current_player() != self.seat:
-            return bot_action(state, self._rng)
+            return play_on(state, self._bot, self._rng)
         return None
 
     # -- drawing -------------------------------------------------------------------

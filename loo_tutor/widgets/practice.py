@@ -11,8 +11,9 @@ from itertools import pairwise
 
 import ipywidgets as widgets
 
-from ..analysis.bots import Bot, RandomBot, ThumbBot
-from ..analysis.estimate import Estimate, SamplingBot, estimate_actions
+from ..analysis.bots import Bot, ThumbBot
+from ..analysis.computer_players import bot_named, play_on
+from ..analysis.estimate import Estimate, estimate_actions
 from ..analysis.hints import HAD_BEST, avoidable_loo, hint, played_result, review
 from ..analysis.solver import Solver
 from ..engine.errors import LooError
@@ -26,10 +27,6 @@ from ._base import SeatWidget, seat_of
 from .announce import BUTTONS, DOING, announcement_buttons
 from .play import hand_box, table_box, update_card_buttons, verdict_html
 from .session import DEFAULT_PLAYERS
-
-OPPONENTS: dict[str, type[Bot]] = {"thumb": ThumbBot, "random": RandomBot,
-                                   "sampling": SamplingBot}
-"""The computer players by name: rules of thumb, random legal choices, or sampling."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +108,8 @@ class PracticeSession(SeatWidget[DealState]):
         deals: how many deals the session lasts.
         seed: seeds the deals, the first dealer and the computer players;
             the same seed and the same clicks give the same session.
-        opponents: ``"thumb"``, ``"random"``, ``"sampling"`` or a bot.
+        opponents: a name of :data:`~loo_tutor.analysis.computer_players.BOTS`
+            (``"thumb"``, ``"random"``, ``"sampling"``) or a bot.
         samples: sampled deals per announcement estimate.
         four_colour: draw diamonds blue and clubs green.
         rules_base: where the book's ``rules.html`` is, for the links.
@@ -140,7 +138,7 @@ class PracticeSession(SeatWidget[DealState]):
         self.buttons: dict[str, widgets.Button] = {}
         self.calls: dict[str, widgets.Button] = {}
         try:
-            self._bot = self._opponent(opponents)
+            self._bot = bot_named(opponents, "opponents")
             self.session = Session(players, deals, seed)
             self.seat = seat_of(self.session.players, seat)
         except LooError as exc:
@@ -174,17 +172,6 @@ class PracticeSession(SeatWidget[DealState]):
         self._rng = random.Random(None if seed is None else f"practice-{seed}")
         self._deal()
 
-    # -- set-up ----------------------------------------------------------------
-
-    @staticmethod
-    def _opponent(opponents: str | Bot) -> Bot:
-        if not isinstance(opponents, str):
-            return opponents
-        kind = OPPONENTS.get(opponents)
-        if kind is None:
-            raise LooError(f"opponents: {opponents!r} is not one of {', '.join(OPPONENTS)}")
-        return kind()
-
     # -- acting ----------------------------------------------------------------
 
     def _deal(self) -> None:
@@ -207,7 +194,7 @@ class PracticeSession(SeatWidget[DealState]):
         seat = state.current_player()
         if seat is None or seat == self.seat:
             return None
-        return self._bot.choose(observation(state, seat), self._rng)
+        return play_on(state, self._bot, self._rng)
 
     def _advance(self) -> None:
         """After each legal action of the reader (and at a deal's start) the hint
