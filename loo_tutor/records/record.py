@@ -29,7 +29,18 @@ from __future__ import annotations
 
 from .parse import FIELDS, IRISH_FIELDS, PAM_FIELDS, load_record, parse_carried
 from .reading import loads
-from .replay import CIVIL, TAKE_TURNED, Replay, action_text, replay, replay_deal, replay_pam
+from .replay import (
+    CIVIL,
+    TAKE_TURNED,
+    Replay,
+    action_text,
+    announcing_turn,
+    replay,
+    replay_deal,
+    replay_pam,
+    trick_start,
+    turn_in_trick,
+)
 from .result import check, to_json
 from .result_types import CheckResult, ErrorResult, NextTurn, TrickResult
 from .write import dumps, format_amount, record_from_state
@@ -46,6 +57,7 @@ __all__ = [
     "Replay",
     "TrickResult",
     "action_text",
+    "announcing_turn",
     "check",
     "dumps",
     "format_amount",
@@ -57,4 +69,6 @@ __all__ = [
     "replay_deal",
     "replay_pam",
     "to_json",
+    "trick_start",
+    "turn_in_trick",
 ]

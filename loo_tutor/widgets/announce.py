@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import html
-import random
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
 import ipywidgets as widgets
 
-from ..analysis.bots import FirstBot
-from ..analysis.computer_players import play_on
 from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.rules import RuleId, RuleKey
 from ..engine.state import Announce, DealKind, DealState, Phase, Seat, Verdict
-from ..records.record import replay
+from ..records.record import announcing_turn, replay
 from ..render.markup import (
     RULES_BASE,
     link_rules,
@@ -51,10 +48,9 @@ _WORDS[Announcement.MISS] = "take the miss"
 def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]:
     """The state in which ``seat`` is to announce, and the seat as an index.
 
-    A record is replayed up to that seat's turn; if the record stops earlier,
-    the seats before it take their first legal option. If the seat never gets
-    a turn (a simple deal, or it has already announced) the record's last
-    state is used, and the engine explains why any announcement is refused.
+    A record is replayed up to that seat's turn
+    (:func:`~loo_tutor.records.replay.announcing_turn`: if the record stops
+    earlier, the seats before it take their first legal option).
 
     Raises:
         MalformedRecord: the record does not describe a deal.
@@ -64,14 +60,7 @@ def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]
         return source, seat_of(source, seat)
     states = replay(read_record(source)).states
     index = seat_of(states[0], seat)
-    for state in states:
-        if state.phase is Phase.ANNOUNCE and state.current_player() == index:
-            return state, index
-    state = states[-1]
-    while state.phase is Phase.ANNOUNCE and state.current_player() != index \
-            and index not in dict(state.announcements):
-        state = state.apply(play_on(state, FirstBot(), random.Random()))
-    return state, index
+    return announcing_turn(states, index), index
 
 
 def announcement_buttons(owner: LooWidget, on_announce: Callable[[Announcement], object]

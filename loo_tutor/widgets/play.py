@@ -18,7 +18,7 @@ from ..engine.errors import LooError
 from ..engine.observe import observation
 from ..engine.pam import PamState
 from ..engine.state import Action, CivilLead, DealState, Phase, Play, Seat, Verdict
-from ..records.record import replay, replay_deal
+from ..records.record import replay, replay_deal, trick_start, turn_in_trick
 from ..render.markup import (
     RULES_BASE,
     colour_class,
@@ -47,13 +47,7 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState |
     if isinstance(source, DealState):
         return source
     states: list[DealState | PamState] = replay_deal(read_record(source)).states
-    if from_trick is None:
-        return states[-1]
-    for state in states:
-        if state.phase is Phase.PLAY and len(state.tricks) == from_trick - 1 \
-                and not state.trick_cards():
-            return state
-    raise LooError(f"the record never reaches the start of trick {from_trick}")
+    return states[-1] if from_trick is None else trick_start(states, from_trick)
 
 
 def _starting_seat(source: Source, seat: Seat | str, from_trick: int | None
@@ -205,11 +199,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         try:
             states = replay(read_record(record)).states
             index = seat_of(states[0], seat)
-            start = next((s for s in states if s.phase is Phase.PLAY
-                          and len(s.tricks) == trick - 1 and s.current_player() == index), None)
-            if start is None:
-                raise LooError(f"the record never gives {states[0].players[index]} "
-                               f"a turn in trick {trick}")
+            start = turn_in_trick(states, index, trick)
         except LooError as exc:
             trainer = cls(record, seat, **options)
             trainer._fail(exc)
