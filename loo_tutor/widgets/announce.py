@@ -21,6 +21,7 @@ from ..render.markup import (
     rule_link,
     table_html,
 )
+from ..teaching.calls import SAYING
 from ..teaching.narrate import dealer_rule
 from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
 from .play import verdict_html
@@ -32,18 +33,6 @@ BUTTONS = {
     Announcement.DEFEND: ("Defend", "Dealer only: play the miss on behalf of the pool"),
 }
 """Each announcement's button: its words and its tooltip."""
-
-DOING = {
-    Announcement.STAND: "standing",
-    Announcement.PASS: "passing",
-    Announcement.MISS: "taking the miss",
-    Announcement.DEFEND: "defending the pool",
-}
-"""Each announcement as the thing one does ("passing loses nothing")."""
-
-_WORDS = {a: a.value for a in Announcement}
-_WORDS[Announcement.MISS] = "take the miss"
-
 
 def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]:
     """The state in which ``seat`` is to announce, and the seat as an index.
@@ -190,7 +179,7 @@ class DealerDecisionTable(LooWidget):
             name = start.players[seat]
             default = "stand" if number == 0 else "pass"
             menu = self.part(
-                widgets.Dropdown, options=[(_WORDS[a], a.value) for a in Announcement],
+                widgets.Dropdown, options=[(SAYING[a], a.value) for a in Announcement],
                 value=wanted.get(name, default), description=name,
                 tooltip=f"What {name} announces",
             )
@@ -255,9 +244,9 @@ class DealerDecisionTable(LooWidget):
                 answer = (f'<span class="loo-bad">✗ refused</span> {link}: '
                           f'{link_rules(verdict.message, base)}')
             rows.append(f'<tr><th scope="row" style="text-align:left;padding:0.15em 0.6em">'
-                        f'{_WORDS[call]}</th><td style="padding:0.15em 0.6em">{answer}</td></tr>')
+                        f'{SAYING[call]}</th><td style="padding:0.15em 0.6em">{answer}</td></tr>')
         governing = "" if self.rule is None else f" ({rule_link(self.rule, base)})"
-        allowed = ", ".join(_WORDS[a] for a in self.options)
+        allowed = ", ".join(SAYING[a] for a in self.options)
         return (f'<p><strong>{html.escape(dealer)} may {allowed}</strong>{governing}.</p>'
                 f'<table class="loo-decisions" style="border-collapse:collapse">'
                 f'<caption style="text-align:left">What the engine says to each of the '

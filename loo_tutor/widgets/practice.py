@@ -23,8 +23,9 @@ from ..engine.session import Session
 from ..engine.state import Action, Announce, DealState, Phase, Play, Seat, Verdict
 from ..render.chart import balance_chart
 from ..render.markup import RULES_BASE, ledger_html, narration_html, table_html
+from ..teaching.calls import SAYING, estimate_words
 from ._base import SeatWidget, seat_of
-from .announce import BUTTONS, DOING, announcement_buttons
+from .announce import announcement_buttons
 from .play import hand_box, table_box, update_card_buttons, verdict_html
 from .session import DEFAULT_PLAYERS
 
@@ -43,35 +44,6 @@ class ReviewLine:
     what: str
     lost: bool
     sentence: str
-
-
-def _call_words(action: Action) -> str:
-    assert isinstance(action, Announce)
-    return BUTTONS[action.announcement][0].lower()
-
-
-def estimate_words(found: Estimate) -> str:
-    """An announcement's estimated result in plain words, to a tenth of a unit.
-
-    >>> from fractions import Fraction
-    >>> from loo_tutor.engine.legality import Announcement
-    >>> from loo_tutor.engine.state import Announce
-    >>> stand = Estimate(Announce(0, Announcement.STAND), Fraction(-29, 20), -1.8, -1.1, 300, 3.0)
-    >>> estimate_words(stand)
-    'standing loses about 1.5 units on average here'
-    >>> estimate_words(Estimate(Announce(0, Announcement.PASS), Fraction(0), 0.0, 0.0, 300, 0.0))
-    'passing loses nothing'
-    """
-    assert isinstance(found.action, Announce)
-    doing = DOING[found.action.announcement]
-    if found.mean == 0 and found.low == found.high == 0:
-        return f"{doing} loses nothing"
-    tenths = int(abs(found.mean) * 10 + Fraction(1, 2))  # to the nearest tenth, halves up
-    size = f"{tenths // 10}" if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
-    if size == "0":
-        return f"{doing} comes out about even on average here"
-    verb = "wins" if found.mean > 0 else "loses"
-    return f"{doing} {verb} about {size} unit{'' if size == '1' else 's'} on average here"
 
 
 def _hint_label(phase: Phase) -> str:
@@ -249,7 +221,8 @@ class PracticeSession(SeatWidget[DealState]):
             self.hint_button.description = "Estimating…"
             found = self._estimates(observation(state, self.seat))
             best = max(found, key=lambda e: e.mean)
-            self.hint_text = (f"Best: {_call_words(best.action)}. {self._sampled()}, "
+            assert isinstance(best.action, Announce)
+            self.hint_text = (f"Best: {SAYING[best.action.announcement]}. {self._sampled()}, "
                               + "; ".join(estimate_words(e) for e in found) + ".")
         self._refresh()
         return self.hint_text
@@ -275,7 +248,7 @@ class PracticeSession(SeatWidget[DealState]):
                 mine = next(e for e in found if isinstance(e.action, Announce)
                             and e.action.announcement is chosen)
                 lost = best is not mine and mine.high < best.low  # the intervals do not meet
-                said = BUTTONS[chosen][0].lower()
+                said = SAYING[chosen]
                 sampled = self._sampled("could see")
                 if lost:
                     text = (f"You chose to {said}, which cost you. {sampled}, "
