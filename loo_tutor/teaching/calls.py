@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..analysis.estimate import Estimate
+from ..analysis.estimate import AnnouncementReview, Estimate
 from ..engine.legality import Announcement
 from ..engine.state import Announce
 
-__all__ = ["DOING", "SAYING", "estimate_words"]
+__all__ = ["DOING", "SAYING", "estimate_words", "review_words", "sampled_words"]
 
 SAYING = {
     Announcement.STAND: "stand",
@@ -50,3 +50,24 @@ def estimate_words(found: Estimate) -> str:
         return f"{doing} comes out about even on average here"
     verb = "wins" if found.mean > 0 else "loses"
     return f"{doing} {verb} about {size} unit{'' if size == '1' else 's'} on average here"
+
+
+def sampled_words(samples: int, see: str = "can see") -> str:
+    """What an announcement's estimate assumes, as the hints and reviews say it:
+    ``samples`` deals dealt from what the reader ``see`` (``"can see"`` now,
+    ``"could see"`` looking back), played out by rules of thumb."""
+    return (f"Over {samples} deals dealt at random from what you {see}, and "
+            "played out by every player following rules of thumb")
+
+
+def review_words(review: AnnouncementReview, samples: int) -> str:
+    """The review of one of the reader's announcements in a few sentences."""
+    said = SAYING[review.chosen]
+    sampled = sampled_words(samples, "could see")
+    mine, best = estimate_words(review.mine), estimate_words(review.best)
+    if review.lost:
+        return f"You chose to {said}, which cost you. {sampled}, {mine}; {best}."
+    if review.best is review.mine:
+        return f"You chose to {said}, the best choice. {sampled}, {mine}."
+    return (f"You chose to {said}, as good as the best choice as far as the "
+            f"sampled deals can tell. {sampled}, {mine}; {best}.")

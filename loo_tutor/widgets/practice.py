@@ -7,13 +7,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import pairwise
 
 import ipywidgets as widgets
 
 from ..analysis.bots import Bot, ThumbBot
 from ..analysis.computer_players import bot_named, play_on
-from ..analysis.estimate import Estimate, estimate_actions
+from ..analysis.estimate import Estimate, estimate_actions, review_announcements
 from ..analysis.hints import HAD_BEST, avoidable_loo, hint, played_result, review
 from ..analysis.solver import Solver
 from ..engine.errors import LooError
@@ -23,7 +22,7 @@ from ..engine.session import Session
 from ..engine.state import Action, Announce, DealState, Phase, Play, Seat, Verdict
 from ..render.chart import balance_chart
 from ..render.markup import RULES_BASE, ledger_html, narration_html, table_html
-from ..teaching.calls import SAYING, estimate_words
+from ..teaching.calls import SAYING, estimate_words, review_words, sampled_words
 from ._base import SeatWidget, seat_of
 from .announce import announcement_buttons
 from .play import hand_box, table_box, update_card_buttons, verdict_html
@@ -222,15 +221,11 @@ class PracticeSession(SeatWidget[DealState]):
             found = self._estimates(observation(state, self.seat))
             best = max(found, key=lambda e: e.mean)
             assert isinstance(best.action, Announce)
-            self.hint_text = (f"Best: {SAYING[best.action.announcement]}. {self._sampled()}, "
+            self.hint_text = (f"Best: {SAYING[best.action.announcement]}. "
+                              f"{sampled_words(self._samples)}, "
                               + "; ".join(estimate_words(e) for e in found) + ".")
         self._refresh()
         return self.hint_text
-
-    def _sampled(self, see: str = "can see") -> str:
-        """What an announcement's estimate assumes, as its sentences say it."""
-        return (f"Over {self._samples} deals dealt at random from what you {see}, and "
-                "played out by every player following rules of thumb")
 
     def _estimates(self, view: PlayerView) -> list[Estimate]:
         seed = 0 if self._seed is None else self._seed
@@ -239,28 +234,8 @@ class PracticeSession(SeatWidget[DealState]):
 
     def _review(self) -> list[ReviewLine]:
         """The reader's decisions in the deal just finished, each judged."""
-        lines: list[ReviewLine] = []
-        for before, after in pairwise(self.states):
-            if before.phase is Phase.ANNOUNCE and before.current_player() == self.seat:
-                chosen = after.announcements[-1][1]
-                found = self._estimates(observation(before, self.seat))
-                best = max(found, key=lambda e: e.mean)
-                mine = next(e for e in found if isinstance(e.action, Announce)
-                            and e.action.announcement is chosen)
-                lost = best is not mine and mine.high < best.low  # the intervals do not meet
-                said = SAYING[chosen]
-                sampled = self._sampled("could see")
-                if lost:
-                    text = (f"You chose to {said}, which cost you. {sampled}, "
-                            f"{estimate_words(mine)}; {estimate_words(best)}.")
-                elif best is mine:
-                    text = (f"You chose to {said}, the best choice. {sampled}, "
-                            f"{estimate_words(mine)}.")
-                else:
-                    text = (f"You chose to {said}, as good as the best choice as far as the "
-                            f"sampled deals can tell. {sampled}, {estimate_words(mine)}; "
-                            f"{estimate_words(best)}.")
-                lines.append(ReviewLine("announcement", lost, text))
+        lines = [ReviewLine("announcement", judged.lost, review_words(judged, self._samples))
+                 for judged in review_announcements(self.states, self.seat, self._estimates)]
         cards = review(self.states, self.seat, self._solver)
         for item in cards:
             lost = item.lost > 0 or item.best.tricks[self.seat] > item.played.tricks[self.seat]
