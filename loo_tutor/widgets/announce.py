@@ -23,7 +23,7 @@ from ..render.markup import (
 )
 from ..teaching.calls import SAYING
 from ..teaching.narrate import dealer_rule
-from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
+from ._base import LooWidget, SeatWidget, Source, nothing, read_record, seat_of, unless_failed
 from .play import verdict_html
 
 BUTTONS = {
@@ -97,10 +97,9 @@ class AnnouncementTrainer(SeatWidget[DealState]):
                   self.feedback, self.table)
         self.reset()
 
+    @unless_failed(nothing)
     def reset(self) -> None:
         """Go back to the reader's turn to announce."""
-        if self.error is not None:
-            return
         self._begin(self._start)
 
     def announce(self, call: Announcement | str) -> Verdict:
@@ -168,11 +167,10 @@ class DealerDecisionTable(LooWidget):
         self.rule: RuleKey | None = None
         self.menus: dict[str, widgets.Dropdown] = {}
         self._base = rules_base
-        try:
-            self._start = self._base_state(record)
-        except LooError as exc:
-            self._fail(exc)
+        start = self.attempt(lambda: self._base_state(record))
+        if start is None:
             return
+        self._start = start
         start = self._start
         wanted = dict(calls or {})
         for number, seat in enumerate(start.order[:-1]):

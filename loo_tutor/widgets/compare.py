@@ -18,8 +18,8 @@ from ..engine.profiles import describe, rules_value
 from ..engine.rules import Profile
 from ..render.compare import comparison_html
 from ..render.markup import RULES_BASE
-from ..teaching.compare import PRESETS, compare_deals, profile_named
-from ._base import LooWidget, Source, read_record
+from ..teaching.compare import PRESETS, Comparison, compare_deals, profile_named
+from ._base import LooWidget, Source, nothing, read_record, unless_failed
 
 
 class VariantCompare(LooWidget):
@@ -61,14 +61,10 @@ class VariantCompare(LooWidget):
         self.rules_base = rules_base
         self._record: Mapping[str, Any] | None = None
         self._extra: dict[str, Any] = {}
-        try:
-            if record is not None:
-                self._record = read_record(record)
-            self.comparison = compare_deals(left, right, seed, record=self._record,
-                                            carried=carried, chooser=chooser)
-        except LooError as exc:
-            self._fail(exc)
+        comparison = self.attempt(lambda: self._first(record, left, right))
+        if comparison is None:
             return
+        self.comparison = comparison
         if steps is None:
             self.comparison.play_to_end()
         for _ in range(steps or 0):
@@ -91,6 +87,13 @@ class VariantCompare(LooWidget):
         self.show(pickers, controls, self.message, self.view)
         self._show()
 
+    def _first(self, record: Source | None, left: Any, right: Any) -> Comparison:
+        """The comparison first shown: of ``record``'s deal, or of a shuffled one."""
+        if record is not None:
+            self._record = read_record(record)
+        return compare_deals(left, right, self.seed, record=self._record,
+                             carried=self.carried, chooser=self.chooser)
+
     def _picker(self, label: str, profile: Profile) -> widgets.Dropdown:
         options = [*PRESETS, *self._extra]
         chosen = _preset_of(profile)
@@ -106,38 +109,38 @@ class VariantCompare(LooWidget):
 
     # -- actions ---------------------------------------------------------------
 
+    @unless_failed(nothing)
     def step(self) -> None:
         """Take one step on both sides."""
-        if self.error is None:
-            self.comparison.step()
-            self._show()
-            self._finished_both()
+        self.comparison.step()
+        self._show()
+        self._finished_both()
 
+    @unless_failed(nothing)
     def back(self) -> None:
         """Take the last step back."""
-        if self.error is None:
-            self.comparison.back()
-            self._show()
+        self.comparison.back()
+        self._show()
 
+    @unless_failed(nothing)
     def play_to_end(self) -> None:
         """Step until both deals are over."""
-        if self.error is None:
-            self.message.value = "<p>Playing both deals to the end…</p>"
-            self.comparison.play_to_end()
-            self._show()
-            self._finished_both()
+        self.message.value = "<p>Playing both deals to the end…</p>"
+        self.comparison.play_to_end()
+        self._show()
+        self._finished_both()
 
     def _finished_both(self) -> None:
         """Mark the widget finished once the reader has stepped both deals to their end."""
         if self.comparison.is_over():
             self.finish()
 
+    @unless_failed(nothing)
     def new_deal(self) -> None:
         """Shuffle a new deal (the next seed) and start both sides again."""
-        if self.error is None:
-            self.seed += 1
-            self._record = None
-            self._restart()
+        self.seed += 1
+        self._record = None
+        self._restart()
 
     def _picked(self, change: object = None) -> None:
         self._restart()

@@ -20,7 +20,6 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..engine.cards import card_text, parse_card
-from ..engine.errors import LooError
 from ..render.markup import RULES_BASE, cite_once, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
@@ -30,7 +29,7 @@ from ..teaching.issued import classroom_key, ticket
 from ..teaching.marking import answer_value
 from ..teaching.score import RIGHT, SOLUTION, WRONG, Score
 from ..teaching.score import score as score_work
-from ._base import LooWidget, Source, read_record
+from ._base import LooWidget, Source, nothing, read_record, unless_failed
 from .stepper import DealStepper
 
 _MARKS = {"right": "✓", "wrong": "✗", "unreadable": "?", "empty": "…"}
@@ -269,11 +268,10 @@ class ExerciseWidget(LooWidget):
         self._base = rules_base
         self._own_board = scoreboard is None
         self.scoreboard = scoreboard if scoreboard is not None else Scoreboard()
-        try:
-            self.kind = Kind.parse(kind)
-        except LooError as exc:
-            self._fail(exc)
+        parsed = self.attempt(lambda: Kind.parse(kind))
+        if parsed is None:
             return
+        self.kind = parsed
         self._record = record
         self.header = self.part(widgets.HTML)
         self.position = self.part(widgets.HTML)
@@ -313,19 +311,20 @@ class ExerciseWidget(LooWidget):
         """The seed of the variant shown (``None`` for a record)."""
         return None if self.exercise is None else self.exercise.seed
 
+    def _made(self, seed: int | None) -> Exercise:
+        """The variant of ``seed``: of the record, or a fresh one of the kind when ``None``."""
+        if self._record is not None:
+            return self._from_record(seed or 0)
+        chosen = random.SystemRandom().randrange(1_000_000) if seed is None else seed
+        return make(self.kind, chosen)
+
     def load(self, seed: int | None = None) -> None:
         """Show the variant of ``seed`` (a fresh one when ``None``)."""
-        try:
-            if self._record is not None:
-                self.exercise = self._from_record(seed or 0)
-            else:
-                chosen = random.SystemRandom().randrange(1_000_000) if seed is None else seed
-                self.exercise = make(self.kind, chosen)
-        except LooError as exc:
-            self._fail(exc)
+        made = self.attempt(lambda: self._made(seed))
+        if made is None:
             return
+        self.exercise = exercise = made
         self.error = None
-        exercise = self.exercise
         self.header.value = (f'<p class="loo-exercise-title"><strong>Exercise '
                              f'{int(exercise.kind)}: {html.escape(exercise.title)}</strong> — '
                              f"{html.escape(exercise.origin)}</p>")
@@ -496,9 +495,10 @@ class ExerciseWidget(LooWidget):
 
     # -- checking ------------------------------------------------------------------------
 
+    @unless_failed(dict)
     def check(self) -> dict[str, FieldResult]:
         """Grade the answers, show the verdicts and update the score."""
-        if self.exercise is None or self.error is not None:
+        if self.exercise is None:
             return {}
         results = self.exercise.grade(self.answers())
         self.results = results
@@ -581,9 +581,10 @@ class ExerciseWidget(LooWidget):
         return (f'<div class="loo-field-{outcome.status}">'
                 f'{_MARKS.get(outcome.status, "")} {shown}{rule}</div>')
 
+    @unless_failed(nothing)
     def show_solution(self) -> None:
         """Show the engine's answers and a step-through of the deal."""
-        if self.exercise is None or self.error is not None:
+        if self.exercise is None:
             return
         self._shown = True
         self._keep_solution()

@@ -28,7 +28,7 @@ from ..render.markup import (
     rule_link,
     table_html,
 )
-from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
+from ._base import LooWidget, SeatWidget, Source, nothing, read_record, seat_of, unless_failed
 
 
 def starting_state(source: Source, from_trick: int | None = None) -> DealState | PamState:
@@ -208,10 +208,9 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
 
     # -- acting ------------------------------------------------------------------
 
+    @unless_failed(nothing)
     def reset(self) -> None:
         """Start again from the first state."""
-        if self.error is not None:
-            return
         self._rng = random.Random(self._seed)
         self._begin(self._start)
 

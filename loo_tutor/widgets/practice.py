@@ -15,7 +15,6 @@ from ..analysis.computer_players import bot_named, play_on
 from ..analysis.estimate import Estimate, estimate_actions, review_announcements
 from ..analysis.hints import HAD_BEST, avoidable_loo, hint, played_result, review
 from ..analysis.solver import Solver
-from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.observe import PlayerView, observation
 from ..engine.session import Session
@@ -23,7 +22,7 @@ from ..engine.state import Action, Announce, DealState, Phase, Play, Seat, Verdi
 from ..render.chart import balance_chart
 from ..render.markup import RULES_BASE, ledger_html, narration_html, table_html
 from ..teaching.calls import SAYING, estimate_words, review_words, sampled_words
-from ._base import SeatWidget, seat_of
+from ._base import SeatWidget, nothing, seat_of, unless_failed
 from .announce import announcement_buttons
 from .play import hand_box, table_box, update_card_buttons, verdict_html
 from .session import DEFAULT_PLAYERS
@@ -108,13 +107,10 @@ class PracticeSession(SeatWidget[DealState]):
         self.reviews: list[list[ReviewLine]] = []
         self.buttons: dict[str, widgets.Button] = {}
         self.calls: dict[str, widgets.Button] = {}
-        try:
-            self._bot = bot_named(opponents, "opponents")
-            self.session = Session(players, deals, seed)
-            self.seat = seat_of(self.session.players, seat)
-        except LooError as exc:
-            self._fail(exc)
+        opened = self.attempt(lambda: self._open_session(players, seat, deals, seed, opponents))
+        if opened is None:
             return
+        self._bot, self.session, self.seat = opened
         self._seed = seed
         self._sessions = 1
         self._samples = samples
@@ -142,6 +138,18 @@ class PracticeSession(SeatWidget[DealState]):
                   self.story, self.ledger, self.review_box, self.chart)
         self._rng = random.Random(None if seed is None else f"practice-{seed}")
         self._deal()
+
+    @staticmethod
+    def _open_session(players: Sequence[str], seat: Seat | str, deals: int, seed: int | None,
+                      opponents: str | Bot) -> tuple[Bot, Session, Seat]:
+        """The computer players, the engine's session and the reader's seat.
+
+        Raises:
+            LooError: no such computer player, table or seat.
+        """
+        bot = bot_named(opponents, "opponents")
+        session = Session(players, deals, seed)
+        return bot, session, seat_of(session.players, seat)
 
     # -- acting ----------------------------------------------------------------
 
@@ -185,19 +193,19 @@ class PracticeSession(SeatWidget[DealState]):
         if session.is_over():
             session.end()
 
+    @unless_failed(nothing)
     def next_deal(self) -> None:
         """Deal the next deal once this one is over; after the last, start a new session."""
-        if self.error is not None or not self.state.is_terminal():
+        if not self.state.is_terminal():
             return
         if self.session.is_over():
             self.new_session()
         else:
             self._deal()
 
+    @unless_failed(nothing)
     def new_session(self) -> None:
         """Start a new session of as many deals, from the next seed if one was given."""
-        if self.error is not None:
-            return
         old = self.session
         seed = None if self._seed is None else self._seed + self._sessions
         self._sessions += 1
