@@ -247,11 +247,11 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         return HtmlStr(self._render())
 
 
-Deal = TypeVar("Deal", bound="DealState | PamState")
-"""The deals a seat widget plays: three-card Loo, or Pam Loo as well."""
+SeatState = TypeVar("SeatState", bound="DealState | PamState")
+"""The state of the deals a seat widget plays: three-card Loo, or Pam Loo as well."""
 
 
-class SeatWidget(LooWidget, Generic[Deal]):
+class SeatWidget(LooWidget, Generic[SeatState]):
     """A widget where the reader acts for one seat of a deal.
 
     Every action of the reader goes the same way: the engine checks it
@@ -271,16 +271,16 @@ class SeatWidget(LooWidget, Generic[Deal]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.states: list[Deal] = []
+        self.states: list[SeatState] = []
         self.verdict: Verdict | None = None
         self.told: list[Narration] = []
 
     @property
-    def state(self) -> Deal:
+    def state(self) -> SeatState:
         """The deal as it stands now."""
         return self.states[-1]
 
-    def _open(self, find: Callable[[], tuple[Deal, Seat]], four_colour: bool,
+    def _open(self, find: Callable[[], tuple[SeatState, Seat]], four_colour: bool,
               rules_base: str) -> bool:
         """Find the starting state and the reader's seat, and make the header.
 
@@ -302,7 +302,7 @@ class SeatWidget(LooWidget, Generic[Deal]):
             return frozenset()
         return frozenset.intersection(*(hidden_cards(s, self.seat) for s in self.states))
 
-    def _begin(self, start: Deal) -> None:
+    def _begin(self, start: SeatState) -> None:
         """Start from ``start``: the automatic players act first if it is their turn."""
         self.states = [start]
         self.verdict = None
@@ -316,7 +316,7 @@ class SeatWidget(LooWidget, Generic[Deal]):
         verdict = before.check(action)
         self.verdict = verdict
         if verdict:
-            after = cast(Deal, before.apply(action))  # the same game as before
+            after = cast(SeatState, before.apply(action))  # the same game as before
             self.states.append(after)
             self.told = [narrate_action(before, action, after)]
             self._advance()
@@ -337,12 +337,12 @@ class SeatWidget(LooWidget, Generic[Deal]):
             action = self._automatic(state)
             if action is None:
                 break
-            after = cast(Deal, state.apply(action))
+            after = cast(SeatState, state.apply(action))
             self.told.append(narrate_action(state, action, after))
             self.states.append(after)
             state = after
 
-    def _automatic(self, state: Deal) -> Action | None:
+    def _automatic(self, state: SeatState) -> Action | None:
         """What an automatic player does in ``state``; ``None`` when the reader acts."""
         return None
 
