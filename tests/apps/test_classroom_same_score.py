@@ -66,7 +66,7 @@ def _labels(kind: str, seed: int, right: bool = True) -> list[str]:
         chosen = legal if right else [c for c in made.hand if c not in legal][:1]
         return [card_text(c) for c in chosen]
     assert isinstance(made, DealerChoice)
-    return [made.LABELS[made.OPTIONS.index(a)] for a in made.allowed()]
+    return [made.LABELS[made.CALLS.index(a)] for a in made.allowed()]
 
 
 def _do_the_work(page: Any, sheet: Any, items: list[tuple[str, int]], in_class: bool) -> None:
