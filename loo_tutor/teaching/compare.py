@@ -48,8 +48,7 @@ from ..engine.state import (
     deals_miss,
     shuffle_and_cut,
 )
-from ..records.record import action_text as record_action_text
-from ..records.record import replay
+from ..records.record import action_text, replay
 from .narrate import Narration, narrate_action
 
 PRESETS: dict[str, Any] = {
@@ -159,7 +158,7 @@ class CompareStep:
         left_words: what happened on the left, in words.
         right_words: what happened on the right, in words.
         left_before_options: the legal options on the left before the step,
-            as :func:`action_text` writes them.
+            as :func:`option_text` writes them.
         right_before_options: the legal options on the right before the step.
         note: why only one side acted, when that is so.
     """
@@ -233,20 +232,20 @@ def _alone(action: Action, acting: DealState, other: DealState, side: str
     return None, f"The {side} side is still announcing; the {others} side waits."
 
 
-def action_text(action: Action) -> str:
+def option_text(action: Action) -> str:
     """An action as an option in a few of the reader's words: ``stand``, ``pass``,
     ``7♥``, ``discard 2♣ 3♦``, ``keep``.
 
     >>> from loo_tutor.engine.cards import parse_card
     >>> from loo_tutor.engine.state import Play
-    >>> action_text(Play(0, parse_card("7H")))
+    >>> option_text(Play(0, parse_card("7H")))
     '7♥'
     """
     if isinstance(action, Play):
         return action.card.shown
     if isinstance(action, Exchange):
         return ("discard " + " ".join(c.shown for c in action.cards)) if action.cards else "keep"
-    return record_action_text(action)
+    return action_text(action)
 
 
 _DOES = {"stand": "stands", "pass": "passes", "miss": "takes the miss",
@@ -263,7 +262,7 @@ def action_words(state: DealState, action: Action) -> str:
     'B plays 7♥'
     """
     name = state.players[action.seat]
-    text = action_text(action)
+    text = option_text(action)
     if isinstance(action, Play):
         return f"{name} plays {text}"
     if isinstance(action, Exchange) and action.cards:
@@ -363,8 +362,8 @@ class Comparison:
 
     def _both(self, number: int, left: DealState, right: DealState) -> CompareStep:
         left_rng, right_rng = self._rngs
-        left_options = tuple(sorted(action_text(a) for a in left.legal_actions()))
-        right_options = tuple(sorted(action_text(a) for a in right.legal_actions()))
+        left_options = tuple(sorted(option_text(a) for a in left.legal_actions()))
+        right_options = tuple(sorted(option_text(a) for a in right.legal_actions()))
         differ = (left.current_player() != right.current_player()
                   or left_options != right_options)
         action = play_on(left, self.chooser, left_rng)
@@ -461,10 +460,10 @@ __all__ = [
     "CompareStep",
     "Comparison",
     "Side",
-    "action_text",
     "action_words",
     "compare_deals",
     "deal_pack",
+    "option_text",
     "pack_of",
     "profile_named",
 ]
