@@ -32,8 +32,8 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "sampling": SamplingBot,
     "first": FirstBot,
 }
-"""The computer players by name: rules of thumb, random legal choices, sampling,
-or always the first legal action."""
+"""The computer players by name (rules of thumb, random legal choices, sampling,
+or always the first legal action), each made afresh when asked for."""
 
 
 def bot_named(value: str | Bot, what: str = "player") -> Bot:
