@@ -5,12 +5,12 @@
 // The exercise widget marks each check on its summary line with a
 // data-loo-checked attribute: the check's own id, the kind, the seed and
 // the answers, and no verdict (loo_tutor/widgets/exercise.py). Each mark
-// seen is first kept in this browser (an outbox in localStorage), then
-// posted to /loo/answer with the page's XSRF token and the student's
-// cookie; it leaves the outbox once the server says it is on disk. A check
-// whose report is lost (the server went away, the page was closed) is
-// posted again when the server answers, from this page or the next one
-// opened on this server; the server keeps one row per check id.
+// seen is first kept in this browser (an outbox in localStorage, one per
+// server prefix), then posted to /loo/answer with the page's XSRF token and
+// the student's cookie; it leaves the outbox once the server says it is on
+// disk. A check whose report is lost (the server went away, the page was
+// closed) is posted again when the server answers, from this page or the
+// next one opened on this server; the server keeps one row per check id.
 //
 // A bar at the top of the page says who the reader joined as, with their
 // own progress as the server keeps it, or offers to join; while the server
@@ -19,8 +19,19 @@
 // once. A server that answers 503 cannot keep the class just now (its
 // teacher's page says why): the checks wait in the outbox, the bar says so,
 // and they are sent again a little later.
+//
+// Every address is under the server's prefix (its --base-url, as behind
+// JupyterHub's proxy, where /user/ann/ and /user/bob/ share one origin),
+// which the page gives in its body's data-loo-base.
 
-const OUTBOX = 'loo-classroom-outbox';
+function pageBase() {
+  const given = document.body ? document.body.dataset.looBase : undefined;
+  return typeof given === 'string' && given.startsWith('/') && given.endsWith('/') ? given : '/';
+}
+
+const BASE = pageBase();
+// The outbox of the server at / keeps the name it always had.
+const OUTBOX = BASE === '/' ? 'loo-classroom-outbox' : `loo-classroom-outbox:${BASE}`;
 const MARK = 'data-loo-checked';
 const RETRY_MS = 2000;
 const UNKEPT_RETRY_MS = 15000;
@@ -88,7 +99,7 @@ function bar() {
 
 function joinLink() {
   const link = document.createElement('a');
-  link.href = `/loo/join?next=${encodeURIComponent(location.pathname + location.search)}`;
+  link.href = `${BASE}loo/join?next=${encodeURIComponent(location.pathname + location.search)}`;
   link.textContent = 'Join the class';
   link.className = 'loo-join';
   return link;
@@ -141,13 +152,13 @@ function draw(me) {
 // -- talking to the server -------------------------------------------------------
 
 async function whoAmI() {
-  const reply = await fetch('/loo/me', { credentials: 'same-origin', cache: 'no-store' });
+  const reply = await fetch(`${BASE}loo/me`, { credentials: 'same-origin', cache: 'no-store' });
   if (!reply.ok) throw new Error(`status ${reply.status}`);
   return reply.json();
 }
 
 async function send(report) {
-  const reply = await fetch('/loo/answer', {
+  const reply = await fetch(`${BASE}loo/answer`, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', 'X-XSRFToken': xsrf() },

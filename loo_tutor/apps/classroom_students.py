@@ -1,7 +1,8 @@
 """The classroom's students: joining by name, and every answer they check kept and judged.
 
 Routes of the classroom server (:mod:`loo_tutor.apps.classroom`), all under
-``/loo/``:
+``/loo/`` below the server's prefix (``--base-url``, ``/`` unless it says
+otherwise; the paths here are written for ``/``):
 
 * ``/loo/join``: a form asking a name once (and the class code when the
   teacher set one). Joining gives the browser a secret in an HttpOnly,
@@ -54,6 +55,8 @@ from .classroom_doors import (
     Doors,
     local_path,
     read_report,
+    route,
+    under,
 )
 
 COOKIE = "loo-student"
@@ -158,10 +161,11 @@ class JoinHandler(ClassroomHandler):
 
     def get(self) -> None:
         who = self.student()
-        self.page(local_path(self.get_argument("next", "/")), joined=who[1] if who else None)
+        self.page(local_path(self.get_argument("next", self.base_url), self.base_url),
+                  joined=who[1] if who else None)
 
     def post(self) -> None:
-        target = local_path(self.get_argument("next", "/"))
+        target = local_path(self.get_argument("next", self.base_url), self.base_url)
         typed = self.get_argument("name", "")
         address = self.request.remote_ip or ""
         if self.doors.by_address.full(address) or self.doors.by_class.full("class"):
@@ -184,7 +188,7 @@ class JoinHandler(ClassroomHandler):
             self.set_status(400)
             self.page(target, problem=said, name=typed)
             return
-        self.set_cookie(COOKIE, secret, path="/", httponly=True, samesite="Strict",
+        self.set_cookie(COOKIE, secret, path=self.base_url, httponly=True, samesite="Strict",
                         expires_days=COOKIE_DAYS)
         self.redirect(target)
 
@@ -200,7 +204,7 @@ class JoinHandler(ClassroomHandler):
         self.finish(JOIN_PAGE.format(
             already=already, problem=said, xsrf=self.xsrf_form_html(),
             next=html.escape(target), name=html.escape(name), code=code,
-            action=f"/loo/join?next={quote(target)}"))
+            action=f"{under(self.base_url, 'loo/join')}?next={quote(target)}"))
 
 
 JOIN_PAGE = """<!DOCTYPE html>
@@ -254,7 +258,7 @@ class MeHandler(ClassroomHandler):
     def get(self) -> None:
         who = self.student()
         if who is None:
-            self.reply(200, {"name": None, "join": "/loo/join"})
+            self.reply(200, {"name": None, "join": under(self.base_url, "loo/join")})
             return
         self.reply(200, {"name": who[1], "rejoin": self.book.rejoin_code(who[0]),
                          **own_progress(self.book.summary(who[0]))})
@@ -274,7 +278,8 @@ class AnswerHandler(ClassroomHandler):
     def post(self) -> None:
         who = self.student()
         if who is None:
-            self.reply(403, {"error": "join the class first", "join": "/loo/join"})
+            self.reply(403, {"error": "join the class first",
+                             "join": under(self.base_url, "loo/join")})
             return
         if self.book.problem:
             raise ClassBookError(self.book.problem)
@@ -362,9 +367,10 @@ def solution_watcher(book: ClassBook, doors: Doors) -> Callable[[Any, str | byte
     return seen
 
 
-def routes(book: ClassBook, code: str,
-           doors: Doors | None = None) -> list[tuple[str, type, dict[str, Any]]]:
-    """The students' routes, for the classroom server."""
+def routes(book: ClassBook, code: str, doors: Doors | None = None,
+           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
+    """The students' routes, for the classroom server under the prefix ``base``."""
     given = {"book": book, "code": code, "doors": doors or Doors()}
-    return [(r"/loo/join", JoinHandler, given), (r"/loo/me", MeHandler, given),
-            (r"/loo/answer", AnswerHandler, given)]
+    return [(route(base, "loo/join"), JoinHandler, given),
+            (route(base, "loo/me"), MeHandler, given),
+            (route(base, "loo/answer"), AnswerHandler, given)]

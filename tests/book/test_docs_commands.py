@@ -48,6 +48,8 @@ from pathlib import Path
 
 import pytest
 
+from loo_tutor.apps.classroom_doors import normal_base
+
 from classroom_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -248,8 +250,10 @@ def serve_until_it_answers(terminal: Terminal, command: str, folder: Path, url: 
 def run_classroom(terminal: Terminal, command: str) -> str:
     port = free_port()
     command = without_comment(command).replace("--host 0.0.0.0", "--host 127.0.0.1")
+    prefix = re.search(r"--base-url[= ](\S+)", command)
+    base = normal_base(prefix.group(1)) if prefix else "/"  # the server answers there alone
     output = serve_until_it_answers(terminal, f"{command} --port {port}", terminal.folder,
-                                    f"http://127.0.0.1:{port}/")
+                                    f"http://127.0.0.1:{port}{base}")
     shown = {m for m in re.findall(r"http://\S+", output) if "/loo/teacher" not in m}
     assert len(shown) == 1, f"{command!r} printed other addresses than one:\n{output}"
     return output
