@@ -16,7 +16,13 @@
 // own progress as the server keeps it, or offers to join; while the server
 // does not answer it says so, and when it answers again after the page's
 // kernel is gone (the server was restarted) the page is opened again at
-// once. A server that answers 503 cannot keep the class just now (its
+// once. Each time the server says what it keeps for the student (/loo/me,
+// after the outbox is sent), the student's checks as its class book holds
+// them (its ``work``: id, kind, seed and verdict, oldest first) are given to
+// the live page's score lines (Scoreboard.from_book in
+// loo_tutor/widgets/exercise.py), so that the page scores them with the one
+// score model as the teacher's page does, after a reload or a restart too.
+// A server that answers 503 cannot keep the class just now (its
 // teacher's page says why): the checks wait in the outbox, the bar says so,
 // and they are sent again a little later.
 //
@@ -157,6 +163,24 @@ async function whoAmI() {
   return reply.json();
 }
 
+// Gives the live page's score lines the student's checks as the class book holds them.
+function handBook(me) {
+  const page = window.looClassroom;
+  if (!page || !me || !Array.isArray(me.work)) return;
+  page.manager.tell('loo-score', { book: me.work }).catch((error) => {
+    console.warn('the class book\'s checks could not be given to the page:', error);
+  });
+}
+
+// Once the page is live: asks the server for the student's checks, for the score lines.
+export async function giveBook() {
+  try {
+    handBook(await whoAmI());
+  } catch (error) {
+    // the server is away: the checks come with its next answer (flush)
+  }
+}
+
 async function send(report) {
   const reply = await fetch(`${BASE}loo/answer`, {
     method: 'POST',
@@ -197,7 +221,9 @@ async function flush() {
     }
     if (offline) document.documentElement.dataset.looServer = 'back';
     offline = false;
-    draw(joined ? await whoAmI() : null);
+    const me = joined ? await whoAmI() : null;
+    draw(me);
+    handBook(me);
   } catch (error) {
     wentAway();
   } finally {
@@ -275,6 +301,7 @@ export function startClassbook() {
   whoAmI().then((me) => {
     joined = me.name;
     draw(me);
+    handBook(me);
     return flush();
   }).catch(wentAway);
 }

@@ -716,6 +716,13 @@ class ClassBook:
             yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
                              expected), time
 
+    def checks(self, student: int) -> list[tuple[str, str, int, str]]:
+        """``student``'s checks in the order kept: each one's id, kind, seed and verdict."""
+        with self._using() as db:
+            found = db.execute("SELECT check_id, kind, seed, verdict FROM answers "
+                               "WHERE student = ? ORDER BY id", (student,)).fetchall()
+        return [(str(one), str(kind), int(seed), str(verdict)) for one, kind, seed, verdict in found]
+
     def marked(self, path: str) -> list[Marked]:
         """Each student's answers, as ``loo-tutor mark`` marks an answers file named ``path``:
         in the order checked, the place of each being ``check 1``, ``check 2``…"""

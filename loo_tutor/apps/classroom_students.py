@@ -10,7 +10,11 @@ otherwise; the paths here are written for ``/``):
   (:mod:`loo_tutor.apps.classbook`). A name another student has is refused.
 * ``/loo/me``: the student's name, their rejoin code (which joins them
   again under their name from another browser) and their own progress, for
-  their page; nobody else's.
+  their page; nobody else's. Its ``work`` lists their checks as the class
+  book keeps them, oldest first (id, kind, seed, verdict), which the page
+  hands to its score line (``Scoreboard.from_book`` in
+  :mod:`loo_tutor.widgets.exercise`), so that the page scores them as the
+  teacher's page does, also after a reload or a restart.
 * ``/loo/answer``: the page reports an exercise checked: its own id for the
   check, and the kind, the seed and the answer as an answers file gives them
   (:mod:`loo_tutor.teaching.marking`). The server has the engine make the
@@ -261,7 +265,8 @@ class MeHandler(ClassroomHandler):
             self.reply(200, {"name": None, "join": under(self.base_url, "loo/join")})
             return
         self.reply(200, {"name": who[1], "rejoin": self.book.rejoin_code(who[0]),
-                         **own_progress(self.book.summary(who[0]))})
+                         **own_progress(self.book.summary(who[0])),
+                         "work": [list(check) for check in self.book.checks(who[0])]})
 
 
 class AnswerHandler(ClassroomHandler):
