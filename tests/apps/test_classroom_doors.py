@@ -131,6 +131,17 @@ def test_with_the_servers_token_no_student_route_answers_without_it(tmp_path: Pa
         assert json.loads(eve.get("loo/me?token=T0ken-for-test")[1])["name"] == "Eve"
         assert [s.name for s in ClassBook(tmp_path).summary().students] == ["Eve"]
         assert ClassBook(tmp_path).count() == 0
+        # The teacher's address, as the server printed it, opens the teacher's page alone;
+        # a wrong teacher's token opens nothing.
+        teacher = teacher_url(running)
+        stranger = Browser(base)
+        status, page = stranger.get(teacher.replace(base, "")[:-4] + "xxxx")
+        assert status == 403 and "Eve" not in page
+        assert "Join the class" not in stranger.get("loo/join")[1]
+        ada = Browser(base)
+        status, page = ada.get(teacher.replace(base, ""))
+        assert status == 200 and "Eve" in page, page[:300]
+        assert ada.get("loo/teacher.js")[1] == script
     finally:
         stop(running)
 
