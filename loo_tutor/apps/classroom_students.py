@@ -44,9 +44,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from jupyter_server.base.handlers import JupyterHandler
+from tornado import web
 from tornado.log import app_log
 
 from ..teaching.issued import is_issued
@@ -95,6 +96,28 @@ class PlainHandler(JupyterHandler):
         self.clear_header("Content-Disposition")
         self.set_header("Content-Type", "text/plain; charset=utf-8")
         self.finish(said.get(status_code, f"{status_code} {self._reason}") + "\n")
+
+    def check_xsrf_cookie(self) -> None:
+        """Refuse a POST from a page of another origin, or without the ``_xsrf`` token.
+
+        Jupyter Server skips both checks for a request that carries the
+        server's ``--token`` in its address; but every student of the class
+        knows that token, so a page of another origin could send one and join
+        or answer in a student's browser. Here the token changes nothing: the
+        request's ``Origin``, when it has one, must be this server, and the
+        form or the ``X-XSRFToken`` header must carry the ``_xsrf`` cookie's
+        token.
+        """
+        if not hasattr(self, "_jupyter_current_user"):
+            return  # too early: Jupyter Server calls this again once it knows who is asking
+        origin = self.request.headers.get("Origin")
+        host = self.request.headers.get("Host")
+        if origin is not None and (host is None
+                                   or urlsplit(origin.lower()).netloc != host.lower()):
+            self.log.warning("Refused a %s of %s from another origin", self.request.method,
+                             self.request.path)
+            raise web.HTTPError(404)
+        web.RequestHandler.check_xsrf_cookie(self)
 
 
 class ClassroomHandler(PlainHandler):

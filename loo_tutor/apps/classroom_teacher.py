@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from jupyter_server.auth.decorator import allow_unauthenticated
+
 from ..engine.errors import LooError
 from ..render.markup import link_rules
 from ..teaching.assignment import class_assignment
@@ -178,10 +180,20 @@ class TeacherHandler(ClassroomHandler):
 
 
 class TeacherPageHandler(TeacherHandler):
-    """``/loo/teacher``: the page; a token in the address is moved into a cookie."""
+    """``/loo/teacher``: the page; a token in the address is moved into a cookie.
 
+    The teacher's token is enough to open it, even on a server started with
+    ``--token``: the address the server prints for the teacher works alone,
+    and the browser that opens it is let into the class's pages too, as the
+    server's token would let it in (the teacher's token is the longer secret).
+    """
+
+    @allow_unauthenticated
     def get(self) -> None:
         if self.get_argument("token", None):
+            if self.current_user is None:
+                self.identity_provider.set_login_cookie(
+                    self, self.identity_provider.generate_anonymous_user(self))
             self.set_cookie(COOKIE, self.book.teacher_token(),
                             path=under(self.base_url, "loo/teacher"),
                             httponly=True, samesite="Strict")

@@ -205,6 +205,16 @@ def run(terminal: Terminal, command: str, folder: Path | None = None, stdin: str
     return done
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the server's process, before it starts: Ctrl-C (SIGINT) stops it, as in a terminal.
+
+    A program started in the background (``./dev test &``, or under a CI
+    runner) inherits SIGINT ignored, and so would the server this test stops
+    with SIGINT: it would never stop, whatever the command does.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def serve_until_it_answers(terminal: Terminal, command: str, folder: Path, url: str,
                            env: dict[str, str] | None = None) -> str:
     """Start ``command``, wait until ``url`` answers, stop it with Ctrl-C; returns its output.
@@ -214,7 +224,7 @@ def serve_until_it_answers(terminal: Terminal, command: str, folder: Path, url: 
     server = subprocess.Popen(["bash", "-c", script(terminal, "exec " + command)], cwd=folder,
                               env={**reader_environment(terminal.folder), **(env or {})},
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              start_new_session=True)
+                              start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     assert server.stdout is not None
     printed: list[str] = []
     answered = False
