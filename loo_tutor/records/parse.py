@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ..engine import pam, three_card
 from ..engine.cards import CARDS, Card, parse_card
@@ -175,7 +175,7 @@ class ParsedRecord:
         if known is None:
             known = _KEY_SETS[allowed] = frozenset(allowed)
         if not known.issuperset(record):
-            key = next(k for k in record if k not in known)
+            key = next(k for k in cast("dict[object, object]", record) if k not in known)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
         players, seat = self._players(record.get("players"), profile)
         dealer = record.get("dealer")
