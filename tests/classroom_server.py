@@ -21,7 +21,8 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -101,6 +102,17 @@ def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None) -> 
             return server
     stop(server)
     raise RuntimeError("the classroom server did not start:\n" + "".join(server.log[-40:]))
+
+
+@contextmanager
+def serving(*args: str, data: Path | None = None) -> Iterator[Server]:
+    """The classroom started with ``args`` on a free port of 127.0.0.1 (see :func:`start`),
+    stopped when the block ends."""
+    running = start("--port", str(free_port()), *args, data=data)
+    try:
+        yield running
+    finally:
+        stop(running)
 
 
 def page_cookie(base: str) -> str:

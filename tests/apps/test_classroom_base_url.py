@@ -39,8 +39,7 @@ from classroom_server import (
     free_port,
     issue_key,
     issued,
-    start,
-    stop,
+    serving,
     teacher_url,
 )
 
@@ -110,12 +109,9 @@ def test_paths_routes_and_addresses_are_made_under_the_prefix() -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = start("--port", str(free_port()), "--pool-size", "0", "--base-url", "user/ann",
-                    data=tmp_path_factory.mktemp("class"))
-    try:
+    with serving("--pool-size", "0", "--base-url", "user/ann",
+                 data=tmp_path_factory.mktemp("class")) as running:
         yield running
-    finally:
-        stop(running)
 
 
 def _root(server: Server) -> str:

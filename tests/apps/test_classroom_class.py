@@ -44,6 +44,7 @@ from classroom_server import (
     issue_key,
     issued,
     kernels,
+    serving,
     start,
     stop,
     teacher_url,
@@ -163,13 +164,9 @@ def test_mark_class_prints_the_class_and_its_grade_book_after_the_lesson(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("class")
-    running = start("--port", str(free_port()), "--pool-size", "0", "--class-code", CODE,
-                    data=folder)
-    try:
+    with serving("--pool-size", "0", "--class-code", CODE,
+                 data=tmp_path_factory.mktemp("class")) as running:
         yield running
-    finally:
-        stop(running)
 
 
 class Browser:

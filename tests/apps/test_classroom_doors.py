@@ -40,7 +40,7 @@ from loo_tutor.teaching.marking import Mark, key_answer
 from loo_tutor.widgets import PayoutChecker
 
 from browser_support import in_browser, serve_directory
-from classroom_server import Server, free_port, issue_key, issued, start, stop, teacher_url
+from classroom_server import Server, free_port, issue_key, issued, serving, start, stop, teacher_url
 
 CODE = "owl-lamp-42"
 EXERCISE = make(Kind.LEGAL_CARDS, 2024)
@@ -49,12 +49,9 @@ WHEN = "2026-12-04T10:00:00Z"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = start("--port", str(free_port()), "--pool-size", "0", "--class-code", CODE,
-                    data=tmp_path_factory.mktemp("class"))
-    try:
+    with serving("--pool-size", "0", "--class-code", CODE,
+                 data=tmp_path_factory.mktemp("class")) as running:
         yield running
-    finally:
-        stop(running)
 
 
 def _key(server: Server) -> bytes:

@@ -23,7 +23,7 @@ from loo_tutor.engine.state import Phase
 from loo_tutor.widgets import PracticeSession
 
 from browser_support import in_browser
-from classroom_server import Server, free_port, start, stop
+from classroom_server import Server, serving
 from leaks import leaks
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dan", "Emil"]
@@ -31,11 +31,8 @@ PLAYERS = ["Anna", "Ben", "Carla", "Dan", "Emil"]
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    running = start("--port", str(free_port()))
-    try:
+    with serving() as running:
         yield running
-    finally:
-        stop(running)
 
 
 def test_the_practice_app_sends_no_hidden_card_to_the_student(server: Server) -> None:

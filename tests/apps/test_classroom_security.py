@@ -40,12 +40,10 @@ from loo_tutor.apps import classroom
 
 from classroom_server import (
     Server,
-    free_port,
     kernel_ids,
     listening_addresses,
     page_cookie,
-    start,
-    stop,
+    serving,
 )
 
 ANSWER_TIMEOUT = 20.0
@@ -54,11 +52,8 @@ SILENCE = 4.0
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    running = start("--port", str(free_port()), "--pool-size", "0")
-    try:
+    with serving("--pool-size", "0") as running:
         yield running
-    finally:
-        stop(running)
 
 
 def _open_page(base: str, notebook: str = "forced-ace.ipynb") -> tuple[str, str]:
