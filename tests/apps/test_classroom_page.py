@@ -28,7 +28,7 @@ import pytest
 
 from loo_tutor.apps import classroom
 
-from browser_support import in_browser, new_page, outside_site
+from browser_support import LIVE_TIMEOUT_MS, in_browser, new_page, outside_site
 from classroom_server import (
     Server,
     free_port,
@@ -186,10 +186,10 @@ def test_output_widgets_buffers_and_html_descriptions(output_server: Server, scr
             page.goto(output_server.url + "voila/render/output.ipynb", wait_until="commit")
             # The loading sign is up until the widgets are drawn, then gone.
             page.locator("#loading").wait_for(state="attached", timeout=30_000)
-            # As long as the page on the network below gets: once, in a full run on a busy
-            # machine, 30 s was not enough.
+            # As long as any live page gets: in full runs on a busy machine, 30 s and then
+            # 60 s were not enough.
             page.wait_for_function("document.documentElement?.dataset.looClassroom === 'live'",
-                                   timeout=60_000)
+                                   timeout=LIVE_TIMEOUT_MS)
             assert page.locator("#loading").count() == 0
             assert page.locator("#rendered_cells").is_visible()
             assert "A figure and a button's output." in page.inner_text("#rendered_cells")
@@ -347,7 +347,7 @@ def test_on_the_network_the_page_goes_live_with_its_token(hello: Path, script: P
                 page.goto(f"{local}voila/render/hello.ipynb?token={token.group(1)}",
                           wait_until="commit")
                 page.wait_for_function(
-                    "document.documentElement?.dataset.looClassroom === 'live'", timeout=60_000)
+                    "document.documentElement?.dataset.looClassroom === 'live'", timeout=LIVE_TIMEOUT_MS)
                 page.locator("button", has_text="Say hello").click()
                 page.locator(".jupyter-widgets-output-area pre",
                              has_text="hello from the kernel").wait_for(timeout=10_000)
