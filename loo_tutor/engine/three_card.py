@@ -15,12 +15,12 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from .actions import Action, Seat
 from .cards import Card
-from .errors import LooError, RuleError
-from .games import GameSpec, register
+from .errors import LooError, MalformedRecord, RuleError
+from .games import GameSpec, RecordDeal, register
 from .legality import (
     Announcement,
     DealerCase,
@@ -36,7 +36,20 @@ from .legality import (
     variant_cards,
 )
 from .machine import DealMachine, Phase, check_pack, check_seats, shuffle_and_cut
+from .record_fields import (
+    CARD_OF_TEXT,
+    NO_CIVIL,
+    all_distinct,
+    canonical_cards,
+    is_mapping,
+    read_announce,
+    read_card,
+    read_cards,
+    read_tricks,
+    refuse_hand_names,
+)
 from .rules import LIMITED, Profile, RuleId, RuleKey, VariantRuleId
+from .words import kind_of
 
 
 class DealKind(str, enum.Enum):
@@ -396,6 +409,87 @@ def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     return _start_from_deck(players, dealer, carried, deck, profile)
 
 
+# -- records ------------------------------------------------------------------
+
+RECORD_WORDS: Final[dict[str, dict[str, Announcement]]] = {"blenheim": {"resign": _PASS}}
+"""Words of a bundle's own for an announcement, by the bundle's name: the
+Blenheim rules say ``resign`` for passing (SPEC §11.3)."""
+
+def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, int],
+                  dealer: int, kind: DealKind, profile: Profile
+                  ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
+                      tuple[Card, ...]]:
+    deck, hands = record.get("deck"), record.get("hands")
+    if (deck is None) == (hands is None):
+        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+    miss_text, trump_text = record.get("miss"), record.get("trump")
+    if deck is not None:
+        for key in ("miss", "trump", "stock"):
+            if record.get(key) is not None:
+                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+        cards = read_cards(deck, "deck", count=52)
+        if len(set(cards)) != 52:
+            twice = next(c for c in cards if cards.count(c) > 1)
+            raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
+        stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
+        return (*split_deck(cards, len(players), dealer, kind, profile), stock)
+    if hands is None or not is_mapping(hands):
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
+    if len(hands) != len(players):
+        refuse_hand_names(hands, players, seat)
+    by_seat: list[tuple[Card, ...]] = []
+    for name in players:
+        given = hands.get(name)  # None for a missing name, refused below
+        if type(given) is list:
+            try:  # three canonical card texts: one lookup per card
+                first, second, third = given
+                by_seat.append((CARD_OF_TEXT[first], CARD_OF_TEXT[second],
+                                CARD_OF_TEXT[third]))
+                continue
+            except (KeyError, TypeError, ValueError):
+                pass
+        if hands.keys() != seat.keys():  # an odd name is refused before an odd card
+            refuse_hand_names(hands, players, seat)
+        by_seat.append(read_cards(given, "hands", name, 3))
+    if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
+        if kind is _DOUBLE and miss_text is None:
+            raise MalformedRecord(
+                "miss: a double deal (carried above 0) needs the 3 cards of the miss"
+            )
+        if kind is _SIMPLE and miss_text is not None:
+            raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
+    elif deals_miss(kind, profile) != (miss_text is not None):
+        raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
+                              if miss_text is None else "miss: this deal has no miss")
+    miss = None if miss_text is None else canonical_cards(miss_text)
+    if miss_text is not None and (miss is None or len(miss) != 3):
+        miss = read_cards(miss_text, "miss", count=3)  # refused, or read the forgiving way
+    if trump_text is None:
+        raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
+    indicator = CARD_OF_TEXT.get(trump_text) if type(trump_text) is str else None
+    if indicator is None:
+        indicator = read_card(trump_text, "trump")
+    stock_text = record.get("stock")
+    stock = () if stock_text is None else read_cards(stock_text, "stock")
+    if not all_distinct([*by_seat, miss or (), (indicator,), stock]):
+        every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
+        twice = next(c for c in every if every.count(c) > 1)
+        raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
+    return by_seat, miss, indicator, stock
+
+
+
+def read_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
+              dealer: int, carried: Fraction, profile: Profile) -> RecordDeal:
+    """The deal of a three-card record: hands and the miss as the deal's kind needs them."""
+    kind = deal_kind(carried, profile)
+    hands, miss, indicator, stock = _record_cards(record, players, seat, dealer, kind, profile)
+    start = start_deal(players, dealer, carried, hands, miss, indicator, profile, stock)
+    announce = read_announce(record.get("announce"), seat, kind is _SIMPLE and miss is None,
+                             RECORD_WORDS.get(profile.name))
+    return start, announce, read_tricks(record.get("tricks"), 3), NO_CIVIL
+
+
 # -- the game's registration --------------------------------------------------
 
 RECORD_KEYS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
@@ -424,5 +518,5 @@ def kind_name(state: DealMachine) -> str:
 
 
 GAME = register(GameSpec("three-card", "three-card Loo", OPTIONS, new_deal, record_keys,
-                         kind_name))
+                         kind_name, read_deal))
 """Three-card Loo and its variants in the registry of games."""
