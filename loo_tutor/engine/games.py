@@ -67,6 +67,10 @@ class GameSpec:
             under a profile, in the order records are written.
         kind_name: what a deal's result calls its kind (``"simple"``,
             ``"double"``, ``"pam"``).
+        add_result: add to the result of checking a record of this game
+            (:func:`loo_tutor.records.record.check`) the keys the game adds
+            to the contract's (``rules``, ``flush``, ...); the contract's own
+            keys are filled already.
         read_deal: read the deal of a record of this game (its hands, the
             cards of its own, announcements, tricks) and build it at its
             start; refusals are :class:`~loo_tutor.engine.errors.MalformedRecord`.
@@ -82,6 +86,7 @@ class GameSpec:
     record_keys: Callable[[Profile], tuple[str, ...]]
     kind_name: Callable[[DealMachine], str]
     read_deal: DealReader
+    add_result: Callable[[DealMachine, dict[str, Any]], None]
     bundles: tuple[Profile, ...] = ()
 
 
@@ -103,6 +108,17 @@ def register(spec: GameSpec) -> GameSpec:
             raise LooError(f"the option {shared[0]} belongs to {other.title} already")
     _GAMES[spec.name] = spec
     return spec
+
+
+def unregister(name: str) -> None:
+    """Take the game ``name`` out of the registry (a game registered for a while,
+    as a test does); the engine's own games stay registered for good.
+
+    Raises:
+        LooError: no game of that name is registered.
+    """
+    if _GAMES.pop(name, None) is None:
+        raise LooError(f"no game named {name!r} is registered")
 
 
 def game_of(profile: Profile) -> GameSpec:

@@ -60,7 +60,7 @@ from .machine import (
     seats_from_left,
     shuffle_and_cut,
 )
-from .profiles import PAM
+from .profiles import PAM, describe
 from .record_fields import (
     NO_CIVIL,
     is_mapping,
@@ -201,6 +201,12 @@ class PamState(DealMachine):
 
     def _discards(self, seat: Seat) -> list[Card]:
         return sorted(self.held[seat], key=str)
+
+    def face_down(self) -> tuple[Card, ...]:
+        return self.stock
+
+    def shown_aside(self) -> tuple[Card, ...]:
+        return tuple(card for hand in self.held for card in hand)
 
     def _not_paid(self) -> tuple[Seat, ...]:
         return ()
@@ -440,6 +446,21 @@ def kind_name(state: DealMachine) -> str:
     return "pam"
 
 
+def add_result(state: DealMachine, result: dict[str, Any]) -> None:
+    """The keys only a Pam result has (``book/pam.md``, "The result")."""
+    assert isinstance(state, PamState)  # the game's own machine
+    names = state.players
+    flush = state.flush
+    result["rules"] = describe(state.profile)
+    result["flush"] = None if flush is None else names[flush.seat]
+    result["flush_kind"] = None if flush is None else flush.kind
+    result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
+    result["exchanges"] = {names[s]: [card.text for card in gone] for s, gone, _ in state.exchanges}
+    result["drawn"] = {names[s]: [card.text for card in new] for s, _, new in state.exchanges}
+    result["pam"] = None if state.pam is None else state.pam.text
+    result["civil"] = list(state.civil)
+
+
 GAME = register(GameSpec("pam", "Pam Loo", OPTIONS, new_pam_deal, record_keys, kind_name,
-                         read_deal))
+                         read_deal, add_result))
 """Five-card Loo with Pam in the registry of games."""

@@ -20,7 +20,7 @@ from typing import Any, Final
 from .actions import Action, Seat
 from .cards import Card
 from .errors import LooError, MalformedRecord, RuleError
-from .games import GameSpec, RecordDeal, register
+from .games import GameSpec, RecordDeal, game_of, register
 from .legality import (
     Announcement,
     DealerCase,
@@ -36,6 +36,7 @@ from .legality import (
     variant_cards,
 )
 from .machine import DealMachine, Phase, check_pack, check_seats, shuffle_and_cut
+from .profiles import describe
 from .record_fields import (
     CARD_OF_TEXT,
     NO_CIVIL,
@@ -159,6 +160,24 @@ class DealState(DealMachine):
         if self.trick:
             return legal_follows(hand, self.trick, self.trump)
         return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
+
+    def miss_cards(self) -> tuple[Card, ...] | None:
+        return self.miss
+
+    def miss_holder(self) -> Seat | None:
+        return self.miss_taker if self.miss_taker is not None else self.defender
+
+    def defending(self) -> Seat | None:
+        return self.defender
+
+    def face_down(self) -> tuple[Card, ...]:
+        return self.miss or ()
+
+    def shown_aside(self) -> tuple[Card, ...]:
+        in_play = self.phase is _PLAY or bool(self.tricks)
+        if self.miss is not None and self.miss_holder() is not None and in_play:
+            return self.miss
+        return ()
 
     def _not_paid(self) -> tuple[Seat, ...]:
         return () if self.defender is None else (self.defender,)
@@ -381,8 +400,13 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
     return _start_from_deck(players, dealer, carried, deck, profile)
 
 
+def plays(profile: Profile) -> bool:
+    """Whether ``profile`` is a profile of three-card Loo (its own or a variant's)."""
+    return game_of(profile) is GAME
+
+
 def _three_card(profile: Profile) -> None:
-    if profile.game != "three-card":
+    if not plays(profile):
         raise RuleError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.engine.pam "
                         "deals", RuleId.DEAL_ORDER)
 
@@ -511,12 +535,48 @@ def record_keys(profile: Profile) -> tuple[str, ...]:
     return IRISH_RECORD_KEYS if profile.irish else RECORD_KEYS
 
 
+def game_title(profile: Profile) -> str:
+    return game_of(profile).title
+
+
+def deal_kind_of(state: DealMachine) -> DealKind | None:
+    """A three-card deal's kind, simple or double; ``None`` for a deal of another game."""
+    return state.kind if isinstance(state, DealState) else None
+
+
+def three_card_deal(state: DealMachine) -> DealState:
+    """``state`` as a deal of three-card Loo, for the tools that play only it
+    (the exercises, the practice table, the ledger, the lab).
+
+    Raises:
+        LooError: ``state`` is a deal of another game.
+    """
+    if not isinstance(state, DealState):
+        raise LooError(f"{state.profile.name}: this plays three-card Loo only, not "
+                       f"{game_title(state.profile)}")
+    return state
+
+
 def kind_name(state: DealMachine) -> str:
     """A deal's kind as its result names it: ``"simple"`` or ``"double"`` (R-DEAL-KIND)."""
     assert isinstance(state, DealState)  # the game's own machine
     return "simple" if state.kind is _SIMPLE else "double"
 
 
+def add_result(state: DealMachine, result: dict[str, Any]) -> None:
+    """The keys a result of a three-card deal adds under a variant's profile (book: Variants)."""
+    profile = state.profile
+    if profile.is_limited:
+        return
+    assert isinstance(state, DealState)  # the game's own machine
+    names = state.players
+    result["rules"] = describe(profile)
+    result["flush"] = None if state.flush is None else names[state.flush]
+    if profile.irish:
+        result["exchanges"] = {names[seat]: [card.text for card in cards]
+                               for seat, cards, _ in state.exchanges}
+
+
 GAME = register(GameSpec("three-card", "three-card Loo", OPTIONS, new_deal, record_keys,
-                         kind_name, read_deal))
+                         kind_name, read_deal, add_result))
 """Three-card Loo and its variants in the registry of games."""

@@ -42,7 +42,7 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState |
         MalformedRecord: the record does not describe a deal.
         LooError: the record never reaches that trick.
     """
-    if isinstance(source, DealState):
+    if isinstance(source, DealMachine):
         return source
     states: list[DealState | PamState] = replay_deal(read_record(source)).states
     if from_trick is None:

@@ -12,6 +12,7 @@ from ..engine.errors import LooError
 from ..engine.session import Session
 from ..engine.sim import play_out
 from ..engine.state import DealState, Seat
+from ..engine.three_card import three_card_deal
 from ..render.markup import RULES_BASE, SessionRow, session_html, table_html
 from ._base import LooWidget
 
@@ -102,8 +103,7 @@ class SessionLedger(LooWidget):
         if self.error is not None or self.session.is_over():
             return
         session = self.session
-        dealt = session.start_deal()
-        assert isinstance(dealt, DealState)  # the ledger's sessions play limited Loo
+        dealt = three_card_deal(session.start_deal())  # the ledger's sessions play limited Loo
         final = play_out(dealt, session.rng)
         session.finish_deal(final)
         self.rows.append(self._row(final))
