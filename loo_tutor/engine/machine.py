@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, TypeVar, cast
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar, cast
 
 from .actions import Action, Announce, CivilLead, Exchange, IllegalActionError, Play, Seat, Verdict
 from .cards import ACE, Card, Suit, full_deck
@@ -23,10 +23,10 @@ from .money import Settlement, exact, settle
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
 from .words import counted
 
-if TYPE_CHECKING:
+try:  # only mypyc reads the decorator: the pure package runs without mypy_extensions
     from mypy_extensions import mypyc_attr
-else:  # only mypyc reads the decorator; the package needs no mypy_extensions to run
-    def mypyc_attr(**_attrs: Any) -> Any:
+except ImportError:  # pragma: no cover - an install without mypy (the browser's Python)
+    def mypyc_attr(*_args: Any, **_attrs: Any) -> Any:  # type: ignore[misc]
         return lambda cls: cls
 
 
