@@ -86,7 +86,7 @@ class GameSpec:
     record_keys: Callable[[Profile], tuple[str, ...]]
     kind_name: Callable[[DealMachine], str]
     read_deal: DealReader
-    add_result: Callable[[DealMachine, dict[str, Any]], None]
+    add_result: Callable[[DealMachine, Any], None]  # the result: a CheckResult, a dict
     bundles: tuple[Profile, ...] = ()
 
 

@@ -205,6 +205,9 @@ class PamState(DealMachine):
     def face_down(self) -> tuple[Card, ...]:
         return self.stock
 
+    def taken_by_flush(self) -> bool:
+        return self.flush is not None
+
     def shown_aside(self) -> tuple[Card, ...]:
         return tuple(card for hand in self.held for card in hand)
 

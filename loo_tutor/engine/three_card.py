@@ -164,6 +164,9 @@ class DealState(DealMachine):
     def miss_cards(self) -> tuple[Card, ...] | None:
         return self.miss
 
+    def taken_by_flush(self) -> bool:
+        return self.flush is not None
+
     def miss_holder(self) -> Seat | None:
         return self.miss_taker if self.miss_taker is not None else self.defender
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from ..engine.games import game_of
 from ..engine.money import amount_texts
@@ -113,5 +113,5 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
         player, phase, action, rule, message = error
         result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
-    game.add_result(state, cast(dict[str, Any], result))  # the keys the game adds
+    game.add_result(state, result)  # the keys the game adds
     return result
