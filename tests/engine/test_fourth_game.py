@@ -24,7 +24,7 @@ import pytest
 
 from loo_tutor import MalformedRecord, Session, check
 from loo_tutor.engine.actions import Play
-from loo_tutor.engine.cards import Card, parse_card
+from loo_tutor.engine.cards import Card
 from loo_tutor.engine.games import GameSpec, RecordDeal, game_of, games, register, unregister
 from loo_tutor.engine.legality import Announcement, legal_follows
 from loo_tutor.engine.machine import DealMachine, check_seats, shuffle_and_cut
@@ -216,4 +216,3 @@ def test_once_unregistered_the_fourth_game_is_unknown() -> None:
         profile_from_rules("blind")
     assert "unknown profile 'blind'" in str(refused.value)
     assert "blind" not in [spec.name for spec in games()]
-    assert parse_card("9C") is not None
