@@ -13,8 +13,8 @@ import argparse
 import statistics
 import time
 
+from loo_tutor.render.compare import comparison_html
 from loo_tutor.teaching.compare import compare_deals
-from loo_tutor.widgets.compare import comparison_html
 
 PAIRS = [("limited", "limited"), ("limited", "club_law"), ("limited", "blenheim"),
          ("limited", "irish"), ("limited", "three_card_flush"), ("limited", "single_pot: miss")]

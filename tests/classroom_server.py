@@ -249,6 +249,19 @@ def wait_for_kernels(server: Server, count: int, timeout: float, at_most: bool =
 
 # -- a class at work -------------------------------------------------------------------
 
+
+def check_cards(page: Any, cards: list[str]) -> None:
+    """On a joined student's exercises page: tick ``cards`` in Exercise 1, check, and wait
+    until the page's bar says every answer checked is kept."""
+    widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
+    for card in cards:
+        widget.locator(".widget-checkbox", has_text=card).locator(
+            'input[type="checkbox"]').check()
+    widget.locator("button", has_text="Check").first.click()
+    widget.locator(".loo-summary").wait_for(timeout=30_000)
+    page.locator('.loo-class-bar[data-loo-kept="all"]').wait_for(timeout=30_000)
+
+
 PAGE = "voila/render/forced-ace.ipynb"
 TRAINER = "You are A."
 MB = 1024 * 1024

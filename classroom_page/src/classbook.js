@@ -5,22 +5,39 @@
 // The exercise widget marks each check on its summary line with a
 // data-loo-checked attribute: the check's own id, the kind, the seed and
 // the answers, and no verdict (loo_tutor/widgets/exercise.py). Each mark
-// seen is first kept in this browser (an outbox in localStorage), then
-// posted to /loo/answer with the page's XSRF token and the student's
-// cookie; it leaves the outbox once the server says it is on disk. A check
-// whose report is lost (the server went away, the page was closed) is
-// posted again when the server answers, from this page or the next one
-// opened on this server; the server keeps one row per check id.
+// seen is first kept in this browser (an outbox in localStorage, one per
+// server prefix), then posted to /loo/answer with the page's XSRF token and
+// the student's cookie; it leaves the outbox once the server says it is on
+// disk. A check whose report is lost (the server went away, the page was
+// closed) is posted again when the server answers, from this page or the
+// next one opened on this server; the server keeps one row per check id.
 //
 // A bar at the top of the page says who the reader joined as, with their
 // own progress as the server keeps it, or offers to join; while the server
 // does not answer it says so, and when it answers again after the page's
 // kernel is gone (the server was restarted) the page is opened again at
-// once. A server that answers 503 cannot keep the class just now (its
+// once. Each time the server says what it keeps for the student (/loo/me,
+// after the outbox is sent), the student's checks as its class book holds
+// them (its ``work``: id, kind, seed and verdict, oldest first) are given to
+// the live page's score lines (Scoreboard.from_book in
+// loo_tutor/widgets/exercise.py), so that the page scores them with the one
+// score model as the teacher's page does, after a reload or a restart too.
+// A server that answers 503 cannot keep the class just now (its
 // teacher's page says why): the checks wait in the outbox, the bar says so,
 // and they are sent again a little later.
+//
+// Every address is under the server's prefix (its --base-url, as behind
+// JupyterHub's proxy, where /user/ann/ and /user/bob/ share one origin),
+// which the page gives in its body's data-loo-base.
 
-const OUTBOX = 'loo-classroom-outbox';
+function pageBase() {
+  const given = document.body ? document.body.dataset.looBase : undefined;
+  return typeof given === 'string' && given.startsWith('/') && given.endsWith('/') ? given : '/';
+}
+
+const BASE = pageBase();
+// The outbox of the server at / keeps the name it always had.
+const OUTBOX = BASE === '/' ? 'loo-classroom-outbox' : `loo-classroom-outbox:${BASE}`;
 const MARK = 'data-loo-checked';
 const RETRY_MS = 2000;
 const UNKEPT_RETRY_MS = 15000;
@@ -88,7 +105,7 @@ function bar() {
 
 function joinLink() {
   const link = document.createElement('a');
-  link.href = `/loo/join?next=${encodeURIComponent(location.pathname + location.search)}`;
+  link.href = `${BASE}loo/join?next=${encodeURIComponent(location.pathname + location.search)}`;
   link.textContent = 'Join the class';
   link.className = 'loo-join';
   return link;
@@ -141,13 +158,31 @@ function draw(me) {
 // -- talking to the server -------------------------------------------------------
 
 async function whoAmI() {
-  const reply = await fetch('/loo/me', { credentials: 'same-origin', cache: 'no-store' });
+  const reply = await fetch(`${BASE}loo/me`, { credentials: 'same-origin', cache: 'no-store' });
   if (!reply.ok) throw new Error(`status ${reply.status}`);
   return reply.json();
 }
 
+// Gives the live page's score lines the student's checks as the class book holds them.
+function handBook(me) {
+  const page = window.looClassroom;
+  if (!page || !me || !Array.isArray(me.work)) return;
+  page.manager.tell('loo-score', { book: me.work }).catch((error) => {
+    console.warn('the class book\'s checks could not be given to the page:', error);
+  });
+}
+
+// Once the page is live: asks the server for the student's checks, for the score lines.
+export async function giveBook() {
+  try {
+    handBook(await whoAmI());
+  } catch (error) {
+    // the server is away: the checks come with its next answer (flush)
+  }
+}
+
 async function send(report) {
-  const reply = await fetch('/loo/answer', {
+  const reply = await fetch(`${BASE}loo/answer`, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', 'X-XSRFToken': xsrf() },
@@ -186,7 +221,9 @@ async function flush() {
     }
     if (offline) document.documentElement.dataset.looServer = 'back';
     offline = false;
-    draw(joined ? await whoAmI() : null);
+    const me = joined ? await whoAmI() : null;
+    draw(me);
+    handBook(me);
   } catch (error) {
     wentAway();
   } finally {
@@ -264,6 +301,7 @@ export function startClassbook() {
   whoAmI().then((me) => {
     joined = me.name;
     draw(me);
+    handBook(me);
     return flush();
   }).catch(wentAway);
 }

@@ -24,7 +24,8 @@
 // the saved copies stay, drawn again by the widget manager of the saved page
 // (the addresses in data-saved-widgets of this script's tag) so that their
 // sliders and menus work without Python. Either way, the exercises solved
-// are kept in the browser (progress.js).
+// are kept in the browser (progress.js), and once live the work kept from
+// earlier visits is given back to the page's score line (progress.js, giveBack).
 import '@jupyter-widgets/controls/css/widgets.css';
 import 'font-awesome/css/font-awesome.css';
 import { WidgetManager } from './manager.js';
@@ -210,6 +211,7 @@ function start() {
     document.documentElement.dataset.looLiveMs = String(Math.round(performance.now()));
     signal('ready');
     live.worker.postMessage({ live: true });
+    progress.giveBack(manager);
   };
 
   const handle = (msg) => {
@@ -234,7 +236,7 @@ function start() {
   live.listen(handle);
 }
 
-startProgress();
+const progress = startProgress();
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', start);
 } else {

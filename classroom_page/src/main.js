@@ -3,7 +3,8 @@
 // where the notebook's output names it. Everything else on the page (the
 // text cells, other output) was drawn by the server. The exercises solved
 // are kept in the browser (progress.js), and every exercise checked is sent
-// to the server for the teacher (classbook.js).
+// to the server for the teacher (classbook.js), whose class book gives the
+// page's score line the student's checks so far (classbook.js, giveBook).
 import '@jupyter-widgets/controls/css/widgets-base.css';
 import 'font-awesome/css/font-awesome.css';
 import './page.css';
@@ -12,7 +13,7 @@ import { watchKernel } from './faults.js';
 import { Kernel } from './kernel.js';
 import { WidgetManager } from './manager.js';
 import { startProgress } from './progress.js';
-import { startClassbook } from './classbook.js';
+import { giveBook, startClassbook } from './classbook.js';
 import { holdChecks, restoreWork, saveWork } from './work.js';
 
 function say(message) {
@@ -151,10 +152,10 @@ export async function start() {
   mark('live');
   document.documentElement.dataset.looClassroom = 'live';
   window.looClassroom = { kernel, manager };
-  await restoreWork(manager);
+  await Promise.all([restoreWork(manager), progress.giveBack(manager), giveBook()]);
 }
 
-startProgress();
+const progress = startProgress();
 startClassbook();
 holdChecks(() => Boolean(window.looClassroom)
   && window.looClassroom.kernel.socket.readyState === WebSocket.OPEN);

@@ -78,6 +78,14 @@ export class WidgetManager extends ManagerBase {
     return view;
   }
 
+  // Sends ``content`` as a message to the Python of every widget of the class
+  // ``domClass`` (such as the score lines, loo-score), as a widget's own view would.
+  async tell(domClass, content) {
+    const models = await Promise.all(Object.values(this._models || {}));
+    models.filter((model) => (model.get('_dom_classes') || []).includes(domClass))
+      .forEach((model) => model.send(content));
+  }
+
   // The view of the widget ``modelId``, drawn into ``place`` (in the page).
   async draw(modelId, place) {
     const model = await this.get_model(modelId);

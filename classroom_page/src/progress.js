@@ -31,6 +31,14 @@
 // `loo-tutor mark` judges every answer again and scores the items as the
 // page did.
 //
+// Once the page is live, what was kept before this visit is given back to
+// the page's score lines (giveBack: a message {kept: [...]} to each, which
+// Scoreboard.resume reads): Python judges those items again, as `mark` reads
+// a download, and scores them before this visit's checks with the one score
+// model. The entries it writes then carry the earlier visits' items and the
+// outcome of all of them, and each replaces the one kept: this script
+// scores nothing itself.
+//
 // An assignment's link (exercises.html?assignment=…&items=…) is handed to
 // the page's assignment widget (loo_tutor/widgets/assignment.py) as a reader
 // pasting it would: its field gets the address's query.
@@ -234,6 +242,16 @@ class Progress {
     this.kinds = this.store ? readKept(this.store.getItem(KEY)) : {};
     this.answers = this.store ? readAnswers(this.store.getItem(ANSWERS_KEY)) : readAnswers('');
     this.chapters = this.store ? readChapters(this.store.getItem(CHAPTERS_KEY)) : {};
+    this.earlier = [...this.answers.tried]; // what earlier visits kept, for giveBack
+  }
+
+  // Gives the page's score lines (``manager``'s widgets of class loo-score) the entries kept
+  // before this visit, once the page is live; Python scores them with this visit's checks.
+  giveBack(manager) {
+    if (!this.earlier.length) return Promise.resolve();
+    return manager.tell('loo-score', { kept: this.earlier }).catch((error) => {
+      console.warn('the work kept in this browser could not be given back to the page:', error);
+    });
   }
 
   reload() {
@@ -261,10 +279,9 @@ class Progress {
     return this.answers.tried;
   }
 
-  // Keeps each variant's latest answer and its score; true if any changed. A variant
-  // already right, or whose solution was shown, keeps its outcome and items (no later check
-  // changes them); otherwise the items of an earlier visit stay before this visit's, and a
-  // right answer after them is right after several checks, as `loo-tutor mark` scores them.
+  // Keeps each variant's entry as Python last wrote it, in place of the one kept; true if any
+  // changed. Python was given the earlier visits' entries (giveBack), so its entry holds
+  // their items before this visit's and the outcome of them all in the one score model.
   addAnswers(entries) {
     this.reload();
     let changed = false;
@@ -277,19 +294,8 @@ class Progress {
           && JSON.stringify(kept.items) === JSON.stringify(entry.items)) {
         continue;
       }
-      let merged = entry;
-      if (kept && (kept.solved || kept.outcome === 'solution shown')) {
-        merged = { ...kept, answer: entry.answer, time: entry.time };
-      } else if (kept) {
-        const seen = new Set(entry.items.map((item) => JSON.stringify(item)));
-        const earlier = kept.items.filter((item) => !seen.has(JSON.stringify(item)));
-        let items = [...earlier, ...entry.items];
-        if (items.length > MOST_ITEMS) items = [...items.slice(0, MOST_ITEMS - 1), items[items.length - 1]];
-        const outcome = earlier.length && entry.outcome === OUTCOMES[0] ? OUTCOMES[1] : entry.outcome;
-        merged = { ...entry, items, outcome };
-      }
       if (at >= 0) tried.splice(at, 1);
-      tried.push(merged);
+      tried.push(entry);
       if (tried.length > MOST_TRIED) tried.shift();
       changed = true;
     }

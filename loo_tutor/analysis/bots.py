@@ -7,6 +7,7 @@ player has not seen, and it must return one of ``view.legal``. All randomness
 comes from the ``rng`` passed in, so a seeded generator gives the same choices
 every time.
 
+* :class:`FirstBot` takes the first legal action the engine lists.
 * :class:`RandomBot` picks uniformly among the legal actions.
 * :class:`ThumbBot` follows the usual advice for beginners, tip by tip
   (:class:`Tip` lists them; :meth:`ThumbBot.explain` says which one it used).
@@ -42,6 +43,7 @@ from ..engine.state import Action, Announce, DealState, Play, Seat
 
 __all__ = [
     "Bot",
+    "FirstBot",
     "RandomBot",
     "ThumbBot",
     "Tip",
@@ -71,6 +73,18 @@ def _pick(options: Sequence[Action], rng: random.Random) -> Action:
     if len(options) == 1:
         return options[0]
     return options[int(rng.random() * len(options))]
+
+
+@dataclass
+class FirstBot:
+    """Takes the first legal action the engine lists: the same choice every time."""
+
+    name: str = "first"
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """The first member of ``view.legal`` (``rng`` is not used)."""
+        require_turn(view)
+        return view.legal[0]
 
 
 @dataclass

@@ -49,6 +49,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import pairwise
 from statistics import NormalDist
 
 from ..engine.cards import ACE, CARDS, KING, Card, Suit
@@ -61,12 +62,14 @@ from ..engine.state import Action, Announce, DealKind, DealState, Phase, Play, S
 from .bots import Bot, RandomBot, ThumbBot, require_turn, thumb_announcement, thumb_card
 
 __all__ = [
+    "AnnouncementReview",
     "Estimate",
     "SamplingBot",
     "WorldSampler",
     "estimate_action",
     "estimate_actions",
     "finisher",
+    "review_announcements",
     "sample_world",
 ]
 
@@ -556,3 +559,41 @@ class SamplingBot:
         found = estimate_actions(view, samples=self.samples, rng=rng, rollout=self.rollout,
                                  beliefs=self.beliefs)
         return max(found, key=lambda e: e.mean).action
+
+
+@dataclass(frozen=True)
+class AnnouncementReview:
+    """One of a seat's announcements, judged after the deal by sampled estimates.
+
+    Attributes:
+        chosen: the announcement made.
+        mine: the estimate of the announcement made.
+        best: the estimate with the highest mean (``mine`` itself when it is the best).
+        lost: whether the announcement made cost value: its interval lies wholly
+            below the best one's, so the samples tell them apart.
+    """
+
+    chosen: Announcement
+    mine: Estimate
+    best: Estimate
+    lost: bool
+
+
+def review_announcements(states: Sequence[DealState], seat: Seat,
+                         estimate: Callable[[PlayerView], list[Estimate]]
+                         ) -> list[AnnouncementReview]:
+    """Each announcement ``seat`` made in ``states`` (a deal's states in order),
+    judged by ``estimate`` of every announcement it could have made, from the
+    seat's own view at that moment (:func:`estimate_actions` with the caller's
+    samples and seed)."""
+    out = []
+    for before, after in pairwise(states):
+        if before.phase is Phase.ANNOUNCE and before.current_player() == seat:
+            chosen = after.announcements[-1][1]
+            found = estimate(observation(before, seat))
+            best = max(found, key=lambda e: e.mean)
+            mine = next(e for e in found if isinstance(e.action, Announce)
+                        and e.action.announcement is chosen)
+            lost = best is not mine and mine.high < best.low  # the intervals do not meet
+            out.append(AnnouncementReview(chosen, mine, best, lost))
+    return out

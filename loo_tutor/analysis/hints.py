@@ -53,7 +53,7 @@ IF_BEST = "if everyone plays their best for themselves from here, with every han
 HAD_BEST = "had everyone played their best for themselves from there, with every hand seen"
 """The same assumption looking back, in the words a review uses."""
 
-Deal = DealState | Sequence[DealState] | Mapping[str, Any]
+FinishedDeal = DealState | Sequence[DealState] | Mapping[str, Any]
 """A finished deal: its last state, every state it went through, or its record."""
 
 
@@ -188,7 +188,7 @@ class CardReview:
     sentence: str
 
 
-def _states(deal: Deal) -> list[DealState]:
+def _states(deal: FinishedDeal) -> list[DealState]:
     if isinstance(deal, DealMachine):
         return replay(record_from_state(deal)).states
     if isinstance(deal, Mapping):
@@ -214,7 +214,7 @@ def _decisions(states: list[DealState], seat: Seat) -> list[tuple[DealState, Car
     return out
 
 
-def review(deal: Deal, seat: Seat | str, solver: Solver | None = None) -> list[CardReview]:
+def review(deal: FinishedDeal, seat: Seat | str, solver: Solver | None = None) -> list[CardReview]:
     """Every card ``seat`` played, with its value against the best card then.
 
     ``deal`` is a finished (or partly played) deal: its last state, the list
@@ -299,7 +299,7 @@ class LooCheck:
     sentence: str
 
 
-def avoidable_loo(deal: Deal, seat: Seat | str, solver: Solver | None = None) -> LooCheck:
+def avoidable_loo(deal: FinishedDeal, seat: Seat | str, solver: Solver | None = None) -> LooCheck:
     """Could ``seat`` have avoided being looed in a finished deal?
 
     Walks the cards ``seat`` played in order and reports the first moment at

@@ -408,7 +408,10 @@ def place_handler() -> type:
     return PlaceHandler
 
 
-def routes(admission: Admission, kernel_manager: Any) -> list[tuple[str, type, dict[str, Any]]]:
-    """The route a waiting page asks for a place, for the classroom server."""
-    return [(r"/loo/place", place_handler(),
+def routes(admission: Admission, kernel_manager: Any,
+           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
+    """The route a waiting page asks for a place, for the classroom server under ``base``."""
+    from .classroom_doors import route
+
+    return [(route(base, "loo/place"), place_handler(),
              {"admission": admission, "kernel_manager": kernel_manager})]

@@ -47,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hmac
+import os
 import secrets
 import sqlite3
 import unicodedata
@@ -380,6 +381,7 @@ class ClassBook:
         """Why answers cannot be kept now, in one line; ``None`` while they can."""
         self.read_only = not create
         self._run_token: str | None = None
+        self._log_seen: tuple[int, int] | None = None
         self._db: sqlite3.Connection | None = None
         if folder.exists() and not folder.is_dir():
             raise ClassBookError(f"cannot keep the class in {folder}: it is a file, not a folder")
@@ -416,6 +418,31 @@ class ClassBook:
                              "COMMIT;")
         db.execute(_REJOIN)
         self._look_over(db)
+        self._log_seen = self._log_now()
+
+    def _log_now(self) -> tuple[int, int] | None:
+        """The write-ahead log beside the database file now (its device and inode), if any."""
+        try:
+            found = os.stat(self.path.with_name(self.path.name + "-wal"))
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def _keep_log_in_file(self) -> None:
+        """Make sure what was just written is in a file of the folder, before it is acknowledged.
+
+        SQLite writes into the write-ahead log it opened. When that file was
+        deleted or replaced while the book is open (a teacher tidying the
+        folder), what it holds is in no file of the folder, and would be lost
+        if the server stopped now: it is copied into the database file at
+        once, and the database opened again with a log of its own.
+        """
+        if self._db is None or self._log_seen is None or self._log_now() == self._log_seen:
+            return
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        self._db.close()
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._open()
 
     def _open_to_read(self) -> None:
         """Open the database read-only; a folder SQLite may not write is opened as it stands."""
@@ -476,6 +503,8 @@ class ClassBook:
             raise ClassBookError(self.problem or f"the class book {self.path} is open to read")
         try:
             yield db
+            if writing:
+                self._keep_log_in_file()
         except (OSError, sqlite3.Error) as exc:
             if db.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
@@ -493,6 +522,7 @@ class ClassBook:
         if self._db is None or self.read_only:
             return self.problem
         try:
+            self._keep_log_in_file()
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             self._look_over(self._db)
         except (OSError, sqlite3.Error) as exc:
@@ -715,6 +745,13 @@ class ClassBook:
         for name, kind, seed, answer, verdict, rule, message, rule_name, expected, time in found:
             yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
                              expected), time
+
+    def checks(self, student: int) -> list[tuple[str, str, int, str]]:
+        """``student``'s checks in the order kept: each one's id, kind, seed and verdict."""
+        with self._using() as db:
+            found = db.execute("SELECT check_id, kind, seed, verdict FROM answers "
+                               "WHERE student = ? ORDER BY id", (student,)).fetchall()
+        return [(str(one), str(kind), int(seed), str(verdict)) for one, kind, seed, verdict in found]
 
     def marked(self, path: str) -> list[Marked]:
         """Each student's answers, as ``loo-tutor mark`` marks an answers file named ``path``:

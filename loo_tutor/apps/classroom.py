@@ -44,6 +44,10 @@ and the reader sees the widgets. For a class the server
   the light page's script, style sheet and icon font come from this
   server, and Voila's page drops the stylesheet links that Voila's
   templates make to a CDN (its icon font comes with Voila itself);
+* serves everything under a prefix when ``--base-url`` gives one (such as
+  ``/user/ann/`` behind JupyterHub's proxy): Voila's routes and the
+  classroom's own, the cookies, the pages' scripts and the addresses it
+  prints, and nothing at the paths without it (:func:`~.classroom_doors.normal_base`);
 * serves the built book (``_build/html`` beside the notebooks, when it
   exists) under ``/voila/``, so the rule links in the widgets lead to the
   rules pages as they do in the book;
@@ -210,12 +214,12 @@ def new_class_folder(where: Path) -> Path:
     raise FileExistsError(errno.EEXIST, "a thousand class folders of this second exist", str(where))
 
 
-def address(host: str, port: int, token: str | None) -> str:
-    """The URL to open, with the token when there is one."""
+def address(host: str, port: int, token: str | None, base: str = "/") -> str:
+    """The URL to open, under the prefix ``base``, with the token when there is one."""
     shown = _reachable_address(host)
     if ":" in shown:
         shown = f"[{shown}]"
-    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    return f"http://{shown}:{port}{base}" + (f"?token={token}" if token else "")
 
 
 def light_page_ready(script: Path = PAGE_SCRIPT) -> bool:
@@ -311,10 +315,14 @@ def listing(items: Iterable[dict[str, Any]], titles: dict[str, str],
 
 
 def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_size: int,
-                 cull_after: float, template: str = TEMPLATE) -> dict[str, dict[str, Any]]:
+                 cull_after: float, template: str = TEMPLATE,
+                 base: str = "/") -> dict[str, dict[str, Any]]:
     """The Voila settings for a classroom, as traitlets configuration sections.
 
     ``cull_after`` is in minutes (a fraction for seconds); 0 keeps idle kernels.
+    ``base`` is the server's prefix (from :func:`~.classroom_doors.normal_base`):
+    Voila's routes and the XSRF cookie live under it (Voila leaves that cookie
+    at ``/``, where the servers of other users behind one proxy would see it).
     The notary that says whether a notebook is trusted keeps its secret and
     its signatures in memory, for this server alone (see :func:`sign_notebooks`).
     """
@@ -325,11 +333,12 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
                        cull_connected=False)
     return {
         "Voila": {"ip": host, "port": port, "port_retries": 0, "open_browser": False,
-                  "root_dir": str(notebooks), "token": token or "",
+                  "root_dir": str(notebooks), "token": token or "", "base_url": base,
                   # The kernel websockets' pings (ms): a page that stops answering,
                   # a computer gone to sleep, is closed within about half a minute.
                   "tornado_settings": {"ws_ping_interval": 10_000,
-                                       "ws_ping_timeout": 25_000}},
+                                       "ws_ping_timeout": 25_000,
+                                       "xsrf_cookie_kwargs": {"path": base}}},
         "VoilaConfiguration": {"template": template, "strip_sources": True,
                                "show_tracebacks": False, "preheat_kernel": pool_size > 0,
                                "default_pool_size": pool_size, "theme": "light",
@@ -546,7 +555,7 @@ def _gives_xsrf_cookie(route: Any) -> Any:
         if places is not None:
             who = _asking(self, places)
             if who is None:  # no page of this browser yet: a cookie first, then the app
-                self.set_cookie(admission.PAGE_COOKIE, places.page_cookie(), path="/",
+                self.set_cookie(admission.PAGE_COOKIE, places.page_cookie(), path=self.base_url,
                                 httponly=True, samesite="Lax")
                 self.set_header("Cache-Control", "no-store")
                 self.finish(admission.opening_page(self.request.uri))
@@ -704,7 +713,7 @@ def run(args: argparse.Namespace) -> int:
     from ..teaching.issued import KEY_VARIABLE
     from ..widgets.assignment import CLASS_FOLDER
     from .classbook import CHECK_S, ClassBook, ClassBookError
-    from .classroom_doors import Doors, code_problem, make_class_code
+    from .classroom_doors import Doors, code_problem, make_class_code, route, under
 
     notebooks = Path(args.notebooks or NOTEBOOKS).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -766,10 +775,14 @@ def run(args: argparse.Namespace) -> int:
     template = page_template(args.page)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
+    base = getattr(args, "base_url", "/")
     config = traitlets_config.Config(voila_config(
-        notebooks, args.host, args.port, token, args.pool_size, args.cull_after, template))
-    # Jupyter Server's request log, which writes [secret] for any token in an address.
+        notebooks, args.host, args.port, token, args.pool_size, args.cull_after, template,
+        base))
+    # Jupyter Server's request log, which writes [secret] for any token in an address,
+    # beside the settings voila_config gives (replacing them would drop those).
     config.Voila.tornado_settings = {
+        **config.Voila.tornado_settings,
         "log_function": partial(log_request, record_prometheus_metrics=False)}
     served = read_notebooks(notebooks)
     in_order, toc_problem = _listing_of(notebooks, served)
@@ -794,16 +807,19 @@ def run(args: argparse.Namespace) -> int:
         self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
         self.app.settings[ADMISSION] = places
         found: list[Any] = [
-            *admission.routes(places, self.kernel_manager),
-            *classroom_students.routes(book_of_class, code, doors),
+            *admission.routes(places, self.kernel_manager, base),
+            *classroom_students.routes(book_of_class, code, doors, base),
             *classroom_teacher.routes(book_of_class, code,
-                                      "/voila/book/" if serve_book else "", doors),
+                                      under(base, "voila/book/") if serve_book else "", doors,
+                                      base),
             *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route), watch))
               for route in voila_app.Voila.init_handlers(self))]
         if serve_book:
             # Last, so Voila's own /voila/... routes win.
-            found.append(_packed_route((r"/voila/(.*)", web.StaticFileHandler,
+            found.append(_packed_route((route(base, r"voila/(.*)"), web.StaticFileHandler,
                                         {"path": str(book), "default_filename": "index.html"})))
+        if base != "/":  # the prefix without its last slash, as a person might type it
+            found.append((re.escape(base.rstrip("/")), web.RedirectHandler, {"url": base}))
         return found
 
     def listen(self: Any) -> Any:
@@ -845,10 +861,10 @@ def run(args: argparse.Namespace) -> int:
             print(_unkept(book_of_class.problem), flush=True)
         if code:
             print(f"Class code for students to type when they join: {code}", flush=True)
-        teacher = address(args.host, args.port, None) + "loo/teacher?token="
+        teacher = address(args.host, args.port, None, base) + "loo/teacher?token="
         print(f"Teacher's page (keep this address to yourself): "
               f"{teacher}{book_of_class.teacher_token()}", flush=True)
-        print(f"Open {address(args.host, args.port, token)} in a browser "
+        print(f"Open {address(args.host, args.port, token, base)} in a browser "
               "(Ctrl-C stops the server).", flush=True)
 
     ioloop.IOLoop.current().add_callback(_stop_on_ctrl_c)

@@ -12,6 +12,10 @@
   (:func:`read_report`), and judged only if a kernel of this server issued
   it (:mod:`loo_tutor.teaching.issued`), to the student who first sends it.
 
+The server's prefix (``--base-url``, as behind JupyterHub's proxy) is read
+and joined to paths here too (:func:`normal_base`, :func:`under`), so that
+every route, cookie and address of the classroom is made the same way.
+
 Nothing here is kept on disk: a restart forgets the counts.
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -76,18 +81,63 @@ def code_problem(code: str) -> str | None:
     return None
 
 
-def local_path(target: str) -> str:
-    """``target`` when it is a path of this server, else ``/`` (the list of notebooks).
+_SEGMENT = re.compile(r"(?:[A-Za-z0-9._~@-]|%[0-9A-Fa-f]{2})+")
+"""A segment of a prefix: the letters a path may hold unescaped, and escapes such as
+``%40`` (JupyterHub escapes a user's name so in ``/user/NAME/``)."""
+
+
+def normal_base(text: str) -> str:
+    """The server's prefix ``text`` (``--base-url``) with one slash at each end.
+
+    ``user/ann``, ``/user/ann`` and ``/user/ann/`` are all ``/user/ann/``;
+    ``/`` is the root. Raises ``ValueError`` with a one-line reason for a
+    value that is not a plain path: an address with a host, a query or a
+    fragment, an empty, ``.`` or ``..`` segment, a space, a backslash, or
+    a letter that would need escaping.
+    """
+    if not text:
+        return "/"
+    if "://" in text or text.startswith("//"):
+        raise ValueError(f"{text!r} is an address; --base-url is only its path, such as "
+                         "/user/ann/")
+    inner = text.strip("/")
+    if not inner:  # "/" (more slashes are caught above)
+        return "/"
+    for segment in inner.split("/"):
+        if segment in ("", ".", ".."):
+            what = f"a {segment!r} segment" if segment else "an empty segment (two slashes in a row)"
+            raise ValueError(f"{text!r} has {what}; give a plain path such as /user/ann/")
+        if not _SEGMENT.fullmatch(segment):
+            raise ValueError(f"{text!r} is not a plain path: letters, digits, - . _ ~ @ and "
+                             "%-escapes only, such as /user/ann/")
+    return f"/{inner}/"
+
+
+def under(base: str, path: str = "") -> str:
+    """``path`` (with or without its leading slash) under the prefix ``base`` (from
+    :func:`normal_base`): ``under("/user/ann/", "/loo/join")`` is ``/user/ann/loo/join``."""
+    return base + path.lstrip("/")
+
+
+def route(base: str, pattern: str) -> str:
+    """The Tornado route of ``pattern`` (a regular expression of a path without its leading
+    slash, such as ``loo/teacher\\.js``) under the prefix ``base``."""
+    return re.escape(base) + pattern.lstrip("/")
+
+
+def local_path(target: str, base: str = "/") -> str:
+    """``target`` when it is a path of this server under ``base``, else ``base`` (the list
+    of notebooks).
 
     A backslash, a control character or a second slash at the start would
     let a browser read it as another host.
     """
-    if (not target.startswith("/") or target[1:2] in ("/", "\\") or "\\" in target
+    if (not target.startswith(base) or target[1:2] in ("/", "\\") or "\\" in target
             or any(ord(ch) < 0x21 or ord(ch) == 0x7F for ch in target)):
-        return "/"
+        return base
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:
-        return "/"
+        return base
     return target
 
 

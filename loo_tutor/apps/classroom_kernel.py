@@ -35,7 +35,7 @@ from typing import Any
 
 LEFT_OUT = ("debugpy",)
 """The modules the kernel cannot import, so that ipykernel starts without them."""
-OPTIONS = ("--HistoryManager.enabled=False",)
+KERNEL_ARGS = ("--HistoryManager.enabled=False",)
 """The kernel's own options, after the server's."""
 WARM = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.comm", "ipywidgets",
         "loo_tutor.widgets", "loo_tutor.records.data")
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     """Start the kernel with the server's arguments ``argv`` (those of the command by default)."""
     _leave_out()
     kernelapp = importlib.import_module("ipykernel.kernelapp")
-    kernelapp.launch_new_instance(argv=[*(sys.argv[1:] if argv is None else argv), *OPTIONS])
+    kernelapp.launch_new_instance(argv=[*(sys.argv[1:] if argv is None else argv), *KERNEL_ARGS])
 
 
 def _kernel(request: dict[str, Any]) -> None:

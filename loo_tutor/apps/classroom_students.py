@@ -1,7 +1,8 @@
 """The classroom's students: joining by name, and every answer they check kept and judged.
 
 Routes of the classroom server (:mod:`loo_tutor.apps.classroom`), all under
-``/loo/``:
+``/loo/`` below the server's prefix (``--base-url``, ``/`` unless it says
+otherwise; the paths here are written for ``/``):
 
 * ``/loo/join``: a form asking a name once (and the class code when the
   teacher set one). Joining gives the browser a secret in an HttpOnly,
@@ -9,7 +10,11 @@ Routes of the classroom server (:mod:`loo_tutor.apps.classroom`), all under
   (:mod:`loo_tutor.apps.classbook`). A name another student has is refused.
 * ``/loo/me``: the student's name, their rejoin code (which joins them
   again under their name from another browser) and their own progress, for
-  their page; nobody else's.
+  their page; nobody else's. Its ``work`` lists their checks as the class
+  book keeps them, oldest first (id, kind, seed, verdict), which the page
+  hands to its score line (``Scoreboard.from_book`` in
+  :mod:`loo_tutor.widgets.exercise`), so that the page scores them as the
+  teacher's page does, also after a reload or a restart.
 * ``/loo/answer``: the page reports an exercise checked: its own id for the
   check, and the kind, the seed and the answer as an answers file gives them
   (:mod:`loo_tutor.teaching.marking`). The server has the engine make the
@@ -39,9 +44,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from jupyter_server.base.handlers import JupyterHandler
+from tornado import web
 from tornado.log import app_log
 
 from ..teaching.issued import is_issued
@@ -54,6 +60,8 @@ from .classroom_doors import (
     Doors,
     local_path,
     read_report,
+    route,
+    under,
 )
 
 COOKIE = "loo-student"
@@ -88,6 +96,28 @@ class PlainHandler(JupyterHandler):
         self.clear_header("Content-Disposition")
         self.set_header("Content-Type", "text/plain; charset=utf-8")
         self.finish(said.get(status_code, f"{status_code} {self._reason}") + "\n")
+
+    def check_xsrf_cookie(self) -> None:
+        """Refuse a POST from a page of another origin, or without the ``_xsrf`` token.
+
+        Jupyter Server skips both checks for a request that carries the
+        server's ``--token`` in its address; but every student of the class
+        knows that token, so a page of another origin could send one and join
+        or answer in a student's browser. Here the token changes nothing: the
+        request's ``Origin``, when it has one, must be this server, and the
+        form or the ``X-XSRFToken`` header must carry the ``_xsrf`` cookie's
+        token.
+        """
+        if not hasattr(self, "_jupyter_current_user"):
+            return  # too early: Jupyter Server calls this again once it knows who is asking
+        origin = self.request.headers.get("Origin")
+        host = self.request.headers.get("Host")
+        if origin is not None and (host is None
+                                   or urlsplit(origin.lower()).netloc != host.lower()):
+            self.log.warning("Refused a %s of %s from another origin", self.request.method,
+                             self.request.path)
+            raise web.HTTPError(404)
+        web.RequestHandler.check_xsrf_cookie(self)
 
 
 class ClassroomHandler(PlainHandler):
@@ -158,10 +188,11 @@ class JoinHandler(ClassroomHandler):
 
     def get(self) -> None:
         who = self.student()
-        self.page(local_path(self.get_argument("next", "/")), joined=who[1] if who else None)
+        self.page(local_path(self.get_argument("next", self.base_url), self.base_url),
+                  joined=who[1] if who else None)
 
     def post(self) -> None:
-        target = local_path(self.get_argument("next", "/"))
+        target = local_path(self.get_argument("next", self.base_url), self.base_url)
         typed = self.get_argument("name", "")
         address = self.request.remote_ip or ""
         if self.doors.by_address.full(address) or self.doors.by_class.full("class"):
@@ -184,7 +215,7 @@ class JoinHandler(ClassroomHandler):
             self.set_status(400)
             self.page(target, problem=said, name=typed)
             return
-        self.set_cookie(COOKIE, secret, path="/", httponly=True, samesite="Strict",
+        self.set_cookie(COOKIE, secret, path=self.base_url, httponly=True, samesite="Strict",
                         expires_days=COOKIE_DAYS)
         self.redirect(target)
 
@@ -200,7 +231,7 @@ class JoinHandler(ClassroomHandler):
         self.finish(JOIN_PAGE.format(
             already=already, problem=said, xsrf=self.xsrf_form_html(),
             next=html.escape(target), name=html.escape(name), code=code,
-            action=f"/loo/join?next={quote(target)}"))
+            action=f"{under(self.base_url, 'loo/join')}?next={quote(target)}"))
 
 
 JOIN_PAGE = """<!DOCTYPE html>
@@ -254,10 +285,11 @@ class MeHandler(ClassroomHandler):
     def get(self) -> None:
         who = self.student()
         if who is None:
-            self.reply(200, {"name": None, "join": "/loo/join"})
+            self.reply(200, {"name": None, "join": under(self.base_url, "loo/join")})
             return
         self.reply(200, {"name": who[1], "rejoin": self.book.rejoin_code(who[0]),
-                         **own_progress(self.book.summary(who[0]))})
+                         **own_progress(self.book.summary(who[0])),
+                         "work": [list(check) for check in self.book.checks(who[0])]})
 
 
 class AnswerHandler(ClassroomHandler):
@@ -274,7 +306,8 @@ class AnswerHandler(ClassroomHandler):
     def post(self) -> None:
         who = self.student()
         if who is None:
-            self.reply(403, {"error": "join the class first", "join": "/loo/join"})
+            self.reply(403, {"error": "join the class first",
+                             "join": under(self.base_url, "loo/join")})
             return
         if self.book.problem:
             raise ClassBookError(self.book.problem)
@@ -362,9 +395,10 @@ def solution_watcher(book: ClassBook, doors: Doors) -> Callable[[Any, str | byte
     return seen
 
 
-def routes(book: ClassBook, code: str,
-           doors: Doors | None = None) -> list[tuple[str, type, dict[str, Any]]]:
-    """The students' routes, for the classroom server."""
+def routes(book: ClassBook, code: str, doors: Doors | None = None,
+           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
+    """The students' routes, for the classroom server under the prefix ``base``."""
     given = {"book": book, "code": code, "doors": doors or Doors()}
-    return [(r"/loo/join", JoinHandler, given), (r"/loo/me", MeHandler, given),
-            (r"/loo/answer", AnswerHandler, given)]
+    return [(route(base, "loo/join"), JoinHandler, given),
+            (route(base, "loo/me"), MeHandler, given),
+            (route(base, "loo/answer"), AnswerHandler, given)]

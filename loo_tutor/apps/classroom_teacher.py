@@ -1,6 +1,7 @@
 """The teacher's page of the classroom: the class live, and its answers as a grade book.
 
-Routes of the classroom server, each answered only for the teacher's token
+Routes of the classroom server (below its prefix, ``--base-url``; the paths
+here are written for ``/``), each answered only for the teacher's token
 (printed by the server at start, kept in the class folder so that it stays
 the same across restarts; never written into a student's page):
 
@@ -32,13 +33,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from jupyter_server.auth.decorator import allow_unauthenticated
+
 from ..engine.errors import LooError
 from ..render.markup import link_rules
 from ..teaching.assignment import class_assignment
 from ..teaching.exercises import Kind
 from ..teaching.marking import write_grade_book
 from .classbook import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
-from .classroom_doors import Doors
+from .classroom_doors import Doors, route, under
 from .classroom_students import TEACHER_COOKIE as COOKIE
 from .classroom_students import ClassroomHandler, PlainHandler
 
@@ -177,17 +180,29 @@ class TeacherHandler(ClassroomHandler):
 
 
 class TeacherPageHandler(TeacherHandler):
-    """``/loo/teacher``: the page; a token in the address is moved into a cookie."""
+    """``/loo/teacher``: the page; a token in the address is moved into a cookie.
 
+    The teacher's token is enough to open it, even on a server started with
+    ``--token``: the address the server prints for the teacher works alone,
+    and the browser that opens it is let into the class's pages too, as the
+    server's token would let it in (the teacher's token is the longer secret).
+    """
+
+    @allow_unauthenticated
     def get(self) -> None:
         if self.get_argument("token", None):
-            self.set_cookie(COOKIE, self.book.teacher_token(), path="/loo/teacher",
+            if self.current_user is None:
+                self.identity_provider.set_login_cookie(
+                    self, self.identity_provider.generate_anonymous_user(self))
+            self.set_cookie(COOKIE, self.book.teacher_token(),
+                            path=under(self.base_url, "loo/teacher"),
                             httponly=True, samesite="Strict")
-            self.redirect("/loo/teacher")
+            self.redirect(under(self.base_url, "loo/teacher"))
             return
         self.set_header("Content-Type", "text/html; charset=utf-8")
         said = self.get_argument("said", "")
         self.finish(TEACHER_PAGE.format(
+            base=html.escape(self.base_url),
             code=(f"<p>Class code: <strong>{html.escape(self.code)}</strong></p>"
                   if self.code else ""),
             xsrf=self.xsrf_form_html(),
@@ -210,7 +225,7 @@ class ReleaseHandler(TeacherHandler):
         released = self.book.release(self.get_argument("name", ""))
         said = (f"{released} can join again from another computer: with this name and no code."
                 if released else "No student goes by that name.")
-        self.redirect(f"/loo/teacher?{urlencode({'said': said})}")
+        self.redirect(f"{under(self.base_url, 'loo/teacher')}?{urlencode({'said': said})}")
 
 
 class CsvHandler(TeacherHandler):
@@ -269,9 +284,9 @@ TEACHER_PAGE = """<!DOCTYPE html>
   body.loo-projector[data-loo-names="hidden"] .loo-name-full {{ display: none; }}
   body.loo-projector[data-loo-names="hidden"] #loo-stuck + p + ul {{ display: none; }}
 </style>
-<script defer src="/loo/teacher.js"></script>
+<script defer src="{base}loo/teacher.js"></script>
 </head>
-<body>
+<body data-loo-base="{base}">
 <main>
 <h1>The class</h1>
 {code}
@@ -284,7 +299,7 @@ TEACHER_PAGE = """<!DOCTYPE html>
 <option value="full">in full</option>
 </select></label>
 </div>
-<p class="loo-teacher-only">Kept in {folder}. <a class="loo-export" href="/loo/teacher/class.csv"
+<p class="loo-teacher-only">Kept in {folder}. <a class="loo-export" href="{base}loo/teacher/class.csv"
 download>Export the answers as CSV</a></p>
 <p class="loo-state" role="status" aria-live="polite">Updated every second.</p>
 <div id="loo-class">{summary}</div>
@@ -294,7 +309,7 @@ download>Export the answers as CSV</a></p>
 another browser. For one who lost it, release the name: the next browser that joins under it
 takes it, with no code, and keeps the student's answers.</p>
 {said}
-<form class="loo-release" method="post" action="/loo/teacher/release">
+<form class="loo-release" method="post" action="{base}loo/teacher/release">
 {xsrf}
 <label for="loo-release-name">Student's name</label>
 <input id="loo-release-name" name="name" maxlength="40" required>
@@ -307,12 +322,12 @@ takes it, with no code, and keeps the student's answers.</p>
 """
 
 
-def routes(book: ClassBook, code: str, rules_base: str,
-           doors: Doors | None = None) -> list[tuple[str, type, dict[str, Any]]]:
-    """The teacher's routes, for the classroom server."""
+def routes(book: ClassBook, code: str, rules_base: str, doors: Doors | None = None,
+           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
+    """The teacher's routes, for the classroom server under the prefix ``base``."""
     given = {"book": book, "code": code, "rules_base": rules_base, "doors": doors or Doors()}
-    return [(r"/loo/teacher", TeacherPageHandler, given),
-            (r"/loo/teacher/class", ClassHandler, given),
-            (r"/loo/teacher/class\.csv", CsvHandler, given),
-            (r"/loo/teacher/release", ReleaseHandler, given),
-            (r"/loo/teacher\.js", ScriptHandler, {})]
+    return [(route(base, r"loo/teacher"), TeacherPageHandler, given),
+            (route(base, r"loo/teacher/class"), ClassHandler, given),
+            (route(base, r"loo/teacher/class\.csv"), CsvHandler, given),
+            (route(base, r"loo/teacher/release"), ReleaseHandler, given),
+            (route(base, r"loo/teacher\.js"), ScriptHandler, {})]

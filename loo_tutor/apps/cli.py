@@ -757,6 +757,15 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _base_url(text: str) -> str:
+    from .classroom_doors import normal_base
+
+    try:
+        return normal_base(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _add_classroom_command(commands: Any) -> None:
     room = commands.add_parser(
         "classroom", help="serve the notebooks as apps for a class (Voila)",
@@ -770,6 +779,9 @@ def _add_classroom_command(commands: Any) -> None:
                            "0.0.0.0 for every network interface, which requires a token)")
     room.add_argument("--port", type=_port, default=CLASSROOM_PORT,
                       help=f"port to listen on (default {CLASSROOM_PORT})")
+    room.add_argument("--base-url", type=_base_url, default="/", metavar="PATH",
+                      help="serve everything under this path, such as /user/ann/ or "
+                           "/services/loo/ behind JupyterHub's proxy (default /)")
     room.add_argument("--token", default=None,
                       help="the token readers must give (default: none on 127.0.0.1, "
                            "a generated one on any other address)")

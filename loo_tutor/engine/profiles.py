@@ -132,7 +132,7 @@ _OPTIONS: dict[str, tuple[Callable[[str, Any], Any], Callable[[Any], dict[str, A
     "dealer_takes_trump": (_flag, lambda v: {"dealer_takes_trump": v}),
 }
 
-OPTIONS = tuple(_OPTIONS)
+RULES_OPTIONS = tuple(_OPTIONS)
 """Every option name a ``rules`` mapping may use, besides ``base``."""
 
 _NOT_IRISH = {"single_pot", "reveal", "simple_ace_duty", "miss_position"}
@@ -161,7 +161,7 @@ def profile_from_rules(value: Any) -> Profile:
             continue
         if option not in _OPTIONS:
             raise MalformedRecord(
-                f"rules.{option}: unknown option (allowed: base, {', '.join(OPTIONS)})"
+                f"rules.{option}: unknown option (allowed: base, {', '.join(RULES_OPTIONS)})"
             )
         owner = option_owner(option)  # a game's own option means nothing in another
         if owner is not None and owner.name != base.game:

@@ -28,8 +28,8 @@ from .pam import PamState
 from .rules import LIMITED, Profile, RuleId
 from .state import DealMachine, DealState, Phase, Seat
 
-Deal = DealState | PamState
-"""A deal of either game: three-card Loo, or five-card Loo with Pam."""
+AnyDealState = DealState | PamState
+"""The state of a deal of either game: three-card Loo, or five-card Loo with Pam."""
 
 
 @dataclass
@@ -94,8 +94,8 @@ class Session:
     dealer: Seat = field(init=False)
     carried: Fraction = field(init=False, default=Fraction(0))
     ledger: Ledger = field(init=False)
-    history: list[Deal] = field(init=False, default_factory=list)
-    current: Deal | None = field(init=False, default=None)
+    history: list[AnyDealState] = field(init=False, default_factory=list)
+    current: AnyDealState | None = field(init=False, default=None)
     cuts: list[dict[Seat, Card]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
@@ -144,7 +144,7 @@ class Session:
             return not self.history[-1].settlement().looed
         return True
 
-    def start_deal(self) -> Deal:
+    def start_deal(self) -> AnyDealState:
         """Book the stakes, then shuffle, cut and deal as the profile's game deals (R-DEAL-ANTE).
 
         Returns:
@@ -159,7 +159,8 @@ class Session:
         if self.is_over():
             raise LooError(f"the session's {self.deals} deals have all been played")
         start = game_of(self.profile).start
-        dealt = cast(Deal, start(self.players, self.dealer, self.carried, self.rng, self.profile))
+        dealt = cast(AnyDealState,
+                     start(self.players, self.dealer, self.carried, self.rng, self.profile))
         for seat, stake in enumerate(dealt.stakes):  # booked only once the deal exists
             if stake:
                 self.ledger.pay_in(seat, stake)
@@ -185,7 +186,7 @@ class Session:
             self.ledger.pay_in(seat, settled.loo)
         assert self.ledger.pool == settled.carried_next, "ledger and settlement disagree"
         self.carried = settled.carried_next
-        self.history.append(cast(Deal, state))  # a deal of the game start_deal dealt
+        self.history.append(cast(AnyDealState, state))  # a deal of the game start_deal dealt
         self.current = None
         self.dealer = (self.dealer + 1) % len(self.players)
 

@@ -32,7 +32,18 @@ from ..engine.three_card import IRISH_RECORD_KEYS as IRISH_FIELDS
 from ..engine.three_card import RECORD_KEYS as FIELDS
 from .parse import load_record, parse_carried
 from .reading import loads
-from .replay import CIVIL, TAKE_TURNED, Replay, action_text, replay, replay_deal, replay_pam
+from .replay import (
+    CIVIL,
+    TAKE_TURNED,
+    Replay,
+    action_text,
+    announcing_turn,
+    replay,
+    replay_deal,
+    replay_pam,
+    trick_start,
+    turn_in_trick,
+)
 from .result import check, to_json
 from .result_types import CheckResult, ErrorResult, NextTurn, TrickResult
 from .write import dumps, format_amount, record_from_state
@@ -49,6 +60,7 @@ __all__ = [
     "Replay",
     "TrickResult",
     "action_text",
+    "announcing_turn",
     "check",
     "dumps",
     "format_amount",
@@ -60,4 +72,6 @@ __all__ = [
     "replay_deal",
     "replay_pam",
     "to_json",
+    "trick_start",
+    "turn_in_trick",
 ]

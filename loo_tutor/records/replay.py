@@ -2,7 +2,8 @@
 
 :func:`walk` is the one replay loop of every game; :func:`replay`,
 :func:`replay_pam` and :func:`replay_deal` (either game) keep every state for
-stepping through a deal, and
+stepping through a deal; :func:`trick_start`, :func:`turn_in_trick` and
+:func:`announcing_turn` find a moment among those states; and
 :func:`action_text` writes an action as a result names it.
 """
 
@@ -107,6 +108,50 @@ def replay_deal(record: Mapping[str, Any]) -> Replay[DealState | PamState]:
         MalformedRecord: as :func:`check`.
     """
     return cast("Replay[DealState | PamState]", walk(ParsedRecord(record), keep=True))
+
+
+def trick_start(states: Sequence[_State], trick: int) -> _State:
+    """The first of ``states`` in which trick ``trick`` (1 for the first) is about to be led.
+
+    Raises:
+        LooError: the states never reach that moment.
+    """
+    for state in states:
+        if state.phase is Phase.PLAY and len(state.tricks) == trick - 1 \
+                and not state.trick_cards():
+            return state
+    raise LooError(f"the record never reaches the start of trick {trick}")
+
+
+def turn_in_trick(states: Sequence[_State], seat: int, trick: int) -> _State:
+    """The first of ``states`` in which ``seat`` is to play to trick ``trick``.
+
+    Raises:
+        LooError: the states never give ``seat`` that turn.
+    """
+    for state in states:
+        if state.phase is Phase.PLAY and len(state.tricks) == trick - 1 \
+                and state.current_player() == seat:
+            return state
+    raise LooError(f"the record never gives {states[0].players[seat]} a turn in trick {trick}")
+
+
+def announcing_turn(states: Sequence[DealState], seat: int) -> DealState:
+    """The first of ``states`` in which ``seat`` is to announce.
+
+    If the states stop earlier, the seats before it take the first legal
+    option the engine lists. If the seat never gets a turn (a simple deal, or
+    it has already announced) the last state is given, and the engine
+    explains why any announcement is refused.
+    """
+    for state in states:
+        if state.phase is Phase.ANNOUNCE and state.current_player() == seat:
+            return state
+    state = states[-1]
+    while state.phase is Phase.ANNOUNCE and state.current_player() != seat \
+            and seat not in dict(state.announcements):
+        state = state.apply(state.legal_actions()[0])
+    return state
 
 
 def walk(parsed: ParsedRecord, keep: bool) -> Replay[DealMachine]:

@@ -25,16 +25,16 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..analysis.bots import ThumbBot
+from ..analysis.bots import Bot
+from ..analysis.computer_players import bot_named, play_on
 from ..engine import three_card
 from ..engine.cards import Card, full_deck
 from ..engine.errors import LooError
-from ..engine.observe import observation
 from ..engine.profiles import describe, profile_from_rules
 from ..engine.rules import Profile, RuleId, RuleKey, VariantRuleId
 from ..engine.state import (
@@ -49,12 +49,8 @@ from ..engine.state import (
     deals_miss,
     shuffle_and_cut,
 )
-from ..records.record import action_text as record_action_text
-from ..records.record import replay
+from ..records.record import action_text, replay
 from .narrate import Narration, narrate_action
-
-Chooser = Callable[[DealState, random.Random], Action]
-"""Picks one of the legal actions of the player to act in a deal."""
 
 PRESETS: dict[str, Any] = {
     "limited": "limited",
@@ -102,32 +98,6 @@ def profile_named(value: Any) -> Profile:
         raise LooError(f"rules: {describe(profile)} is not three-card Loo and cannot be "
                        "compared deal by deal here (see the Pam Loo page)")
     return profile
-
-
-def thumb_chooser(state: DealState, rng: random.Random) -> Action:
-    """The beginner's rules of thumb (:class:`~loo_tutor.analysis.bots.ThumbBot`) for the player to act.
-
-    The tips say nothing about exchanges from the stock, so at an exchange
-    the player keeps the hand (the first option the engine lists).
-    """
-    seat = state.current_player()
-    if seat is None:
-        raise LooError("the deal is over: nobody is to act")
-    if state.phase is Phase.EXCHANGE:
-        return state.legal_actions()[0]
-    return ThumbBot().choose(observation(state, seat), rng)
-
-
-def random_chooser(state: DealState, rng: random.Random) -> Action:
-    """Any legal action of the player to act, each as likely."""
-    actions = state.legal_actions()
-    if not actions:
-        raise LooError("the deal is over: nobody is to act")
-    return actions[0] if len(actions) == 1 else rng.choice(actions)
-
-
-CHOOSERS: dict[str, Chooser] = {"thumb": thumb_chooser, "random": random_chooser}
-"""The players a comparison can use, by name."""
 
 
 def pack_of(state: DealState) -> list[Card]:
@@ -189,7 +159,7 @@ class CompareStep:
         left_words: what happened on the left, in words.
         right_words: what happened on the right, in words.
         left_before_options: the legal options on the left before the step,
-            as :func:`action_text` writes them.
+            as :func:`option_text` writes them.
         right_before_options: the legal options on the right before the step.
         note: why only one side acted, when that is so.
     """
@@ -263,20 +233,20 @@ def _alone(action: Action, acting: DealState, other: DealState, side: str
     return None, f"The {side} side is still announcing; the {others} side waits."
 
 
-def action_text(action: Action) -> str:
+def option_text(action: Action) -> str:
     """An action as an option in a few of the reader's words: ``stand``, ``pass``,
     ``7♥``, ``discard 2♣ 3♦``, ``keep``.
 
     >>> from loo_tutor.engine.cards import parse_card
     >>> from loo_tutor.engine.state import Play
-    >>> action_text(Play(0, parse_card("7H")))
+    >>> option_text(Play(0, parse_card("7H")))
     '7♥'
     """
     if isinstance(action, Play):
         return action.card.shown
     if isinstance(action, Exchange):
         return ("discard " + " ".join(c.shown for c in action.cards)) if action.cards else "keep"
-    return record_action_text(action)
+    return action_text(action)
 
 
 _DOES = {"stand": "stands", "pass": "passes", "miss": "takes the miss",
@@ -293,7 +263,7 @@ def action_words(state: DealState, action: Action) -> str:
     'B plays 7♥'
     """
     name = state.players[action.seat]
-    text = action_text(action)
+    text = option_text(action)
     if isinstance(action, Play):
         return f"{name} plays {text}"
     if isinstance(action, Exchange) and action.cards:
@@ -316,7 +286,7 @@ class Comparison:
 
     left: Side
     right: Side
-    chooser: Chooser
+    chooser: Bot
     seed: int
     steps: list[CompareStep] = field(default_factory=list)
     _rngs: tuple[random.Random, random.Random] = field(init=False, repr=False)
@@ -377,13 +347,13 @@ class Comparison:
         if behind == 0:
             made = self._both(number, left, right)
         elif behind < 0:  # only the left side acts
-            action = self.chooser(left, self._rngs[0])
+            action = play_on(left, self.chooser, self._rngs[0])
             after = left.apply(action)
             rule, note = _alone(action, left, right, "left")
             made = CompareStep(number, action, None, after, right, False, rule, None, False,
                                narrate_action(left, action, after), Narration(""), note=note)
         else:
-            action = self.chooser(right, self._rngs[1])
+            action = play_on(right, self.chooser, self._rngs[1])
             after = right.apply(action)
             rule, note = _alone(action, right, left, "right")
             made = CompareStep(number, None, action, left, after, False, rule, None, False,
@@ -393,24 +363,24 @@ class Comparison:
 
     def _both(self, number: int, left: DealState, right: DealState) -> CompareStep:
         left_rng, right_rng = self._rngs
-        left_options = tuple(sorted(action_text(a) for a in left.legal_actions()))
-        right_options = tuple(sorted(action_text(a) for a in right.legal_actions()))
+        left_options = tuple(sorted(option_text(a) for a in left.legal_actions()))
+        right_options = tuple(sorted(option_text(a) for a in right.legal_actions()))
         differ = (left.current_player() != right.current_player()
                   or left_options != right_options)
-        action = self.chooser(left, left_rng)
+        action = play_on(left, self.chooser, left_rng)
         left_after = left.apply(action)
         rule: RuleKey | None = None
         refusal: str | None = None
         repeated = False
         if left.current_player() != right.current_player():
-            right_action = self.chooser(right, right_rng)  # already apart: no rule to blame
+            right_action = play_on(right, self.chooser, right_rng)  # already apart: no rule to blame
         else:
             verdict = right.check(action)
             repeated = verdict.ok
             if repeated:
                 right_action = action
             else:
-                right_action = self.chooser(right, right_rng)
+                right_action = play_on(right, self.chooser, right_rng)
                 rule, refusal = verdict.rule, verdict.message
         right_after = right.apply(right_action)
         return CompareStep(number, action, right_action, left_after, right_after,
@@ -457,7 +427,7 @@ def deal_pack(source: Mapping[str, Any] | None, seed: int, players: Sequence[str
 def compare_deals(left: Any = "limited", right: Any = "club_law", seed: int = 0, *,
                   record: Mapping[str, Any] | None = None, players: Sequence[str] = PLAYERS,
                   dealer: int | None = None, carried: Fraction | int = 3,
-                  chooser: str | Chooser = "thumb") -> Comparison:
+                  chooser: str | Bot = "thumb") -> Comparison:
     """Deal one pack under two profiles, ready to be stepped together.
 
     Args:
@@ -470,8 +440,9 @@ def compare_deals(left: Any = "limited", right: Any = "club_law", seed: int = 0,
         dealer: the dealer's seat when no record is given (default: the last).
         carried: the carried balance when no record is given; 0 makes a
             simple deal under most profiles.
-        chooser: ``"thumb"`` (the beginner's rules of thumb), ``"random"``, or
-            a function choosing an action.
+        chooser: the computer player who chooses for every seat: a name of
+            :data:`~loo_tutor.analysis.computer_players.BOTS` (``"thumb"``, the
+            beginner's rules of thumb, or ``"random"``), or a bot.
 
     Raises:
         LooError: a profile cannot seat these players, or is not three-card Loo.
@@ -480,26 +451,20 @@ def compare_deals(left: Any = "limited", right: Any = "club_law", seed: int = 0,
     sides = profile_named(left), profile_named(right)
     names, seat, balance, pack = deal_pack(record, seed, players, dealer, carried)
     starts = [deal_from_deck(names, seat, balance, pack, profile) for profile in sides]
-    pick = CHOOSERS.get(chooser) if isinstance(chooser, str) else chooser
-    if pick is None:
-        raise LooError(f"chooser: {chooser!r} is not one of {', '.join(CHOOSERS)}")
+    pick = bot_named(chooser, "chooser")
     return Comparison(Side(sides[0], starts[0]), Side(sides[1], starts[1]), pick, seed)
 
 
 __all__ = [
-    "CHOOSERS",
     "PLAYERS",
     "PRESETS",
-    "Chooser",
     "CompareStep",
     "Comparison",
     "Side",
-    "action_text",
     "action_words",
     "compare_deals",
     "deal_pack",
+    "option_text",
     "pack_of",
     "profile_named",
-    "random_chooser",
-    "thumb_chooser",
 ]

@@ -3,9 +3,10 @@ and the one loop of a widget where the reader acts for a seat."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar, Union, cast
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, Union, cast
 
 import ipywidgets as widgets
 
@@ -68,6 +69,47 @@ def one_line(exc: Exception) -> str:
 
 
 Part = TypeVar("Part", bound=widgets.DOMWidget)
+Made = TypeVar("Made")
+Args = ParamSpec("Args")
+Result = TypeVar("Result")
+Widget = TypeVar("Widget", bound="LooWidget")
+
+
+def unless_failed(empty: Callable[[], object]
+                  ) -> Callable[[Callable[Concatenate[Widget, Args], Result]],
+                                Callable[Concatenate[Widget, Args], Result]]:
+    """Make a widget's method do nothing, and give ``empty()``, while the widget
+    shows an error in place of its content (see :meth:`LooWidget.attempt`).
+
+    >>> class Counter(LooWidget):
+    ...     @unless_failed(lambda: 0)
+    ...     def one(self) -> int:
+    ...         return 1
+    >>> counter = Counter()
+    >>> counter.one(), counter.attempt(lambda: counter.one())
+    (1, 1)
+    >>> from loo_tutor.engine.errors import LooError
+    >>> def refuse() -> int:
+    ...     raise LooError("no deal")
+    >>> counter.attempt(refuse) is None, counter.one(), counter.error
+    (True, 0, 'This deal cannot be used: no deal')
+    """
+    def guard(method: Callable[Concatenate[Widget, Args], Result]
+              ) -> Callable[Concatenate[Widget, Args], Result]:
+        @functools.wraps(method)
+        def guarded(self: Widget, /, *args: Args.args, **kwargs: Args.kwargs) -> Result:
+            if self.error is not None:
+                return cast(Result, empty())  # what the method gives when it has nothing
+            return method(self, *args, **kwargs)
+
+        return guarded
+
+    return guard
+
+
+def nothing() -> None:
+    """What a guarded method that gives nothing gives while the widget shows an error."""
+    return None
 
 
 class LooWidget(widgets.VBox):  # type: ignore[misc]
@@ -170,6 +212,21 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         self.error = f"{self._FAILED}: {one_line(exc)}"
         self.show(self.part(widgets.HTML, error_html(self.error)))
 
+    def attempt(self, make: Callable[[], Made]) -> Made | None:
+        """What ``make()`` gives, or ``None`` when the engine refuses it with a
+        :class:`~loo_tutor.engine.errors.LooError`: the widget then shows why on
+        one line in place of its content, and its methods guarded by
+        :func:`unless_failed` do nothing.
+
+        The one way a widget sets itself up from what its reader gave it
+        (a record, a seat, a kind of exercise); ``make`` never gives ``None``.
+        """
+        try:
+            return make()
+        except LooError as exc:
+            self._fail(exc)
+            return None
+
     def _render(self) -> str:
         raise NotImplementedError
 
@@ -190,11 +247,11 @@ class LooWidget(widgets.VBox):  # type: ignore[misc]
         return HtmlStr(self._render())
 
 
-Deal = TypeVar("Deal", bound="DealState | PamState")
-"""The deals a seat widget plays: three-card Loo, or Pam Loo as well."""
+SeatState = TypeVar("SeatState", bound="DealState | PamState")
+"""The state of the deals a seat widget plays: three-card Loo, or Pam Loo as well."""
 
 
-class SeatWidget(LooWidget, Generic[Deal]):
+class SeatWidget(LooWidget, Generic[SeatState]):
     """A widget where the reader acts for one seat of a deal.
 
     Every action of the reader goes the same way: the engine checks it
@@ -214,38 +271,38 @@ class SeatWidget(LooWidget, Generic[Deal]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.states: list[Deal] = []
+        self.states: list[SeatState] = []
         self.verdict: Verdict | None = None
         self.told: list[Narration] = []
 
     @property
-    def state(self) -> Deal:
+    def state(self) -> SeatState:
         """The deal as it stands now."""
         return self.states[-1]
 
-    def _open(self, find: Callable[[], tuple[Deal, Seat]], four_colour: bool,
+    def _open(self, find: Callable[[], tuple[SeatState, Seat]], four_colour: bool,
               rules_base: str) -> bool:
         """Find the starting state and the reader's seat, and make the header.
 
         Returns:
             whether there is a deal to show; if not, the widget says why on one line.
         """
-        try:
-            self._start, self.seat = find()
-        except LooError as exc:
-            self._fail(exc)
+        found = self.attempt(find)
+        if found is None:
             return False
+        self._start, self.seat = found
         self._four = four_colour
         self._base = rules_base
         self.header = self.part(widgets.HTML)
         return True
 
+    @unless_failed(frozenset)
     def hidden_cards(self) -> frozenset[Card]:
-        if self.error is not None or not self.states:
+        if not self.states:
             return frozenset()
         return frozenset.intersection(*(hidden_cards(s, self.seat) for s in self.states))
 
-    def _begin(self, start: Deal) -> None:
+    def _begin(self, start: SeatState) -> None:
         """Start from ``start``: the automatic players act first if it is their turn."""
         self.states = [start]
         self.verdict = None
@@ -259,7 +316,7 @@ class SeatWidget(LooWidget, Generic[Deal]):
         verdict = before.check(action)
         self.verdict = verdict
         if verdict:
-            after = cast(Deal, before.apply(action))  # the same game as before
+            after = cast(SeatState, before.apply(action))  # the same game as before
             self.states.append(after)
             self.told = [narrate_action(before, action, after)]
             self._advance()
@@ -280,12 +337,12 @@ class SeatWidget(LooWidget, Generic[Deal]):
             action = self._automatic(state)
             if action is None:
                 break
-            after = cast(Deal, state.apply(action))
+            after = cast(SeatState, state.apply(action))
             self.told.append(narrate_action(state, action, after))
             self.states.append(after)
             state = after
 
-    def _automatic(self, state: Deal) -> Action | None:
+    def _automatic(self, state: SeatState) -> Action | None:
         """What an automatic player does in ``state``; ``None`` when the reader acts."""
         return None
 

@@ -13,7 +13,7 @@ from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.rules import RuleId, RuleKey
 from ..engine.state import Announce, DealKind, DealMachine, DealState, Phase, Seat, Verdict
-from ..records.record import replay
+from ..records.record import announcing_turn, replay
 from ..render.markup import (
     RULES_BASE,
     link_rules,
@@ -21,9 +21,10 @@ from ..render.markup import (
     rule_link,
     table_html,
 )
+from ..teaching.calls import SAYING
 from ..teaching.narrate import dealer_rule
-from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
-from .play import bot_action, verdict_html
+from ._base import LooWidget, SeatWidget, Source, nothing, read_record, seat_of, unless_failed
+from .play import verdict_html
 
 BUTTONS = {
     Announcement.STAND: ("Stand", "Play the hand you were dealt"),
@@ -33,25 +34,12 @@ BUTTONS = {
 }
 """Each announcement's button: its words and its tooltip."""
 
-DOING = {
-    Announcement.STAND: "standing",
-    Announcement.PASS: "passing",
-    Announcement.MISS: "taking the miss",
-    Announcement.DEFEND: "defending the pool",
-}
-"""Each announcement as the thing one does ("passing loses nothing")."""
-
-_WORDS = {a: a.value for a in Announcement}
-_WORDS[Announcement.MISS] = "take the miss"
-
-
 def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]:
     """The state in which ``seat`` is to announce, and the seat as an index.
 
-    A record is replayed up to that seat's turn; if the record stops earlier,
-    the seats before it take their first legal option. If the seat never gets
-    a turn (a simple deal, or it has already announced) the record's last
-    state is used, and the engine explains why any announcement is refused.
+    A record is replayed up to that seat's turn
+    (:func:`~loo_tutor.records.replay.announcing_turn`: if the record stops
+    earlier, the seats before it take their first legal option).
 
     Raises:
         MalformedRecord: the record does not describe a deal.
@@ -61,14 +49,7 @@ def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]
         return source, seat_of(source, seat)
     states = replay(read_record(source)).states
     index = seat_of(states[0], seat)
-    for state in states:
-        if state.phase is Phase.ANNOUNCE and state.current_player() == index:
-            return state, index
-    state = states[-1]
-    while state.phase is Phase.ANNOUNCE and state.current_player() != index \
-            and index not in dict(state.announcements):
-        state = state.apply(bot_action(state, None))
-    return state, index
+    return announcing_turn(states, index), index
 
 
 def announcement_buttons(owner: LooWidget, on_announce: Callable[[Announcement], object]
@@ -116,10 +97,9 @@ class AnnouncementTrainer(SeatWidget[DealState]):
                   self.feedback, self.table)
         self.reset()
 
+    @unless_failed(nothing)
     def reset(self) -> None:
         """Go back to the reader's turn to announce."""
-        if self.error is not None:
-            return
         self._begin(self._start)
 
     def announce(self, call: Announcement | str) -> Verdict:
@@ -187,18 +167,17 @@ class DealerDecisionTable(LooWidget):
         self.rule: RuleKey | None = None
         self.menus: dict[str, widgets.Dropdown] = {}
         self._base = rules_base
-        try:
-            self._start = self._base_state(record)
-        except LooError as exc:
-            self._fail(exc)
+        start = self.attempt(lambda: self._base_state(record))
+        if start is None:
             return
+        self._start = start
         start = self._start
         wanted = dict(calls or {})
         for number, seat in enumerate(start.order[:-1]):
             name = start.players[seat]
             default = "stand" if number == 0 else "pass"
             menu = self.part(
-                widgets.Dropdown, options=[(_WORDS[a], a.value) for a in Announcement],
+                widgets.Dropdown, options=[(SAYING[a], a.value) for a in Announcement],
                 value=wanted.get(name, default), description=name,
                 tooltip=f"What {name} announces",
             )
@@ -263,9 +242,9 @@ class DealerDecisionTable(LooWidget):
                 answer = (f'<span class="loo-bad">✗ refused</span> {link}: '
                           f'{link_rules(verdict.message, base)}')
             rows.append(f'<tr><th scope="row" style="text-align:left;padding:0.15em 0.6em">'
-                        f'{_WORDS[call]}</th><td style="padding:0.15em 0.6em">{answer}</td></tr>')
+                        f'{SAYING[call]}</th><td style="padding:0.15em 0.6em">{answer}</td></tr>')
         governing = "" if self.rule is None else f" ({rule_link(self.rule, base)})"
-        allowed = ", ".join(_WORDS[a] for a in self.options)
+        allowed = ", ".join(SAYING[a] for a in self.options)
         return (f'<p><strong>{html.escape(dealer)} may {allowed}</strong>{governing}.</p>'
                 f'<table class="loo-decisions" style="border-collapse:collapse">'
                 f'<caption style="text-align:left">What the engine says to each of the '

@@ -1,14 +1,14 @@
 """The same deal under two profiles side by side, with where they part and meet again marked.
 
 The widget holds no rules: :mod:`loo_tutor.teaching.compare` plays the two deals and
-says where and why they part; this module draws them with
-:func:`~loo_tutor.render.markup.table_html` and hands the clicks on.
+says where and why they part; :mod:`loo_tutor.render.compare` draws them; this
+module holds the menus and buttons and hands the clicks on.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as widgets
@@ -16,121 +16,10 @@ import ipywidgets as widgets
 from ..engine.errors import LooError
 from ..engine.profiles import describe, rules_value
 from ..engine.rules import Profile
-from ..render.markup import RULES_BASE, link_rules, stylesheet, table_html
-from ..teaching.compare import (
-    PRESETS,
-    CompareStep,
-    Comparison,
-    action_words,
-    compare_deals,
-    profile_named,
-)
-from ._base import LooWidget, Source, read_record
-
-
-def step_lines(steps: Sequence[CompareStep], base: str = RULES_BASE) -> list[str]:
-    """The steps of a comparison as list items, in sentences.
-
-    A step both sides take alike is one sentence. The step where the two
-    games part says so, and why; so does the step where they meet again.
-    Between the two, each side's action is given, with a reason only where a
-    rule refused the left side's action on the right or where the reason changes.
-    """
-    lines = []
-    apart = False
-    said = ""
-    for step in steps:
-        left = "waits" if step.left_action is None else action_words(step.left, step.left_action)
-        right = ("waits" if step.right_action is None
-                 else action_words(step.right, step.right_action))
-        classes, head, why = "", "", ""
-        if step.repeated:
-            what = f"Both sides: {left}."
-            if apart:
-                classes, head = "loo-diverge", "<strong>Here the two games meet again.</strong> "
-            elif step.options_differ:
-                classes = "loo-differ"
-            why = step.explanation
-            apart = False
-        else:
-            what = f"Left: {left}. Right: {right}."
-            if not apart:
-                classes, head = "loo-diverge", "<strong>Here the two games part.</strong> "
-                why = step.explanation
-            elif step.refusal is not None or (step.explanation != said and step.note):
-                why = step.explanation
-            apart = True
-        said = step.explanation if why else said
-        reason = f"<br>{link_rules(why, base)}" if why else ""
-        lines.append(f'<li class="{classes}" value="{step.number}">{head}'
-                     f'{link_rules(what, base)}{reason}</li>')
-    return lines
-
-
-def parting_summary(steps: Sequence[CompareStep]) -> str:
-    """Where the two games part and meet again so far, in one sentence.
-
-    >>> parting_summary([])
-    'So far the two games go the same way.'
-    """
-    parts, meets = [], []
-    apart = False
-    for step in steps:
-        if step.diverges and not apart:
-            parts.append(step.number)
-        elif step.repeated and apart:
-            meets.append(step.number)
-        apart = step.diverges
-    if not parts:
-        return "So far the two games go the same way."
-    said = f"The two games part at {_steps(parts)}"
-    return said + (f" and meet again at {_steps(meets)}." if meets else ".")
-
-
-def _steps(numbers: Sequence[int]) -> str:
-    """``step 4``, ``steps 1 and 5``, ``steps 1, 5 and 9``."""
-    words = [str(n) for n in numbers]
-    if len(words) == 1:
-        return f"step {words[0]}"
-    return "steps " + ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def comparison_html(comparison: Comparison, four_colour: bool = False,
-                    base: str = RULES_BASE, names: tuple[str, str] | None = None) -> str:
-    """Both tables side by side, the latest step explained, and the list of steps.
-
-    ``names`` are the words for the two sides' rules; by default the
-    profiles' own descriptions.
-    """
-    sides = []
-    left, right = names or (comparison.left.name, comparison.right.name)
-    for label, name, state in (("Left", left, comparison.left_state),
-                               ("Right", right, comparison.right_state)):
-        table = table_html(state, four_colour=four_colour, base=base, style=False)
-        sides.append(f'<section class="loo-compare-side" aria-label="{label}: '
-                     f'{html.escape(name)}"><h4>{label}: {html.escape(name)}</h4>'
-                     f'{table}</section>')
-    steps = comparison.steps
-    if steps:
-        last = steps[-1]
-        if last.repeated:
-            said = f"Step {last.number} (both sides): {last.left_words.text}"
-        else:
-            said = (f"Step {last.number}. Left: {last.left_words.text or 'waits.'} "
-                    f"Right: {last.right_words.text or 'waits.'}")
-        mark = f" {last.explanation}" if last.explanation else ""
-        now = str(link_rules(said + mark, base))
-    else:
-        now = html.escape("The deal as dealt under both rules. Press Step to play on.")
-    if comparison.is_over():
-        now += html.escape(" Both deals are over; each settlement is under its table.")
-    log = "".join(step_lines(steps, base))
-    body = (f'<div class="loo-compare">'
-            f'<p class="loo-compare-now" role="status" aria-live="polite">{now}</p>'
-            f'<div class="loo-compare-sides">{"".join(sides)}</div>'
-            f'<p>{parting_summary(steps)}</p>'
-            f'<ol class="loo-compare-log" aria-label="Steps of the two deals">{log}</ol></div>')
-    return stylesheet(body) + body
+from ..render.compare import comparison_html
+from ..render.markup import RULES_BASE
+from ..teaching.compare import PRESETS, Comparison, compare_deals, profile_named
+from ._base import LooWidget, Source, nothing, read_record, unless_failed
 
 
 class VariantCompare(LooWidget):
@@ -172,14 +61,10 @@ class VariantCompare(LooWidget):
         self.rules_base = rules_base
         self._record: Mapping[str, Any] | None = None
         self._extra: dict[str, Any] = {}
-        try:
-            if record is not None:
-                self._record = read_record(record)
-            self.comparison = compare_deals(left, right, seed, record=self._record,
-                                            carried=carried, chooser=chooser)
-        except LooError as exc:
-            self._fail(exc)
+        comparison = self.attempt(lambda: self._first(record, left, right))
+        if comparison is None:
             return
+        self.comparison = comparison
         if steps is None:
             self.comparison.play_to_end()
         for _ in range(steps or 0):
@@ -202,6 +87,13 @@ class VariantCompare(LooWidget):
         self.show(pickers, controls, self.message, self.view)
         self._show()
 
+    def _first(self, record: Source | None, left: Any, right: Any) -> Comparison:
+        """The comparison first shown: of ``record``'s deal, or of a shuffled one."""
+        if record is not None:
+            self._record = read_record(record)
+        return compare_deals(left, right, self.seed, record=self._record,
+                             carried=self.carried, chooser=self.chooser)
+
     def _picker(self, label: str, profile: Profile) -> widgets.Dropdown:
         options = [*PRESETS, *self._extra]
         chosen = _preset_of(profile)
@@ -217,38 +109,38 @@ class VariantCompare(LooWidget):
 
     # -- actions ---------------------------------------------------------------
 
+    @unless_failed(nothing)
     def step(self) -> None:
         """Take one step on both sides."""
-        if self.error is None:
-            self.comparison.step()
-            self._show()
-            self._finished_both()
+        self.comparison.step()
+        self._show()
+        self._finished_both()
 
+    @unless_failed(nothing)
     def back(self) -> None:
         """Take the last step back."""
-        if self.error is None:
-            self.comparison.back()
-            self._show()
+        self.comparison.back()
+        self._show()
 
+    @unless_failed(nothing)
     def play_to_end(self) -> None:
         """Step until both deals are over."""
-        if self.error is None:
-            self.message.value = "<p>Playing both deals to the end…</p>"
-            self.comparison.play_to_end()
-            self._show()
-            self._finished_both()
+        self.message.value = "<p>Playing both deals to the end…</p>"
+        self.comparison.play_to_end()
+        self._show()
+        self._finished_both()
 
     def _finished_both(self) -> None:
         """Mark the widget finished once the reader has stepped both deals to their end."""
         if self.comparison.is_over():
             self.finish()
 
+    @unless_failed(nothing)
     def new_deal(self) -> None:
         """Shuffle a new deal (the next seed) and start both sides again."""
-        if self.error is None:
-            self.seed += 1
-            self._record = None
-            self._restart()
+        self.seed += 1
+        self._record = None
+        self._restart()
 
     def _picked(self, change: object = None) -> None:
         self._restart()

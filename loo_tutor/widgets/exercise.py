@@ -20,23 +20,35 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..engine.cards import card_text, parse_card
-from ..engine.errors import LooError
 from ..render.markup import RULES_BASE, cite_once, colour_class, link_rules, rule_link
 from ..render.worksheet import position_html, question_html, solution_html
 from ..teaching.answers import FieldResult
 from ..teaching.assignment import Assignment
 from ..teaching.exercises import Exercise, Field, Kind, from_record, make, score
 from ..teaching.issued import classroom_key, ticket
-from ..teaching.marking import answer_value
-from ..teaching.score import RIGHT, SOLUTION, WRONG, Score
+from ..teaching.marking import answer_value, mark_text
+from ..teaching.score import (
+    NOT_AN_EXERCISE,
+    RIGHT,
+    SOLUTION,
+    UNREADABLE,
+    WRONG,
+    Outcome,
+    Score,
+)
 from ..teaching.score import score as score_work
-from ._base import LooWidget, Source, read_record
+from ._base import LooWidget, Source, nothing, read_record, unless_failed
 from .stepper import DealStepper
 
 _MARKS = {"right": "✓", "wrong": "✗", "unreadable": "?", "empty": "…"}
 _NOT_ANSWERED = ""
 _MOST_ITEMS = 20
 """Answers-file items kept per variant for the download; past it, the latest replaces the last."""
+_MOST_KEPT = 1000
+"""Variants of earlier visits a page is given back at the most (as the page's script keeps)."""
+_MOST_BOOK = 20_000
+"""Checks of the class book a classroom page is given at the most."""
+_VERDICTS = (RIGHT, WRONG, UNREADABLE, SOLUTION, NOT_AN_EXERCISE)
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,12 @@ class _PageCheck:
     kind: str
     seed: int
     verdict: str
+    id: str = ""
+    """The check's own id, as its report to the classroom server names it ("" for none)."""
+
+
+def _kind_named(name: object) -> Kind | None:
+    return next((kind for kind in Kind if kind.word == name), None)
 
 
 def _next_seed(seed: int) -> int:
@@ -85,6 +103,15 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     (``[["settle", 4], ...]``) in ``data-loo-assignment-items``, which the
     panel's score counts.
 
+    The work of earlier visits comes back as messages from the page's
+    script, once it is live: ``{"kept": entries}``, the ``data-loo-answers``
+    entries the browser kept (:meth:`resume`: their items are judged again
+    and scored before this visit's checks, and the download and the entries
+    carry them on), and in a classroom ``{"book": rows}``, the student's
+    checks as the server's class book holds them (:meth:`from_book`), which
+    the score line then counts as the teacher's page does. Either way the
+    score is the one score model's, from the checks in order.
+
     Attributes:
         results: for each variant (``"exercise 4, seed 1234"``): answers
             right and answers given (fields left empty do not count) at its
@@ -103,9 +130,13 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
         self.answers: dict[tuple[Kind, int], tuple[Any, str]] = {}
         self.assignment: Assignment | None = None
         self._checks: list[_PageCheck] = []
+        self._kept_checks: list[_PageCheck] = []
+        self._resumed = False
+        self._book: list[_PageCheck] | None = None
         self._items: dict[tuple[Kind, int], list[dict[str, Any]]] = {}
         self._decided: set[tuple[Kind, int]] = set()
         self.add_class("loo-score")
+        self.on_msg(self._told)
         self._show()
 
     def record(self, name: str, right: int, answered: int, solved: bool, *,
@@ -138,22 +169,25 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
         self.assignment = assignment
         self._show()
 
-    def keep_check(self, kind: Kind, seed: int, answer: Any, time: str, right: bool) -> None:
+    def keep_check(self, kind: Kind, seed: int, answer: Any, time: str, right: bool,
+                   check_id: str = "") -> None:
         """Note one check of a variant made from a seed, for the score and the download.
 
         The download keeps the checks up to the first right one, as items of an
         answers file, so that ``loo-tutor mark`` scores the variant as the page
         does (at most ``_MOST_ITEMS`` of them: past that, the latest check
-        replaces the last one kept).
+        replaces the last one kept). ``check_id`` is the check's own id, as its
+        report to a classroom server names it.
         """
-        self._checks.append(_PageCheck(kind.word, seed, RIGHT if right else WRONG))
+        self._checks.append(_PageCheck(kind.word, seed, RIGHT if right else WRONG, check_id))
         self._keep_item(kind, seed, {"kind": kind.word, "seed": seed, "answer": answer,
                                      "time": time}, decides=right)
 
-    def keep_solution(self, kind: Kind, seed: int, answer: Any, time: str) -> None:
+    def keep_solution(self, kind: Kind, seed: int, answer: Any, time: str,
+                      check_id: str = "") -> None:
         """Note that the solution of a variant was shown: unless it was right before, it is
         never right afterwards, and its download says ``solution_shown: yes``."""
-        self._checks.append(_PageCheck(kind.word, seed, SOLUTION))
+        self._checks.append(_PageCheck(kind.word, seed, SOLUTION, check_id))
         self._keep_item(kind, seed, {"kind": kind.word, "seed": seed, "answer": answer,
                                      "time": time, "solution_shown": "yes"}, decides=True)
 
@@ -168,11 +202,90 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
                 self._decided.add((kind, seed))
         self._show()
 
+    def resume(self, entries: object) -> None:
+        """Take back the work of earlier visits, as the page's script kept it in the browser.
+
+        ``entries`` are the variants the score line listed in ``data-loo-answers``
+        on earlier visits, each with its ``name``, ``seed``, last ``answer`` and
+        ``time``, and ``items`` (the answers-file items of its checks). Each
+        variant's items are read and judged again as ``loo-tutor mark`` reads
+        a download (:func:`~loo_tutor.teaching.marking.mark_text`); their checks
+        come before this visit's in the score, and their items before this
+        visit's in the download (none after an item that decided the
+        variant). Taken once, when the page goes live; an entry of another
+        shape is left out.
+        """
+        if self._resumed or not isinstance(entries, list):
+            return
+        self._resumed = True
+        kept: list[_PageCheck] = []
+        for entry in entries[-_MOST_KEPT:]:
+            if not isinstance(entry, dict):
+                continue
+            kind, seed, items = _kind_named(entry.get("name")), entry.get("seed"), entry.get("items")
+            if kind is None or type(seed) is not int or not isinstance(items, list):
+                continue
+            items = [item for item in items[:_MOST_ITEMS] if isinstance(item, dict)
+                     and item.get("kind") == kind.word and item.get("seed") == seed]
+            marked = mark_text(json.dumps({"answers": items}), "kept answers") if items else None
+            checks = [] if marked is None else [
+                _PageCheck(mark.kind, mark.seed, mark.verdict) for _, mark, _ in marked.marks
+                if mark.kind == kind.word and mark.seed == seed]
+            scored = score_work(checks).items
+            if not scored:
+                continue
+            kept += checks
+            decided = scored[0].outcome is not Outcome.WRONG
+            own = self._items.get((kind, seed), [])
+            merged = items if decided else items + own
+            if len(merged) > _MOST_ITEMS:
+                merged = [*merged[:_MOST_ITEMS - 1], merged[-1]]
+            self._items[(kind, seed)] = merged
+            if decided:
+                self._decided.add((kind, seed))
+            if (kind, seed) not in self.answers and isinstance(entry.get("time"), str):
+                self.answers[(kind, seed)] = (entry.get("answer"), entry["time"][:40])
+        self._kept_checks = kept
+        self._show()
+
+    def from_book(self, rows: object) -> None:
+        """Score the page from the classroom's class book, as the teacher's page does.
+
+        ``rows`` are the student's checks as the server keeps them, oldest
+        first, each ``[id, kind, seed, verdict]`` (``/loo/me`` gives them as
+        ``work``); this visit's checks that the book does not hold yet (by
+        their id) follow them. Given again, the new rows replace the old; a
+        row of another shape is left out.
+        """
+        if not isinstance(rows, list):
+            return
+        self._book = [_PageCheck(row[1], row[2], row[3], row[0]) for row in rows[-_MOST_BOOK:]
+                      if isinstance(row, list) and len(row) == 4 and isinstance(row[0], str)
+                      and isinstance(row[1], str) and type(row[2]) is int
+                      and row[3] in _VERDICTS]
+        self._show()
+
+    def _told(self, _: object, content: Any, buffers: object) -> None:
+        if isinstance(content, dict):
+            if "kept" in content:
+                self.resume(content["kept"])
+            if "book" in content:
+                self.from_book(content["book"])
+
+    def _scored(self) -> list[_PageCheck]:
+        """The checks the score line counts, oldest first."""
+        if self._book is not None:
+            held = {check.id for check in self._book}
+            return self._book + [c for c in self._checks if not c.id or c.id not in held]
+        return self._kept_checks + self._checks
+
     def work(self) -> Score[Any]:
         """The page's work in the one score model: every variant checked (or whose solution
-        was shown), or the assignment's exercises when the page has one."""
+        was shown), or the assignment's exercises when the page has one. It counts the
+        earlier visits' checks the page was given back (:meth:`resume`), or in a classroom
+        the class book's (:meth:`from_book`)."""
         keys = self.assignment.keys() if self.assignment is not None else None
-        return score_work(self._checks, keys)
+        return score_work(self._scored(), keys)
 
     def answers_file(self, student: str) -> dict[str, Any]:
         """The answers file of the work done on this page, as its download writes it."""
@@ -184,7 +297,8 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
 
     def _entries(self) -> list[dict[str, Any]]:
         """Each variant made from a seed that was checked, as ``data-loo-answers`` lists it."""
-        outcomes = {(item.kind, item.seed): item for item in score_work(self._checks).items}
+        outcomes = {(item.kind, item.seed): item
+                    for item in score_work(self._kept_checks + self._checks).items}
         entries = []
         for (kind, seed), items in self._items.items():
             answer, time = self.answers.get((kind, seed), (items[-1]["answer"],
@@ -199,7 +313,7 @@ class Scoreboard(widgets.HTML):  # type: ignore[misc]
     def _line(self) -> str:
         """The score line's words, from the one score model."""
         work = self.work()
-        if not self._checks:
+        if not self._scored():
             if self.assignment is not None:
                 return (f"Score: 0 of {work.total} right: no exercise of this assignment "
                         "checked yet on this visit.")
@@ -269,11 +383,10 @@ class ExerciseWidget(LooWidget):
         self._base = rules_base
         self._own_board = scoreboard is None
         self.scoreboard = scoreboard if scoreboard is not None else Scoreboard()
-        try:
-            self.kind = Kind.parse(kind)
-        except LooError as exc:
-            self._fail(exc)
+        parsed = self.attempt(lambda: Kind.parse(kind))
+        if parsed is None:
             return
+        self.kind = parsed
         self._record = record
         self.header = self.part(widgets.HTML)
         self.position = self.part(widgets.HTML)
@@ -313,19 +426,20 @@ class ExerciseWidget(LooWidget):
         """The seed of the variant shown (``None`` for a record)."""
         return None if self.exercise is None else self.exercise.seed
 
+    def _made(self, seed: int | None) -> Exercise:
+        """The variant of ``seed``: of the record, or a fresh one of the kind when ``None``."""
+        if self._record is not None:
+            return self._from_record(seed or 0)
+        chosen = random.SystemRandom().randrange(1_000_000) if seed is None else seed
+        return make(self.kind, chosen)
+
     def load(self, seed: int | None = None) -> None:
         """Show the variant of ``seed`` (a fresh one when ``None``)."""
-        try:
-            if self._record is not None:
-                self.exercise = self._from_record(seed or 0)
-            else:
-                chosen = random.SystemRandom().randrange(1_000_000) if seed is None else seed
-                self.exercise = make(self.kind, chosen)
-        except LooError as exc:
-            self._fail(exc)
+        made = self.attempt(lambda: self._made(seed))
+        if made is None:
             return
+        self.exercise = exercise = made
         self.error = None
-        exercise = self.exercise
         self.header.value = (f'<p class="loo-exercise-title"><strong>Exercise '
                              f'{int(exercise.kind)}: {html.escape(exercise.title)}</strong> — '
                              f"{html.escape(exercise.origin)}</p>")
@@ -496,9 +610,10 @@ class ExerciseWidget(LooWidget):
 
     # -- checking ------------------------------------------------------------------------
 
+    @unless_failed(dict)
     def check(self) -> dict[str, FieldResult]:
         """Grade the answers, show the verdicts and update the score."""
-        if self.exercise is None or self.error is not None:
+        if self.exercise is None:
             return {}
         results = self.exercise.grade(self.answers())
         self.results = results
@@ -510,7 +625,8 @@ class ExerciseWidget(LooWidget):
         for key, outcome in results.items():
             self._notes[key].value = self._note(outcome)
         waiting = f" {total - answered} not answered yet." if answered < total else ""
-        self.summary.value = (f'<p class="loo-summary"{self._report()}>'
+        check_id = uuid.uuid4().hex
+        self.summary.value = (f'<p class="loo-summary"{self._report(check_id)}>'
                               f"{right} of {answered} answers right.{waiting}</p>")
         self.scoreboard.record(self.exercise.name, right, answered,
                                right == total and not self._shown,
@@ -518,7 +634,7 @@ class ExerciseWidget(LooWidget):
                                answer=answer_value(self.exercise, self.answers()),
                                time=datetime.datetime.now(datetime.timezone.utc).isoformat(
                                    timespec="seconds"))
-        self._keep_check(right == total)
+        self._keep_check(right == total, check_id)
         if right == total and not self._shown:
             self.finish()
         return results
@@ -526,24 +642,25 @@ class ExerciseWidget(LooWidget):
     def _now(self) -> str:
         return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
-    def _keep_check(self, right: bool) -> None:
+    def _keep_check(self, right: bool, check_id: str = "") -> None:
         """Give the check to the score model and the download (a variant made from a seed, with
-        some answer given)."""
+        some answer given); ``check_id`` is the id its report names."""
         exercise = self.exercise
         answers = self.answers()
         if exercise is None or exercise.seed is None or all(
                 r.status == "empty" for r in self.results.values()):
             return
         self.scoreboard.keep_check(exercise.kind, exercise.seed,
-                                   answer_value(exercise, answers), self._now(), right)
+                                   answer_value(exercise, answers), self._now(), right, check_id)
 
-    def _keep_solution(self) -> None:
+    def _keep_solution(self, check_id: str = "") -> None:
         exercise = self.exercise
         if exercise is not None and exercise.seed is not None:
             self.scoreboard.keep_solution(exercise.kind, exercise.seed,
-                                          answer_value(exercise, self.answers()), self._now())
+                                          answer_value(exercise, self.answers()), self._now(),
+                                          check_id)
 
-    def _report(self) -> str:
+    def _report(self, check_id: str = "") -> str:
         """The check as the classroom's page reports it to its server, as an attribute.
 
         ``data-loo-checked`` holds the check's own id and the item of an
@@ -556,12 +673,12 @@ class ExerciseWidget(LooWidget):
         answer says the solution has just been shown.
         """
         return self._reported(answer_value(self.exercise, self.answers())
-                              if self.exercise is not None else None)
+                              if self.exercise is not None else None, check_id)
 
-    def _reported(self, answer: Any) -> str:
+    def _reported(self, answer: Any, check_id: str = "") -> str:
         if self.exercise is None or self.exercise.seed is None:
             return ""
-        report = {"id": uuid.uuid4().hex, "kind": self.exercise.kind.word,
+        report = {"id": check_id or uuid.uuid4().hex, "kind": self.exercise.kind.word,
                   "seed": self.exercise.seed, "answer": answer}
         key = classroom_key()
         if key is not None:
@@ -581,13 +698,15 @@ class ExerciseWidget(LooWidget):
         return (f'<div class="loo-field-{outcome.status}">'
                 f'{_MARKS.get(outcome.status, "")} {shown}{rule}</div>')
 
+    @unless_failed(nothing)
     def show_solution(self) -> None:
         """Show the engine's answers and a step-through of the deal."""
-        if self.exercise is None or self.error is not None:
+        if self.exercise is None:
             return
         self._shown = True
-        self._keep_solution()
-        told = self._reported(None) if classroom_key() is not None else ""
+        check_id = uuid.uuid4().hex
+        self._keep_solution(check_id)
+        told = self._reported(None, check_id) if classroom_key() is not None else ""
         parts: list[Any] = [self.part(widgets.HTML, f'<h5 class="loo-solution-title"{told}>'
                                       'Solution</h5>'
                                       + solution_html(self.exercise, self._base))]

@@ -23,7 +23,7 @@ from ..teaching.answers import (
     parse_names,
 )
 from ..teaching.narrate import Narration, carry_hint, loo_hint, payout_hint
-from ._base import LooWidget, Source, read_record
+from ._base import LooWidget, Source, nothing, read_record, unless_failed
 
 __all__ = ["FORMS", "FieldResult", "PayoutChecker", "parse_amount"]
 
@@ -59,15 +59,11 @@ class PayoutChecker(LooWidget):
         self.results: dict[str, FieldResult] = {}
         self.payout_fields: dict[str, widgets.Text] = {}
         self.looed_boxes: dict[str, widgets.Checkbox] = {}
-        try:
-            data = read_record(record)
-            result = check(data)
-            if result["status"] != "complete":
-                raise LooError(self._unfinished(result))
-            self.final: DealState = replay(data).states[-1]
-        except LooError as exc:
-            self._fail(exc)
+        finished = self.attempt(lambda: self._finished(record))
+        if finished is None:
             return
+        self.final: DealState = finished[0]
+        result = finished[1]
         self._base = rules_base
         names = self.final.players
         self._payouts = {n: Fraction(result["payouts"].get(n, "0")) for n in names}
@@ -119,8 +115,22 @@ class PayoutChecker(LooWidget):
             self.answer,
         )
 
+    @unless_failed(frozenset)
     def hidden_cards(self) -> frozenset[Card]:
-        return frozenset() if self.error is not None else hidden_cards(self.final, None)
+        return hidden_cards(self.final, None)
+
+    @classmethod
+    def _finished(cls, record: Source) -> tuple[DealState, CheckResult]:
+        """The last state of ``record``'s deal, and the engine's check of it.
+
+        Raises:
+            LooError: the record is not a complete deal.
+        """
+        data = read_record(record)
+        result = check(data)
+        if result["status"] != "complete":
+            raise LooError(cls._unfinished(result))
+        return replay(data).states[-1], result
 
     @staticmethod
     def _unfinished(result: CheckResult) -> str:
@@ -153,10 +163,9 @@ class PayoutChecker(LooWidget):
             return FieldResult("right", None, "right")
         return FieldResult("wrong", RuleId.LOO, f"not right. {loo_hint(self.final).text}")
 
+    @unless_failed(dict)
     def check(self) -> dict[str, FieldResult]:
         """Judge every answer, show the verdicts and return them."""
-        if self.error is not None:
-            return {}
         final = self.final
         results: dict[str, FieldResult] = {}
         for seat, name in enumerate(final.players):
@@ -186,10 +195,10 @@ class PayoutChecker(LooWidget):
         return (f'<span class="loo-field-{outcome.status}">'
                 f'{mark}{link_rules(outcome.message, self._base)}</span>')
 
+    @unless_failed(nothing)
     def show_answer(self) -> None:
         """Show the engine's settlement of the deal."""
-        if self.error is None:
-            self.answer.value = ledger_html(self.final, self._base)
+        self.answer.value = ledger_html(self.final, self._base)
 
     def _render(self) -> str:
         notes = "".join(f"<p>{html.escape(k)}: {n.value}</p>" for k, n in self._notes.items()

@@ -11,12 +11,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..analysis.bots import FirstBot, RandomBot
+from ..analysis.computer_players import play_on
 from ..engine.cards import Card, card_text, parse_card
 from ..engine.errors import LooError
 from ..engine.observe import observation
 from ..engine.pam import PamState
 from ..engine.state import Action, CivilLead, DealMachine, DealState, Phase, Play, Seat, Verdict
-from ..records.record import replay, replay_deal
+from ..records.record import replay, replay_deal, trick_start, turn_in_trick
 from ..render.markup import (
     RULES_BASE,
     colour_class,
@@ -26,7 +28,7 @@ from ..render.markup import (
     rule_link,
     table_html,
 )
-from ._base import LooWidget, SeatWidget, Source, read_record, seat_of
+from ._base import LooWidget, SeatWidget, Source, nothing, read_record, seat_of, unless_failed
 
 
 def starting_state(source: Source, from_trick: int | None = None) -> DealState | PamState:
@@ -45,13 +47,7 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState |
     if isinstance(source, DealMachine):
         return source
     states: list[DealState | PamState] = replay_deal(read_record(source)).states
-    if from_trick is None:
-        return states[-1]
-    for state in states:
-        if state.phase is Phase.PLAY and len(state.tricks) == from_trick - 1 \
-                and not state.trick_cards():
-            return state
-    raise LooError(f"the record never reaches the start of trick {from_trick}")
+    return states[-1] if from_trick is None else trick_start(states, from_trick)
 
 
 def _starting_seat(source: Source, seat: Seat | str, from_trick: int | None
@@ -59,17 +55,6 @@ def _starting_seat(source: Source, seat: Seat | str, from_trick: int | None
     """The state a trainer starts from, and the reader's seat as an index."""
     start = starting_state(source, from_trick)
     return start, seat_of(start, seat)
-
-
-def bot_action(state: DealMachine, rng: random.Random | None) -> Action:
-    """What an automatic player does: the first legal action, or a seeded random one.
-
-    The choice is made from the player's own view of the deal.
-    """
-    seat = state.current_player()
-    assert seat is not None
-    options = observation(state, seat).legal
-    return options[0] if rng is None else rng.choice(options)
 
 
 def hand_box(owner: LooWidget) -> widgets.HBox:
@@ -175,6 +160,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         super().__init__()
         self.buttons: dict[str, widgets.Button] = {}
         self._seed = seed
+        self._bot = FirstBot() if seed is None else RandomBot()
         if not self._open(lambda: _starting_seat(record_or_state, seat, from_trick),
                           four_colour, rules_base):
             return
@@ -213,11 +199,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
         try:
             states = replay(read_record(record)).states
             index = seat_of(states[0], seat)
-            start = next((s for s in states if s.phase is Phase.PLAY
-                          and len(s.tricks) == trick - 1 and s.current_player() == index), None)
-            if start is None:
-                raise LooError(f"the record never gives {states[0].players[index]} "
-                               f"a turn in trick {trick}")
+            start = turn_in_trick(states, index, trick)
         except LooError as exc:
             trainer = cls(record, seat, **options)
             trainer._fail(exc)
@@ -226,11 +208,10 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
 
     # -- acting ------------------------------------------------------------------
 
+    @unless_failed(nothing)
     def reset(self) -> None:
         """Start again from the first state."""
-        if self.error is not None:
-            return
-        self._rng = None if self._seed is None else random.Random(self._seed)
+        self._rng = random.Random(self._seed)
         self._begin(self._start)
 
     def play(self, card: Card | str) -> Verdict:
@@ -250,7 +231,7 @@ class PlayTrainer(SeatWidget[DealState | PamState]):
 
     def _automatic(self, state: DealState | PamState) -> Action | None:
         if state.phase is Phase.ANNOUNCE or state.current_player() != self.seat:
-            return bot_action(state, self._rng)
+            return play_on(state, self._bot, self._rng)
         return None
 
     # -- drawing -------------------------------------------------------------------

@@ -7,15 +7,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import pairwise
 
 import ipywidgets as widgets
 
-from ..analysis.bots import Bot, RandomBot, ThumbBot
-from ..analysis.estimate import Estimate, SamplingBot, estimate_actions
+from ..analysis.bots import Bot, ThumbBot
+from ..analysis.computer_players import bot_named, play_on
+from ..analysis.estimate import Estimate, estimate_actions, review_announcements
 from ..analysis.hints import HAD_BEST, avoidable_loo, hint, played_result, review
 from ..analysis.solver import Solver
-from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.observe import PlayerView, observation
 from ..engine.session import Session
@@ -23,14 +22,11 @@ from ..engine.state import Action, Announce, DealState, Phase, Play, Seat, Verdi
 from ..engine.three_card import three_card_deal
 from ..render.chart import balance_chart
 from ..render.markup import RULES_BASE, ledger_html, narration_html, table_html
-from ._base import SeatWidget, seat_of
-from .announce import BUTTONS, DOING, announcement_buttons
+from ..teaching.calls import SAYING, estimate_words, review_words, sampled_words
+from ._base import SeatWidget, nothing, seat_of, unless_failed
+from .announce import announcement_buttons
 from .play import hand_box, table_box, update_card_buttons, verdict_html
 from .session import DEFAULT_PLAYERS
-
-OPPONENTS: dict[str, type[Bot]] = {"thumb": ThumbBot, "random": RandomBot,
-                                   "sampling": SamplingBot}
-"""The computer players by name: rules of thumb, random legal choices, or sampling."""
 
 
 @dataclass(frozen=True)
@@ -47,35 +43,6 @@ class ReviewLine:
     what: str
     lost: bool
     sentence: str
-
-
-def _call_words(action: Action) -> str:
-    assert isinstance(action, Announce)
-    return BUTTONS[action.announcement][0].lower()
-
-
-def estimate_words(found: Estimate) -> str:
-    """An announcement's estimated result in plain words, to a tenth of a unit.
-
-    >>> from fractions import Fraction
-    >>> from loo_tutor.engine.legality import Announcement
-    >>> from loo_tutor.engine.state import Announce
-    >>> stand = Estimate(Announce(0, Announcement.STAND), Fraction(-29, 20), -1.8, -1.1, 300, 3.0)
-    >>> estimate_words(stand)
-    'standing loses about 1.5 units on average here'
-    >>> estimate_words(Estimate(Announce(0, Announcement.PASS), Fraction(0), 0.0, 0.0, 300, 0.0))
-    'passing loses nothing'
-    """
-    assert isinstance(found.action, Announce)
-    doing = DOING[found.action.announcement]
-    if found.mean == 0 and found.low == found.high == 0:
-        return f"{doing} loses nothing"
-    tenths = int(abs(found.mean) * 10 + Fraction(1, 2))  # to the nearest tenth, halves up
-    size = f"{tenths // 10}" if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
-    if size == "0":
-        return f"{doing} comes out about even on average here"
-    verb = "wins" if found.mean > 0 else "loses"
-    return f"{doing} {verb} about {size} unit{'' if size == '1' else 's'} on average here"
 
 
 def _hint_label(phase: Phase) -> str:
@@ -112,7 +79,8 @@ class PracticeSession(SeatWidget[DealState]):
         deals: how many deals the session lasts.
         seed: seeds the deals, the first dealer and the computer players;
             the same seed and the same clicks give the same session.
-        opponents: ``"thumb"``, ``"random"``, ``"sampling"`` or a bot.
+        opponents: a name of :data:`~loo_tutor.analysis.computer_players.BOTS`
+            (``"thumb"``, ``"random"``, ``"sampling"``) or a bot.
         samples: sampled deals per announcement estimate.
         four_colour: draw diamonds blue and clubs green.
         rules_base: where the book's ``rules.html`` is, for the links.
@@ -140,13 +108,10 @@ class PracticeSession(SeatWidget[DealState]):
         self.reviews: list[list[ReviewLine]] = []
         self.buttons: dict[str, widgets.Button] = {}
         self.calls: dict[str, widgets.Button] = {}
-        try:
-            self._bot = self._opponent(opponents)
-            self.session = Session(players, deals, seed)
-            self.seat = seat_of(self.session.players, seat)
-        except LooError as exc:
-            self._fail(exc)
+        opened = self.attempt(lambda: self._open_session(players, seat, deals, seed, opponents))
+        if opened is None:
             return
+        self._bot, self.session, self.seat = opened
         self._seed = seed
         self._sessions = 1
         self._samples = samples
@@ -175,16 +140,17 @@ class PracticeSession(SeatWidget[DealState]):
         self._rng = random.Random(None if seed is None else f"practice-{seed}")
         self._deal()
 
-    # -- set-up ----------------------------------------------------------------
-
     @staticmethod
-    def _opponent(opponents: str | Bot) -> Bot:
-        if not isinstance(opponents, str):
-            return opponents
-        kind = OPPONENTS.get(opponents)
-        if kind is None:
-            raise LooError(f"opponents: {opponents!r} is not one of {', '.join(OPPONENTS)}")
-        return kind()
+    def _open_session(players: Sequence[str], seat: Seat | str, deals: int, seed: int | None,
+                      opponents: str | Bot) -> tuple[Bot, Session, Seat]:
+        """The computer players, the engine's session and the reader's seat.
+
+        Raises:
+            LooError: no such computer player, table or seat.
+        """
+        bot = bot_named(opponents, "opponents")
+        session = Session(players, deals, seed)
+        return bot, session, seat_of(session.players, seat)
 
     # -- acting ----------------------------------------------------------------
 
@@ -207,7 +173,7 @@ class PracticeSession(SeatWidget[DealState]):
         seat = state.current_player()
         if seat is None or seat == self.seat:
             return None
-        return self._bot.choose(observation(state, seat), self._rng)
+        return play_on(state, self._bot, self._rng)
 
     def _advance(self) -> None:
         """After each legal action of the reader (and at a deal's start) the hint
@@ -227,19 +193,19 @@ class PracticeSession(SeatWidget[DealState]):
         if session.is_over():
             session.end()
 
+    @unless_failed(nothing)
     def next_deal(self) -> None:
         """Deal the next deal once this one is over; after the last, start a new session."""
-        if self.error is not None or not self.state.is_terminal():
+        if not self.state.is_terminal():
             return
         if self.session.is_over():
             self.new_session()
         else:
             self._deal()
 
+    @unless_failed(nothing)
     def new_session(self) -> None:
         """Start a new session of as many deals, from the next seed if one was given."""
-        if self.error is not None:
-            return
         old = self.session
         seed = None if self._seed is None else self._seed + self._sessions
         self._sessions += 1
@@ -262,15 +228,12 @@ class PracticeSession(SeatWidget[DealState]):
             self.hint_button.description = "Estimating…"
             found = self._estimates(observation(state, self.seat))
             best = max(found, key=lambda e: e.mean)
-            self.hint_text = (f"Best: {_call_words(best.action)}. {self._sampled()}, "
+            assert isinstance(best.action, Announce)
+            self.hint_text = (f"Best: {SAYING[best.action.announcement]}. "
+                              f"{sampled_words(self._samples)}, "
                               + "; ".join(estimate_words(e) for e in found) + ".")
         self._refresh()
         return self.hint_text
-
-    def _sampled(self, see: str = "can see") -> str:
-        """What an announcement's estimate assumes, as its sentences say it."""
-        return (f"Over {self._samples} deals dealt at random from what you {see}, and "
-                "played out by every player following rules of thumb")
 
     def _estimates(self, view: PlayerView) -> list[Estimate]:
         seed = 0 if self._seed is None else self._seed
@@ -279,28 +242,8 @@ class PracticeSession(SeatWidget[DealState]):
 
     def _review(self) -> list[ReviewLine]:
         """The reader's decisions in the deal just finished, each judged."""
-        lines: list[ReviewLine] = []
-        for before, after in pairwise(self.states):
-            if before.phase is Phase.ANNOUNCE and before.current_player() == self.seat:
-                chosen = after.announcements[-1][1]
-                found = self._estimates(observation(before, self.seat))
-                best = max(found, key=lambda e: e.mean)
-                mine = next(e for e in found if isinstance(e.action, Announce)
-                            and e.action.announcement is chosen)
-                lost = best is not mine and mine.high < best.low  # the intervals do not meet
-                said = BUTTONS[chosen][0].lower()
-                sampled = self._sampled("could see")
-                if lost:
-                    text = (f"You chose to {said}, which cost you. {sampled}, "
-                            f"{estimate_words(mine)}; {estimate_words(best)}.")
-                elif best is mine:
-                    text = (f"You chose to {said}, the best choice. {sampled}, "
-                            f"{estimate_words(mine)}.")
-                else:
-                    text = (f"You chose to {said}, as good as the best choice as far as the "
-                            f"sampled deals can tell. {sampled}, {estimate_words(mine)}; "
-                            f"{estimate_words(best)}.")
-                lines.append(ReviewLine("announcement", lost, text))
+        lines = [ReviewLine("announcement", judged.lost, review_words(judged, self._samples))
+                 for judged in review_announcements(self.states, self.seat, self._estimates)]
         cards = review(self.states, self.seat, self._solver)
         for item in cards:
             lost = item.lost > 0 or item.best.tricks[self.seat] > item.played.tricks[self.seat]

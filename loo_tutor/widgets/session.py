@@ -8,13 +8,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..engine.errors import LooError
 from ..engine.session import Session
 from ..engine.sim import play_out
 from ..engine.state import DealState, Seat
 from ..engine.three_card import three_card_deal
 from ..render.markup import RULES_BASE, SessionRow, session_html, table_html
-from ._base import LooWidget
+from ._base import LooWidget, nothing, unless_failed
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "Dan", "Emil")
 """The table the widget seats when no names are given."""
@@ -63,11 +62,10 @@ class SessionLedger(LooWidget):
         self.rows: list[SessionRow] = []
         self._args: dict[str, Any] = {"players": players, "deals": deals, "seed": seed,
                                       "first_dealer": first_dealer}
-        try:
-            self.session = Session(**self._args)
-        except LooError as exc:
-            self._fail(exc)
+        session = self.attempt(lambda: Session(**self._args))
+        if session is None:
             return
+        self.session = session
         self._four = four_colour
         self._base = rules_base
         self.next_button = self.button("Next deal", "Deal, play and settle the next deal",
@@ -98,9 +96,10 @@ class SessionLedger(LooWidget):
 
     # -- playing ---------------------------------------------------------------
 
+    @unless_failed(nothing)
     def next_deal(self) -> None:
         """Deal, play and settle the next deal; after the last, share out the pool."""
-        if self.error is not None or self.session.is_over():
+        if self.session.is_over():
             return
         session = self.session
         dealt = three_card_deal(session.start_deal())  # the ledger's sessions play limited Loo
@@ -122,15 +121,15 @@ class SessionLedger(LooWidget):
         self.menu.index = number - 1
         self._update()
 
+    @unless_failed(nothing)
     def play_to_end(self) -> None:
         """Play every deal that is left, then share out the pool."""
-        while self.error is None and not self.session.is_over():
+        while not self.session.is_over():
             self.next_deal()
 
+    @unless_failed(nothing)
     def restart(self) -> None:
         """Go back to before the first deal: a new session with the same seed."""
-        if self.error is not None:
-            return
         self.session = Session(**self._args)
         self.rows = []
         self.menu.options = []

@@ -5,13 +5,12 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..engine.cards import Card
-from ..engine.errors import LooError
 from ..engine.observe import hidden_cards
 from ..engine.pam import PamState
 from ..engine.state import DealState, Seat
 from ..render.markup import RULES_BASE, step_html
 from ..teaching.narrate import Narration, Step, steps
-from ._base import LooWidget, Source, read_record, seat_of
+from ._base import LooWidget, Source, nothing, read_record, seat_of, unless_failed
 
 
 class DealStepper(LooWidget):
@@ -42,12 +41,10 @@ class DealStepper(LooWidget):
         super().__init__()
         self.steps: list[Step] = []
         self.view_seat: Seat | None = None
-        try:
-            self.steps = steps(read_record(record))
-            seat = None if view_seat is None else seat_of(self.steps[0].state, view_seat)
-        except LooError as exc:
-            self._fail(exc)
+        read = self.attempt(lambda: self._steps(record, view_seat))
+        if read is None:
             return
+        self.steps, seat = read
         self.view_seat = seat
         self._pages = [step_html(s, four_colour, seat, rules_base) for s in self.steps]
         last = len(self.steps) - 1
@@ -77,10 +74,19 @@ class DealStepper(LooWidget):
         self.show(controls, self.stack)
         self._moved()
 
+    @staticmethod
+    def _steps(record: Source, view_seat: Seat | str | None) -> tuple[list[Step], Seat | None]:
+        """The steps of ``record``'s deal, and the seat whose view is shown (``None``: all).
+
+        Raises:
+            LooError: the record is not a deal, or has no such seat.
+        """
+        found = steps(read_record(record))
+        return found, None if view_seat is None else seat_of(found[0].state, view_seat)
+
+    @unless_failed(frozenset)
     def hidden_cards(self) -> frozenset[Card]:
         """The cards face down at every step: a step-through shows each step on demand."""
-        if self.error is not None:
-            return frozenset()
         return frozenset.intersection(*(hidden_cards(s.state, self.view_seat) for s in self.steps))
 
     # -- navigation ------------------------------------------------------------
@@ -90,10 +96,10 @@ class DealStepper(LooWidget):
         """The step shown, 0 being the deal as dealt."""
         return int(self.field.value) if self.steps and self.error is None else 0
 
+    @unless_failed(nothing)
     def go(self, index: int) -> None:
         """Show step ``index``, clamped to the steps there are."""
-        if self.error is None:
-            self.field.value = max(0, min(index, len(self.steps) - 1))
+        self.field.value = max(0, min(index, len(self.steps) - 1))
 
     def first(self) -> None:
         """Show the deal as dealt."""

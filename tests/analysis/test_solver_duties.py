@@ -19,7 +19,7 @@ import pytest
 from loo_tutor.analysis.solver import search_allows, solve
 from loo_tutor.engine.errors import LooError
 from loo_tutor.engine.pam import new_pam_deal
-from loo_tutor.engine.profiles import BUNDLES, OPTIONS, profile_from_rules
+from loo_tutor.engine.profiles import BUNDLES, RULES_OPTIONS, profile_from_rules
 from loo_tutor.engine.rules import Profile
 from loo_tutor.engine.state import DealMachine, Phase, new_deal
 
@@ -59,7 +59,7 @@ DEALS = 60
 
 
 def test_every_option_is_tried() -> None:
-    assert set(THREE_CARD_VALUES) | set(PAM_VALUES) == set(OPTIONS)
+    assert set(THREE_CARD_VALUES) | set(PAM_VALUES) == set(RULES_OPTIONS)
 
 
 def positions(profile: Profile, seed: int) -> list[DealMachine]:

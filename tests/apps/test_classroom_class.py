@@ -39,6 +39,7 @@ from loo_tutor.teaching.marking import GRADE_BOOK_COLUMNS, Mark, judge, key_answ
 from browser_support import axe_findings, in_browser
 from classroom_server import (
     Server,
+    check_cards,
     free_port,
     issue_key,
     issued,
@@ -289,16 +290,6 @@ def _join(context: Any, base: str, name: str, findings: list[str]) -> Any:
     return page
 
 
-def _check(page: Any, cards: list[str]) -> None:
-    widget = page.locator(".loo-exercise").filter(has_text="Exercise 1:")
-    for card in cards:
-        widget.locator(".widget-checkbox", has_text=card).locator(
-            'input[type="checkbox"]').check()
-    widget.locator("button", has_text="Check").first.click()
-    widget.locator(".loo-summary").wait_for(timeout=30_000)
-    page.locator('.loo-class-bar[data-loo-kept="all"]').wait_for(timeout=30_000)
-
-
 def _shown(teacher: Any, name: str, score: str, within_ms: int) -> str:
     """The teacher's row for ``name`` once it shows ``score`` (right / tried), within the time."""
     row = teacher.locator(f'tr[data-loo-student="{name}"]').filter(has_text=score)
@@ -322,9 +313,9 @@ def test_two_students_answer_and_the_teacher_sees_both_at_once(server: Server) -
         eve = _join(browser.new_context(), server.url, "Eve", findings)
         fay = _join(browser.new_context(), server.url, "Fay", findings)
         findings.extend(axe_findings(eve, ".loo-class-bar"))
-        _check(eve, legal)
+        check_cards(eve, legal)
         seen["Eve"] = _shown(teacher, "Eve", "1 / 1", 2_000)
-        _check(fay, illegal)
+        check_cards(fay, illegal)
         seen["Fay"] = _shown(teacher, "Fay", "0 / 1", 2_000)
         seen["missed"] = teacher.locator("table.loo-missed").inner_text()
         findings.extend(axe_findings(teacher))

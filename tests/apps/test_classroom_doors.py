@@ -112,6 +112,36 @@ def test_with_the_servers_token_no_student_route_answers_without_it(tmp_path: Pa
         form = urllib.parse.urlencode({"_xsrf": eve.xsrf(), "name": "Eve"}).encode()
         assert eve.post("loo/join?token=T0ken-for-test", form)[0] == 200
         assert json.loads(eve.get("loo/me?token=T0ken-for-test")[1])["name"] == "Eve"
+        # Every student knows the server's token, so a page of another origin can put it in
+        # the address: it must not stand for the XSRF token, nor hide where the POST came from.
+        key = issue_key(tmp_path)
+        for path, body, headers in [
+                ("loo/join?token=T0ken-for-test", urllib.parse.urlencode({"name": "Mallory"}),
+                 {}),
+                ("loo/join?token=T0ken-for-test",
+                 urllib.parse.urlencode({"_xsrf": eve.xsrf(), "name": "Mallory"}),
+                 {"Origin": "http://127.0.0.1:9"}),
+                ("loo/answer?token=T0ken-for-test", json.dumps(issued(_right("m1"), key)),
+                 {"Content-Type": "text/plain"}),
+                ("loo/answer?token=T0ken-for-test", json.dumps(issued(_right("m2"), key)),
+                 {"Content-Type": "text/plain", "X-XSRFToken": eve.xsrf(),
+                  "Origin": "http://evil.example"})]:
+            status, said = eve.post(path, body.encode(), **headers)
+            assert status in (403, 404), (path, headers, status, said)
+        assert json.loads(eve.get("loo/me?token=T0ken-for-test")[1])["name"] == "Eve"
+        assert [s.name for s in ClassBook(tmp_path).summary().students] == ["Eve"]
+        assert ClassBook(tmp_path).count() == 0
+        # The teacher's address, as the server printed it, opens the teacher's page alone;
+        # a wrong teacher's token opens nothing.
+        teacher = teacher_url(running)
+        stranger = Browser(base)
+        status, page = stranger.get(teacher.replace(base, "")[:-4] + "xxxx")
+        assert status == 403 and "Eve" not in page
+        assert "Join the class" not in stranger.get("loo/join")[1]
+        ada = Browser(base)
+        status, page = ada.get(teacher.replace(base, ""))
+        assert status == 200 and "Eve" in page, page[:300]
+        assert ada.get("loo/teacher.js")[1] == script
     finally:
         stop(running)
 

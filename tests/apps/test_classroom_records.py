@@ -121,6 +121,27 @@ def test_the_database_file_alone_holds_every_answer_once_checked_and_once_closed
     assert _alone(database, tmp_path / "closed") == ["c0", "c1", "c2", "c3"]
 
 
+def test_a_log_deleted_while_the_class_is_open_loses_no_answer_acknowledged(
+        tmp_path: Path) -> None:
+    book, secret = _book_with(tmp_path / "class", 2)
+    database = tmp_path / "class" / DATABASE
+    log = database.with_name(DATABASE + "-wal")
+    log.unlink()  # a teacher tidying the folder while the server runs
+    student = book.student_of(secret)
+    assert student and book.record(student[0], "c2", RIGHT, WHEN)
+    # A server killed now leaves only the folder's files: the file alone holds every answer.
+    assert _alone(database, tmp_path / "killed") == ["c0", "c1", "c2"]
+    log.unlink()
+    log.write_bytes(b"")  # replaced by another file, as another program opening it would
+    assert book.record(student[0], "c3", RIGHT, WHEN)
+    assert _alone(database, tmp_path / "killed again") == ["c0", "c1", "c2", "c3"]
+    assert book.record(student[0], "c4", RIGHT, WHEN)
+    assert book.check() is None
+    assert _alone(database, tmp_path / "checked") == ["c0", "c1", "c2", "c3", "c4"]
+    book.close()
+    assert ClassBook(database, create=False).count() == 5
+
+
 def test_class_backup_copies_the_class_into_one_file_that_mark_reads(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "class"

@@ -48,6 +48,8 @@ from pathlib import Path
 
 import pytest
 
+from loo_tutor.apps.classroom_doors import normal_base
+
 from classroom_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -203,6 +205,16 @@ def run(terminal: Terminal, command: str, folder: Path | None = None, stdin: str
     return done
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the server's process, before it starts: Ctrl-C (SIGINT) stops it, as in a terminal.
+
+    A program started in the background (``./dev test &``, or under a CI
+    runner) inherits SIGINT ignored, and so would the server this test stops
+    with SIGINT: it would never stop, whatever the command does.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def serve_until_it_answers(terminal: Terminal, command: str, folder: Path, url: str,
                            env: dict[str, str] | None = None) -> str:
     """Start ``command``, wait until ``url`` answers, stop it with Ctrl-C; returns its output.
@@ -212,7 +224,7 @@ def serve_until_it_answers(terminal: Terminal, command: str, folder: Path, url: 
     server = subprocess.Popen(["bash", "-c", script(terminal, "exec " + command)], cwd=folder,
                               env={**reader_environment(terminal.folder), **(env or {})},
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              start_new_session=True)
+                              start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     assert server.stdout is not None
     printed: list[str] = []
     answered = False
@@ -248,8 +260,10 @@ def serve_until_it_answers(terminal: Terminal, command: str, folder: Path, url: 
 def run_classroom(terminal: Terminal, command: str) -> str:
     port = free_port()
     command = without_comment(command).replace("--host 0.0.0.0", "--host 127.0.0.1")
+    prefix = re.search(r"--base-url[= ](\S+)", command)
+    base = normal_base(prefix.group(1)) if prefix else "/"  # the server answers there alone
     output = serve_until_it_answers(terminal, f"{command} --port {port}", terminal.folder,
-                                    f"http://127.0.0.1:{port}/")
+                                    f"http://127.0.0.1:{port}{base}")
     shown = {m for m in re.findall(r"http://\S+", output) if "/loo/teacher" not in m}
     assert len(shown) == 1, f"{command!r} printed other addresses than one:\n{output}"
     return output

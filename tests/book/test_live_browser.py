@@ -367,7 +367,7 @@ def test_an_assignment_link_opens_its_exercises_and_mark_scores_the_download_as_
             expect(score).to_contain_text("Score: 0 of 2 right")
             for number, (labels, solution_first) in enumerate((
                     ([card_text(c) for c in cards.legal()], False),
-                    ([dealer.LABELS[dealer.OPTIONS.index(a)] for a in dealer.allowed()], True))):
+                    ([dealer.LABELS[dealer.CALLS.index(a)] for a in dealer.allowed()], True))):
                 widget = shown.nth(number)
                 if solution_first:
                     widget.locator("button", has_text="Show solution").click()
@@ -515,7 +515,7 @@ def _hand_in(browser: Any, site: str, cards: Any, dealer: Any, saved: Path,
         # Two exercises solved: each one's cards or announcements ticked, then checked.
         for exercise, labels in (
                 (cards, [card_text(c) for c in cards.legal()]),
-                (dealer, [dealer.LABELS[dealer.OPTIONS.index(a)] for a in dealer.allowed()])):
+                (dealer, [dealer.LABELS[dealer.CALLS.index(a)] for a in dealer.allowed()])):
             title = f"Exercise {int(exercise.kind)}: {exercise.title}"
             widget = app.locator(".loo-live-widget .loo-exercise").filter(has_text=title)
             for label in labels:  # no label is part of another of the same exercise

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from loo_tutor.engine.profiles import OPTIONS
+from loo_tutor.engine.profiles import RULES_OPTIONS
 from loo_tutor.engine.rules import VariantRuleId
 from loo_tutor.render.markup import rule_link
 
@@ -53,7 +53,7 @@ def test_the_pam_rules_point_to_the_pam_chapter() -> None:
 def test_every_three_card_option_is_explained() -> None:
     text = PAGE.read_text(encoding="utf-8")
     pam_only = {"running_pam", "flush_exempt", "duties", "dealer_takes_trump"}
-    for option in set(OPTIONS) - pam_only:
+    for option in set(RULES_OPTIONS) - pam_only:
         assert f"`{option}" in text, option
 
 

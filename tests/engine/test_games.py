@@ -11,7 +11,7 @@ from loo_tutor import MalformedRecord, Session, check
 from loo_tutor.engine import pam, three_card
 from loo_tutor.engine.games import GameSpec, game_of, games, option_owner
 from loo_tutor.engine.machine import DealMachine
-from loo_tutor.engine.profiles import BUNDLES, OPTIONS, PAM, profile_from_rules
+from loo_tutor.engine.profiles import BUNDLES, PAM, RULES_OPTIONS, profile_from_rules
 from loo_tutor.engine.rules import LIMITED, Profile
 from loo_tutor.records.record import record_from_state
 
@@ -46,7 +46,7 @@ def test_the_registry_holds_three_card_loo_and_pam_loo_each_from_its_own_module(
 def test_every_option_is_the_tables_or_belongs_to_exactly_one_game() -> None:
     owned = [spec.options for spec in GAMES.values()]
     assert not owned[0] & owned[1]
-    assert set(OPTIONS) == TABLE_OPTIONS | owned[0] | owned[1]
+    assert set(RULES_OPTIONS) == TABLE_OPTIONS | owned[0] | owned[1]
     for option in TABLE_OPTIONS:
         assert option_owner(option) is None
 

@@ -20,7 +20,7 @@ from loo_tutor.engine import legality
 from loo_tutor.engine.cards import Suit, full_deck, parse_card
 from loo_tutor.engine.errors import MalformedRecord, RuleError
 from loo_tutor.engine.legality import Announcement
-from loo_tutor.engine.profiles import BLENHEIM, OPTIONS, describe, profile_from_rules
+from loo_tutor.engine.profiles import BLENHEIM, RULES_OPTIONS, describe, profile_from_rules
 from loo_tutor.engine.rules import LIMITED, Profile, RuleId, VariantRuleId
 from loo_tutor.engine.session import Session
 from loo_tutor.engine.sim import play_out
@@ -123,7 +123,7 @@ def test_a_bad_rules_value_is_malformed_and_names_the_option(rules: Any, field: 
 
 
 def test_every_option_name_is_read() -> None:
-    assert {"seats", "loo", "single_pot", "irish", "club_law", "trump_lead"} <= set(OPTIONS)
+    assert {"seats", "loo", "single_pot", "irish", "club_law", "trump_lead"} <= set(RULES_OPTIONS)
 
 
 # -- options that change numbers --------------------------------------------------------------
@@ -556,7 +556,7 @@ PAM_OPTIONS = {"running_pam", "flush_exempt", "duties", "dealer_takes_trump"}
 
 def test_the_fast_path_profiles_hold_every_three_card_option() -> None:
     written = {option for rules in FAST_PATH_PROFILES for option, _ in rules.options}
-    assert set(OPTIONS) - TABLE_NUMBERS - PAM_OPTIONS <= written
+    assert set(RULES_OPTIONS) - TABLE_NUMBERS - PAM_OPTIONS <= written
     assert {p.limited_duties for p in FAST_PATH_PROFILES} == {True, False}
 
 

@@ -20,7 +20,7 @@ from test_examples import test_example_gives_expected_result as check_example
 
 from loo_tutor import check, load_record
 from loo_tutor.apps.cli import main
-from loo_tutor.engine.profiles import OPTIONS
+from loo_tutor.engine.profiles import RULES_OPTIONS
 
 from conftest import HERE, expected_for
 
@@ -43,7 +43,7 @@ def test_every_option_that_changes_a_deal_has_an_example() -> None:
     written = "\n".join(path.read_text(encoding="utf-8") for path in RECORDS)
     session_only = {"first_dealer", "session_end", "ante", "stake", "dealer_defends_sole"}
     pam_only = {"running_pam", "flush_exempt", "duties", "dealer_takes_trump"}
-    for option in set(OPTIONS) - session_only - pam_only:
+    for option in set(RULES_OPTIONS) - session_only - pam_only:
         assert f"{option}:" in written, option
     assert "rules: blenheim" in written
 

@@ -20,8 +20,8 @@ from loo_tutor.records.record import replay
 from loo_tutor.teaching.compare import (
     PRESETS,
     Comparison,
-    action_text,
     compare_deals,
+    option_text,
     pack_of,
     profile_named,
 )
@@ -82,7 +82,7 @@ def test_club_law_diverges_exactly_when_a_pass_is_refused_under_club_law(
 def test_a_fixed_seed_shows_club_law_refusing_the_first_pass() -> None:
     duel = finished("limited", "club_law", CLUB_SEED)
     first = duel.diverging[0]
-    assert (first.number, action_text(first.left_action)) == (1, "pass")  # type: ignore[arg-type]
+    assert (first.number, option_text(first.left_action)) == (1, "pass")  # type: ignore[arg-type]
     assert first.refusal is not None and "club" in first.refusal
 
 

@@ -330,3 +330,88 @@ def test_work_kept_by_the_page_is_restored_and_its_waiting_check_judged(kind: Ki
     odd = ExerciseWidget(kind, seed=7)
     odd.restore(True, ["x", 3.5, None, -1, 10**6], check=False)
     assert odd.seed == 7 and odd.results == {} and odd.summary.value == ""
+
+
+def _answers_listed(board: Scoreboard) -> list[dict[str, object]]:
+    found = re.search(r'data-loo-answers="([^"]*)"', board.value)
+    assert found is not None, board.value
+    listed: list[dict[str, object]] = json.loads(html.unescape(found.group(1)))
+    return listed
+
+
+def _wrong_cards(widget: ExerciseWidget) -> list[str]:
+    made = widget.exercise
+    assert isinstance(made, LegalCards)
+    return [str(next(c for c in made.hand if c not in made.legal()))]
+
+
+def test_the_work_of_earlier_visits_given_back_is_scored_with_this_visits_checks() -> None:
+    from loo_tutor.teaching.marking import mark_text
+
+    seed = next(s for s in range(100, 200) if isinstance(made := make(Kind.LEGAL_CARDS, s),
+                                                          LegalCards)
+                and set(made.hand) - set(made.legal()))
+    earlier = Scoreboard()  # the first visit: a wrong check, a solution shown, one right
+    cards = ExerciseWidget(1, seed=seed, scoreboard=earlier)
+    cards.fill({"cards": _wrong_cards(cards)})
+    cards.check_button.click()
+    shown = ExerciseWidget(3, seed=7, scoreboard=earlier)
+    shown.solution_button.click()
+    right = ExerciseWidget(3, seed=11, scoreboard=earlier)
+    right.fill(right.exercise.answers())  # type: ignore[union-attr]
+    right.check_button.click()
+    kept = _answers_listed(earlier)
+
+    board = Scoreboard()  # the page after a reload: given what the browser kept
+    assert "no exercise checked yet" in board.value
+    board.resume(kept)
+    board.resume(kept)  # taken once
+    assert "Score: 1 of 3 right: 1 right at the first check, 1 solution shown, 1 wrong." \
+        in board.value
+    again = ExerciseWidget(1, seed=seed, scoreboard=board)
+    again.fill(again.exercise.answers())  # type: ignore[union-attr]
+    again.check_button.click()
+    late = ExerciseWidget(3, seed=7, scoreboard=board)
+    late.fill(late.exercise.answers())  # type: ignore[union-attr]
+    late.check_button.click()  # right, but its solution was shown on the first visit
+    work = board.work()
+    assert [(i.kind, i.seed, i.outcome.value, i.checks) for i in work.items] == [
+        ("legal-cards", seed, "right after several checks", 2),
+        ("dealer", 7, "solution shown", 0), ("dealer", 11, "right at the first check", 1)]
+    assert f"Score: {work.line()}: {work.tally()}." in board.value
+    # The entries and the download carry the first visit's items; mark scores them the same.
+    outcomes = {(e["name"], e["seed"]): (e["outcome"], e["checks"])
+                for e in _answers_listed(board)}
+    assert outcomes == {(i.kind, i.seed): (i.outcome.value, i.checks) for i in work.items}
+    marked = mark_text(json.dumps(board.answers_file("Ida")))
+    assert marked.read and not marked.problems
+    assert [(i.kind, i.seed, i.outcome, i.checks) for i in marked.score().items] == [
+        (i.kind, i.seed, i.outcome, i.checks) for i in work.items]
+
+
+def test_a_classroom_page_scores_the_class_books_checks_and_its_own_not_yet_kept() -> None:
+    seed = next(s for s in range(100, 200) if isinstance(made := make(Kind.LEGAL_CARDS, s),
+                                                          LegalCards)
+                and set(made.hand) - set(made.legal()))
+    board = Scoreboard()
+    cards = ExerciseWidget(1, seed=seed, scoreboard=board)
+    cards.fill(cards.exercise.answers())  # type: ignore[union-attr]
+    cards.check_button.click()
+    report = re.search(r'data-loo-checked="([^"]*)"', cards.summary.value)
+    assert report is not None
+    own_id = json.loads(html.unescape(report.group(1)))["id"]
+    assert "1 right at the first check" in board.value
+    # The class book holds an earlier wrong check (before a restart) and this page's check.
+    book = [["earlier-1", "legal-cards", seed, "wrong"], [own_id, "legal-cards", seed, "right"],
+            ["earlier-2", "dealer", 7, "solution shown"], ["bad"], [1, 2, 3, 4]]
+    board.from_book(book)
+    assert "Score: 1 of 2 right: 1 right after several checks, 1 solution shown." \
+        in board.value
+    dealer = ExerciseWidget(3, seed=11, scoreboard=board)
+    dealer.fill(dealer.exercise.answers())  # type: ignore[union-attr]
+    dealer.check_button.click()  # not in the book yet: counted from the page
+    assert "Score: 2 of 3 right: 1 right at the first check, 1 right after several checks, " \
+        "1 solution shown." in board.value
+    board.from_book(book[:1])  # given again: the new rows replace the old
+    assert [(i.kind, i.outcome.value) for i in board.work().items] == [
+        ("legal-cards", "right after several checks"), ("dealer", "right at the first check")]

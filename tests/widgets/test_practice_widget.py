@@ -15,7 +15,8 @@ from loo_tutor.analysis.hints import IF_BEST, hint
 from loo_tutor.engine.observe import observation
 from loo_tutor.engine.state import Phase
 from loo_tutor.render.chart import balance_chart
-from loo_tutor.widgets.practice import PracticeSession, estimate_words
+from loo_tutor.teaching.calls import estimate_words
+from loo_tutor.widgets.practice import PracticeSession
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dan", "Emil"]
 

@@ -52,7 +52,7 @@ class DealerChoice(Exercise):
     """
 
     kind = Kind.DEALER
-    OPTIONS = ("stand", "pass", "miss", "defend", NONE)
+    CALLS = ("stand", "pass", "miss", "defend", NONE)
     LABELS = ("stand", "pass", "take the miss", "defend", "no announcement: the dealer collects")
 
     def __init__(self, state: DealState, seed: int | None) -> None:
@@ -67,7 +67,7 @@ class DealerChoice(Exercise):
         question = (f"Every other player has announced ({said}). What may {dealer}, the dealer, "
                     "announce now? Select every announcement the rules allow, or \"no "
                     "announcement\" if the dealer makes none.")
-        fields = [Field("announcements", f"{dealer} may", "choices", self.OPTIONS, self.LABELS,
+        fields = [Field("announcements", f"{dealer} may", "choices", self.CALLS, self.LABELS,
                         "every allowed announcement (stand, pass, miss, defend), or none")]
         super().__init__(seed, question, fields, [record_from_state(state)])
 
@@ -106,7 +106,7 @@ class DealerChoice(Exercise):
     def solution(self) -> tuple[Answer, ...]:
         allowed = self.allowed()
         text = ("no announcement: the dealer collects" if allowed == (NONE,)
-                else ", ".join(self.LABELS[self.OPTIONS.index(a)] for a in allowed))
+                else ", ".join(self.LABELS[self.CALLS.index(a)] for a in allowed))
         return (Answer("announcements", list(allowed), text, self._why(), self._rule()),)
 
     def walkthrough(self) -> tuple[tuple[str, dict[str, Any]], ...]:
@@ -119,7 +119,7 @@ class DealerChoice(Exercise):
                  record_from_state(after)),)
 
     def _judge(self, field: Field, value: object) -> FieldResult:
-        chosen = parse_choices(value, self.OPTIONS, "announcement") or ()
+        chosen = parse_choices(value, self.CALLS, "announcement") or ()
         if NONE in chosen and len(chosen) > 1:
             raise AnswerError("\"none\" means the dealer makes no announcement, so it cannot go "
                               "with stand, pass, miss or defend")

@@ -4,7 +4,8 @@
 // Every time is shown in the teacher's own time zone (the server keeps UTC).
 // The projector view (its button, or ?view=projector) shows the class in
 // large type with the students' names as initials or hidden; this browser
-// remembers the choice.
+// remembers the choice. The server's prefix (its --base-url, as behind
+// JupyterHub's proxy) is the page's data-loo-base.
 (function () {
   'use strict';
   var EVERY_MS = 1000;
@@ -12,6 +13,8 @@
   var state = document.querySelector('.loo-state');
   var shown = place ? place.innerHTML : '';
   var VIEW_KEY = 'loo-teacher-view';
+  var given = document.body.getAttribute('data-loo-base') || '/';
+  var BASE = given.charAt(0) === '/' && given.slice(-1) === '/' ? given : '/';
 
   function two(n) { return (n < 10 ? '0' : '') + n; }
 
@@ -73,7 +76,7 @@
   function next() { setTimeout(refresh, EVERY_MS); }
 
   function refresh() {
-    fetch('/loo/teacher/class', { credentials: 'same-origin', cache: 'no-store' })
+    fetch(BASE + 'loo/teacher/class', { credentials: 'same-origin', cache: 'no-store' })
       .then(function (reply) {
         if (reply.status === 403) {
           say('The server no longer knows this page as the teacher\'s: open the teacher\'s '
