@@ -20,6 +20,7 @@ COMPILED = [
     "loo_tutor/engine/machine.py",
     "loo_tutor/engine/three_card.py",
     "loo_tutor/engine/pam.py",
+    "loo_tutor/engine/record_fields.py",
     "loo_tutor/records/parse.py",
     "loo_tutor/records/replay.py",
     "loo_tutor/records/result.py",

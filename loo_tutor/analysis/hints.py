@@ -41,7 +41,7 @@ from typing import Any
 
 from ..engine.cards import Card, card_text
 from ..engine.errors import LooError
-from ..engine.state import DealState, Phase, Seat, Settlement, signed_text
+from ..engine.state import DealMachine, DealState, Phase, Seat, Settlement, signed_text
 from ..records.record import record_from_state, replay
 from .solver import Outcome, Solver
 
@@ -189,7 +189,7 @@ class CardReview:
 
 
 def _states(deal: FinishedDeal) -> list[DealState]:
-    if isinstance(deal, DealState):
+    if isinstance(deal, DealMachine):
         return replay(record_from_state(deal)).states
     if isinstance(deal, Mapping):
         return replay(deal).states

@@ -44,7 +44,8 @@ from typing import Any
 
 from ..engine.legality import Announcement
 from ..engine.session import Session
-from ..engine.state import Announce, DealState, new_deal
+from ..engine.state import Announce, new_deal
+from ..engine.three_card import three_card_deal
 from .bots import Bot, ThumbBot
 from .estimate import SamplingBot, finisher
 from .progress import ProgressBar
@@ -251,8 +252,7 @@ def good_of_the_loo(deals: int, sessions: int, bar: Callable[[int], None]) -> di
             session = Session(_names(count), deals=2 * count, seed=SEED * 100_000 + number,
                               first_dealer=count - 1)
             while not session.is_over():
-                dealt = session.start_deal()
-                assert isinstance(dealt, DealState)  # the lab's sessions play limited Loo
+                dealt = three_card_deal(session.start_deal())  # the lab's sessions play limited Loo
                 play(dealt, session.rng)
                 session.finish_deal(dealt)
             results[name] = session.end()[session.players[0]]

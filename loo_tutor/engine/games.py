@@ -24,15 +24,31 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from .actions import Seat
+from .cards import Card
 from .errors import LooError
+from .legality import Announcement
 from .machine import DealMachine
 from .rules import Profile
 
 DealStart = Callable[[Sequence[str], Seat, Fraction | int, random.Random, Profile], DealMachine]
 """The function that starts a deal of a game. It shuffles, cuts and deals for the
 players, the dealer's seat and the carried balance, with the given random generator."""
+
+RecordDeal = tuple[DealMachine, list[tuple[Seat, Announcement]], list[tuple[Card, ...]],
+                   frozenset[int]]
+"""A record's deal as its game reads it: the deal at its start, the announcements
+by seat, the cards of each trick, and the numbers of the tricks led with "Pam, be
+civil" (empty in a game without Pam)."""
+
+DealReader = Callable[[dict[str, Any], list[str], dict[str, Seat], Seat, Fraction, Profile],
+                      RecordDeal]
+"""How a game reads the deal of a record: given the record, the players' names,
+each name's seat, the dealer's seat, the carried balance and the profile (all
+read already by :mod:`loo_tutor.records.parse`), the deal's own fields.
+:mod:`loo_tutor.engine.record_fields` has the readers of the fields games share."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +67,16 @@ class GameSpec:
             under a profile, in the order records are written.
         kind_name: what a deal's result calls its kind (``"simple"``,
             ``"double"``, ``"pam"``).
+        add_result: add to the result of checking a record of this game
+            (:func:`loo_tutor.records.record.check`) the keys the game adds
+            to the contract's (``rules``, ``flush``, ...); the contract's own
+            keys are filled already.
+        read_deal: read the deal of a record of this game (its hands, the
+            cards of its own, announcements, tricks) and build it at its
+            start; refusals are :class:`~loo_tutor.engine.errors.MalformedRecord`.
+        bundles: the profiles of this game a record may name with one word
+            (``rules: pam``), besides the engine's own
+            (:data:`loo_tutor.engine.profiles.BUNDLES`).
     """
 
     name: str
@@ -59,6 +85,9 @@ class GameSpec:
     start: DealStart
     record_keys: Callable[[Profile], tuple[str, ...]]
     kind_name: Callable[[DealMachine], str]
+    read_deal: DealReader
+    add_result: Callable[[DealMachine, Any], None]  # the result: a CheckResult, a dict
+    bundles: tuple[Profile, ...] = ()
 
 
 _GAMES: dict[str, GameSpec] = {}
@@ -81,6 +110,17 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def unregister(name: str) -> None:
+    """Take the game ``name`` out of the registry (a game registered for a while,
+    as a test does); the engine's own games stay registered for good.
+
+    Raises:
+        LooError: no game of that name is registered.
+    """
+    if _GAMES.pop(name, None) is None:
+        raise LooError(f"no game named {name!r} is registered")
+
+
 def game_of(profile: Profile) -> GameSpec:
     """The game ``profile`` plays.
 
@@ -97,6 +137,15 @@ def game_of(profile: Profile) -> GameSpec:
 def games() -> tuple[GameSpec, ...]:
     """Every registered game, in the order they were registered."""
     return tuple(_GAMES.values())
+
+
+def bundle(name: str) -> Profile | None:
+    """The profile named ``name`` that a registered game offers, or ``None``."""
+    for spec in _GAMES.values():
+        for profile in spec.bundles:
+            if profile.name == name:
+                return profile
+    return None
 
 
 def option_owner(option: str) -> GameSpec | None:

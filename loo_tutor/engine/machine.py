@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
-from typing import ClassVar, Final, NamedTuple, TypeVar, cast
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar, cast
 
 from .actions import Action, Announce, CivilLead, Exchange, IllegalActionError, Play, Seat, Verdict
 from .cards import ACE, Card, Suit, full_deck
@@ -22,6 +22,12 @@ from .legality import Announcement, cards_shown, trick_winner_index
 from .money import Settlement, exact, settle
 from .rules import Profile, RuleId, RuleKey, VariantRuleId
 from .words import counted
+
+try:  # only mypyc reads the decorator: the pure package runs without mypy_extensions
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - an install without mypy (the browser's Python)
+    def mypyc_attr(*_args: Any, **_attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 
 class Phase(str, enum.Enum):
@@ -67,6 +73,11 @@ _MACHINE_FIELDS: Final = (
 )
 
 
+# A game defined outside the compiled build (a game of a test, or of a reader's
+# notebook) subclasses DealMachine in Python; the compiled build allows that
+# with a second method table for such classes, which the engine's own games
+# never use (benchmarks/README.md gives the cost).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DealMachine:
     """The deal machine of every game: turns, phases, judging an action, taking one.
 
@@ -189,6 +200,36 @@ class DealMachine:
     def current_player(self) -> Seat | None:
         """The seat that must act next, or ``None`` when the deal is over."""
         return self._turn
+
+    # What a game lays on the table beside the hands. Views, records and pages
+    # ask these instead of asking which game is played; a game without a miss
+    # or a stock keeps the defaults.
+
+    def miss_cards(self) -> tuple[Card, ...] | None:
+        """The miss of this deal (the spare hand), or ``None`` when it has none."""
+        return None
+
+    def miss_holder(self) -> Seat | None:
+        """Who took the miss or defends with it, if anybody has it."""
+        return None
+
+    def defending(self) -> Seat | None:
+        """The dealer defending the pool with the miss, if so (R-DEAL-DEFEND)."""
+        return None
+
+    def face_down(self) -> tuple[Card, ...]:
+        """The cards dealt outside the hands and the indicator that lie face down
+        until they are taken: the miss, or a stock drawn from in exchanges."""
+        return ()
+
+    def shown_aside(self) -> tuple[Card, ...]:
+        """The cards beside the hands dealt that the tutor's view shows: a miss
+        taken into play, or the cards drawn in exchanges."""
+        return ()
+
+    def taken_by_flush(self) -> bool:
+        """Whether a flush took the pool without play (V-FLUSH, in a game with flushes)."""
+        return self._flush_spared() is not None
 
     def is_terminal(self) -> bool:
         """Whether the deal is over: collected, taken by a flush, or every trick played."""

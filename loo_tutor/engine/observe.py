@@ -19,7 +19,8 @@ from fractions import Fraction
 
 from .cards import CARDS, Card, Suit
 from .legality import Announcement
-from .state import Action, DealKind, DealMachine, DealState, Phase, Seat, Trick
+from .state import Action, DealKind, DealMachine, Phase, Seat, Trick
+from .three_card import deal_kind_of
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class PlayerView:
 
 def kind_of(state: DealMachine) -> DealKind | None:
     """A three-card deal's kind, simple or double; ``None`` for a Pam Loo deal."""
-    return state.kind if isinstance(state, DealState) else None
+    return deal_kind_of(state)
 
 
 def visible_hand(state: DealMachine, seat: Seat) -> tuple[Card, ...] | None:
@@ -126,13 +127,7 @@ def seen_cards(state: DealMachine, seat: Seat | None) -> frozenset[Card]:
     shown = played | {card for hand in state.hands for card in hand}
     if state.trump is not None:
         shown.add(state.indicator)
-    if not isinstance(state, DealState):  # Pam Loo: no miss, and the cards drawn are held
-        return frozenset(shown.union(*state.held))
-    taker = state.miss_taker if state.miss_taker is not None else state.defender
-    in_play = state.phase is Phase.PLAY or bool(state.tricks)
-    if state.miss is not None and taker is not None and in_play:
-        shown |= set(state.miss)
-    return frozenset(shown)
+    return frozenset(shown.union(state.shown_aside()))
 
 
 def hidden_cards(state: DealMachine, seat: Seat | None) -> frozenset[Card]:
@@ -153,8 +148,5 @@ def hidden_cards(state: DealMachine, seat: Seat | None) -> frozenset[Card]:
     if seat is not None:
         return frozenset(CARDS) - seen_cards(state, seat)
     dealt = {card for hand in state.hands for card in hand} | {state.indicator}
-    if isinstance(state, DealState) and state.miss is not None:
-        dealt |= set(state.miss)
-    if not isinstance(state, DealState):  # Pam Loo: the stock lies face down
-        dealt |= set(state.stock)
+    dealt.update(state.face_down())
     return frozenset(dealt) - seen_cards(state, None)

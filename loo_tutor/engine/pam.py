@@ -39,12 +39,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from .actions import Announce, CivilLead, Exchange, Play, Seat
 from .cards import CARDS, Card, Suit, sort_hand
-from .errors import LooError, RuleError
-from .games import GameSpec, register
+from .errors import LooError, MalformedRecord, RuleError
+from .games import GameSpec, RecordDeal, register
 from .legality import (
     Announcement,
     explain_pam_announcement,
@@ -60,8 +60,18 @@ from .machine import (
     seats_from_left,
     shuffle_and_cut,
 )
-from .profiles import PAM
+from .profiles import PAM, describe
+from .record_fields import (
+    NO_CIVIL,
+    is_mapping,
+    read_announce,
+    read_card,
+    read_cards,
+    read_tricks,
+    refuse_repeats,
+)
 from .rules import Profile, RuleId, RuleKey
+from .words import counted, kind_of
 
 HAND_SIZE: Final = 5
 """Cards in every hand (R-DEAL-ORDER as Pam Loo changes it)."""
@@ -191,6 +201,15 @@ class PamState(DealMachine):
 
     def _discards(self, seat: Seat) -> list[Card]:
         return sorted(self.held[seat], key=str)
+
+    def face_down(self) -> tuple[Card, ...]:
+        return self.stock
+
+    def taken_by_flush(self) -> bool:
+        return self.flush is not None
+
+    def shown_aside(self) -> tuple[Card, ...]:
+        return tuple(card for hand in self.held for card in hand)
 
     def _not_paid(self) -> tuple[Seat, ...]:
         return ()
@@ -346,6 +365,70 @@ def new_pam_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     return pam_from_deck(players, dealer, carried, deck, profile)
 
 
+# -- records ------------------------------------------------------------------
+
+def read_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
+              dealer: int, carried: Fraction, profile: Profile) -> RecordDeal:
+    """The deal of a Pam record: five-card hands, the stock, and civil leads."""
+    dealt, indicator, stock = _record_cards(record, players, dealer)
+    start = PamState(players, dealer, carried, dealt, indicator, stock, profile)
+    announce = read_announce(record.get("announce"), seat, False)
+    tricks = read_tricks(record.get("tricks"), TRICKS)
+    return start, announce, tricks, _civil(record.get("civil"), len(tricks))
+
+
+def _record_cards(record: dict[str, Any], players: list[str], dealer: int
+                  ) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
+    """The hands, the turned card and the stock of a Pam record."""
+    deck, hands = record.get("deck"), record.get("hands")
+    if (deck is None) == (hands is None):
+        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+    if deck is not None:
+        for key in ("trump", "stock"):
+            if record.get(key) is not None:
+                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+        cards = read_cards(deck, "deck", count=len(CARDS))
+        refuse_repeats(cards, "deck")
+        dealt, indicator, stock = split_pam_deck(cards, len(players), dealer)
+        return tuple(dealt), indicator, stock
+    if hands is None or not is_mapping(hands):
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
+    for name in hands:
+        if name not in players:
+            raise MalformedRecord(f"hands: {name!r} is not one of the players")
+    by_seat = []
+    for name in players:
+        if name not in hands:
+            raise MalformedRecord(f"hands: no hand for {name!r}")
+        by_seat.append(read_cards(hands[name], "hands", name, HAND_SIZE))
+    if record.get("trump") is None:
+        raise MalformedRecord("trump: missing (the turned card is needed with 'hands')")
+    indicator = read_card(record["trump"], "trump")
+    stock = () if record.get("stock") is None else read_cards(record["stock"], "stock")
+    room = len(CARDS) - HAND_SIZE * len(players) - 1
+    if len(stock) > room:
+        raise MalformedRecord(f"stock: {counted(len(stock), 'card')}, but only {room} are left "
+                              "after the deal")
+    refuse_repeats((*[c for h in by_seat for c in h], indicator, *stock), "hands/trump/stock")
+    return tuple(by_seat), indicator, stock
+
+
+
+def _civil(value: Any, tricks: int) -> frozenset[int]:
+    if value is None:
+        return NO_CIVIL
+    if not isinstance(value, list):
+        raise MalformedRecord(f"civil: expected a list of trick numbers, got {kind_of(value)}")
+    for number in value:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= TRICKS:
+            raise MalformedRecord(f"civil: {number!r} is not a trick number from 1 to {TRICKS}")
+        if number > tricks:
+            raise MalformedRecord(f"civil: trick {number} has no lead in 'tricks'")
+    if len(set(value)) != len(value):
+        raise MalformedRecord("civil: a trick number is listed twice")
+    return frozenset(value)
+
+
 # -- the game's registration --------------------------------------------------
 
 RECORD_KEYS = ("rules", "players", "dealer", "carried", "deck", "hands", "trump", "stock",
@@ -366,5 +449,21 @@ def kind_name(state: DealMachine) -> str:
     return "pam"
 
 
-GAME = register(GameSpec("pam", "Pam Loo", OPTIONS, new_pam_deal, record_keys, kind_name))
+def add_result(state: DealMachine, result: dict[str, Any]) -> None:
+    """The keys only a Pam result has (``book/pam.md``, "The result")."""
+    assert isinstance(state, PamState)  # the game's own machine
+    names = state.players
+    flush = state.flush
+    result["rules"] = describe(state.profile)
+    result["flush"] = None if flush is None else names[flush.seat]
+    result["flush_kind"] = None if flush is None else flush.kind
+    result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
+    result["exchanges"] = {names[s]: [card.text for card in gone] for s, gone, _ in state.exchanges}
+    result["drawn"] = {names[s]: [card.text for card in new] for s, _, new in state.exchanges}
+    result["pam"] = None if state.pam is None else state.pam.text
+    result["civil"] = list(state.civil)
+
+
+GAME = register(GameSpec("pam", "Pam Loo", OPTIONS, new_pam_deal, record_keys, kind_name,
+                         read_deal, add_result))
 """Five-card Loo with Pam in the registry of games."""

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from .errors import MalformedRecord
-from .games import option_owner
+from .games import bundle, games, option_owner
 from .rules import LIMITED, Profile
 
 BLENHEIM = replace(
@@ -179,11 +179,13 @@ def profile_from_rules(value: Any) -> Profile:
 
 def _bundle(value: Any, where: str) -> Profile:
     name = value.strip().lower() if isinstance(value, str) else None
-    if name not in BUNDLES:
-        raise MalformedRecord(
-            f"{where}: unknown profile {value!r} (known: {', '.join(BUNDLES)})"
-        )
-    return BUNDLES[name]
+    if name in BUNDLES:
+        return BUNDLES[name]
+    offered = None if name is None else bundle(name)  # a profile of a game registered later
+    if offered is None:
+        known = [*BUNDLES, *(p.name for spec in games() for p in spec.bundles)]
+        raise MalformedRecord(f"{where}: unknown profile {value!r} (known: {', '.join(known)})")
+    return offered
 
 
 def describe(profile: Profile) -> str:

@@ -386,11 +386,12 @@ class Profile:
 
         True when no option changes what a player may announce or play (the
         heading and lead options, club law, Irish Loo, the single pot, the
-        dealer's duty to defend; Pam Loo has duties of its own). The deal
-        machine then asks :mod:`loo_tutor.engine.legality`'s fast path;
-        ``tests/engine/test_variants.py`` holds it to the general path.
+        dealer's duty to defend). Only three-card Loo's machine reads it, and
+        then asks :mod:`loo_tutor.engine.legality`'s fast path;
+        ``tests/engine/test_variants.py`` holds it to the general path. Pam
+        Loo has duties of its own and never asks.
         """
-        return (self.game == "three-card" and self.heading and self.trump_leads is None
+        return (self.heading and self.trump_leads is None
                 and not (self.two_player_top_trump or self.club_law or self.irish
                          or self.single_pot_miss or self.dealer_defends_sole))
 

@@ -26,7 +26,7 @@ from .errors import LooError, RuleError
 from .games import game_of
 from .pam import PamState
 from .rules import LIMITED, Profile, RuleId
-from .state import DealState, Phase, Seat
+from .state import DealMachine, DealState, Phase, Seat
 
 AnyDealState = DealState | PamState
 """The state of a deal of either game: three-card Loo, or five-card Loo with Pam."""
@@ -167,7 +167,7 @@ class Session:
         self.current = dealt
         return dealt
 
-    def finish_deal(self, state: AnyDealState) -> None:
+    def finish_deal(self, state: DealMachine) -> None:
         """Book a finished deal: payouts, loos and the carried balance (R-CARRY).
 
         The deal passes to the dealer's left (R-SEAT-ROTATE).
@@ -186,7 +186,7 @@ class Session:
             self.ledger.pay_in(seat, settled.loo)
         assert self.ledger.pool == settled.carried_next, "ledger and settlement disagree"
         self.carried = settled.carried_next
-        self.history.append(state)
+        self.history.append(cast(AnyDealState, state))  # a deal of the game start_deal dealt
         self.current = None
         self.dealer = (self.dealer + 1) % len(self.players)
 

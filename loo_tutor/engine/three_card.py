@@ -15,12 +15,12 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from .actions import Action, Seat
 from .cards import Card
-from .errors import LooError, RuleError
-from .games import GameSpec, register
+from .errors import LooError, MalformedRecord, RuleError
+from .games import GameSpec, RecordDeal, game_of, register
 from .legality import (
     Announcement,
     DealerCase,
@@ -36,7 +36,21 @@ from .legality import (
     variant_cards,
 )
 from .machine import DealMachine, Phase, check_pack, check_seats, shuffle_and_cut
+from .profiles import describe
+from .record_fields import (
+    CARD_OF_TEXT,
+    NO_CIVIL,
+    all_distinct,
+    canonical_cards,
+    is_mapping,
+    read_announce,
+    read_card,
+    read_cards,
+    read_tricks,
+    refuse_hand_names,
+)
 from .rules import LIMITED, Profile, RuleId, RuleKey, VariantRuleId
+from .words import kind_of
 
 
 class DealKind(str, enum.Enum):
@@ -146,6 +160,27 @@ class DealState(DealMachine):
         if self.trick:
             return legal_follows(hand, self.trick, self.trump)
         return legal_leads(hand, self.trump, self.ace_duty, self.indicator)
+
+    def miss_cards(self) -> tuple[Card, ...] | None:
+        return self.miss
+
+    def taken_by_flush(self) -> bool:
+        return self.flush is not None
+
+    def miss_holder(self) -> Seat | None:
+        return self.miss_taker if self.miss_taker is not None else self.defender
+
+    def defending(self) -> Seat | None:
+        return self.defender
+
+    def face_down(self) -> tuple[Card, ...]:
+        return self.miss or ()
+
+    def shown_aside(self) -> tuple[Card, ...]:
+        in_play = self.phase is _PLAY or bool(self.tricks)
+        if self.miss is not None and self.miss_holder() is not None and in_play:
+            return self.miss
+        return ()
 
     def _not_paid(self) -> tuple[Seat, ...]:
         return () if self.defender is None else (self.defender,)
@@ -368,8 +403,13 @@ def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int
     return _start_from_deck(players, dealer, carried, deck, profile)
 
 
+def plays(profile: Profile) -> bool:
+    """Whether ``profile`` is a profile of three-card Loo (its own or a variant's)."""
+    return game_of(profile) is GAME
+
+
 def _three_card(profile: Profile) -> None:
-    if profile.game != "three-card":
+    if not plays(profile):
         raise RuleError(f"the {profile.name} profile plays five-card Loo, which loo_tutor.engine.pam "
                         "deals", RuleId.DEAL_ORDER)
 
@@ -396,6 +436,87 @@ def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
     return _start_from_deck(players, dealer, carried, deck, profile)
 
 
+# -- records ------------------------------------------------------------------
+
+RECORD_WORDS: Final[dict[str, dict[str, Announcement]]] = {"blenheim": {"resign": _PASS}}
+"""Words of a bundle's own for an announcement, by the bundle's name: the
+Blenheim rules say ``resign`` for passing (SPEC §11.3)."""
+
+def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, int],
+                  dealer: int, kind: DealKind, profile: Profile
+                  ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
+                      tuple[Card, ...]]:
+    deck, hands = record.get("deck"), record.get("hands")
+    if (deck is None) == (hands is None):
+        raise MalformedRecord("deck/hands: give exactly one of 'deck' and 'hands'")
+    miss_text, trump_text = record.get("miss"), record.get("trump")
+    if deck is not None:
+        for key in ("miss", "trump", "stock"):
+            if record.get(key) is not None:
+                raise MalformedRecord(f"{key}: not allowed with 'deck' (the deck fixes it)")
+        cards = read_cards(deck, "deck", count=52)
+        if len(set(cards)) != 52:
+            twice = next(c for c in cards if cards.count(c) > 1)
+            raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
+        stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
+        return (*split_deck(cards, len(players), dealer, kind, profile), stock)
+    if hands is None or not is_mapping(hands):
+        raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
+    if len(hands) != len(players):
+        refuse_hand_names(hands, players, seat)
+    by_seat: list[tuple[Card, ...]] = []
+    for name in players:
+        given = hands.get(name)  # None for a missing name, refused below
+        if type(given) is list:
+            try:  # three canonical card texts: one lookup per card
+                first, second, third = given
+                by_seat.append((CARD_OF_TEXT[first], CARD_OF_TEXT[second],
+                                CARD_OF_TEXT[third]))
+                continue
+            except (KeyError, TypeError, ValueError):
+                pass
+        if hands.keys() != seat.keys():  # an odd name is refused before an odd card
+            refuse_hand_names(hands, players, seat)
+        by_seat.append(read_cards(given, "hands", name, 3))
+    if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
+        if kind is _DOUBLE and miss_text is None:
+            raise MalformedRecord(
+                "miss: a double deal (carried above 0) needs the 3 cards of the miss"
+            )
+        if kind is _SIMPLE and miss_text is not None:
+            raise MalformedRecord("miss: a simple deal (carried 0) has no miss")
+    elif deals_miss(kind, profile) != (miss_text is not None):
+        raise MalformedRecord("miss: this deal needs the 3 cards of the miss"
+                              if miss_text is None else "miss: this deal has no miss")
+    miss = None if miss_text is None else canonical_cards(miss_text)
+    if miss_text is not None and (miss is None or len(miss) != 3):
+        miss = read_cards(miss_text, "miss", count=3)  # refused, or read the forgiving way
+    if trump_text is None:
+        raise MalformedRecord("trump: missing (the indicator card is needed with 'hands')")
+    indicator = CARD_OF_TEXT.get(trump_text) if type(trump_text) is str else None
+    if indicator is None:
+        indicator = read_card(trump_text, "trump")
+    stock_text = record.get("stock")
+    stock = () if stock_text is None else read_cards(stock_text, "stock")
+    if not all_distinct([*by_seat, miss or (), (indicator,), stock]):
+        every = [c for h in by_seat for c in h] + list(miss or ()) + [indicator, *stock]
+        twice = next(c for c in every if every.count(c) > 1)
+        raise MalformedRecord(f"hands/miss/trump: {twice.shown} appears twice (R-PACK-CARDS)")
+    return by_seat, miss, indicator, stock
+
+
+
+def read_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
+              dealer: int, carried: Fraction, profile: Profile) -> RecordDeal:
+    """The deal of a three-card record: hands and the miss as the deal's kind needs them."""
+    kind = deal_kind(carried, profile)
+    hands, miss, indicator, stock = _record_cards(record, players, seat, dealer, kind, profile)
+    start = start_deal(players, dealer, carried, hands, miss, indicator, profile, stock)
+    announce = read_announce(record.get("announce"), seat, kind is _SIMPLE and miss is None,
+                             RECORD_WORDS.get(profile.name))
+    return start, announce, read_tricks(record.get("tricks"), 3), NO_CIVIL
+
+
 # -- the game's registration --------------------------------------------------
 
 RECORD_KEYS = ("rules", "players", "dealer", "carried", "deck", "hands", "miss", "trump",
@@ -417,12 +538,48 @@ def record_keys(profile: Profile) -> tuple[str, ...]:
     return IRISH_RECORD_KEYS if profile.irish else RECORD_KEYS
 
 
+def game_title(profile: Profile) -> str:
+    return game_of(profile).title
+
+
+def deal_kind_of(state: DealMachine) -> DealKind | None:
+    """A three-card deal's kind, simple or double; ``None`` for a deal of another game."""
+    return state.kind if isinstance(state, DealState) else None
+
+
+def three_card_deal(state: DealMachine) -> DealState:
+    """``state`` as a deal of three-card Loo, for the tools that play only it
+    (the exercises, the practice table, the ledger, the lab).
+
+    Raises:
+        LooError: ``state`` is a deal of another game.
+    """
+    if not isinstance(state, DealState):
+        raise LooError(f"{state.profile.name}: this plays three-card Loo only, not "
+                       f"{game_title(state.profile)}")
+    return state
+
+
 def kind_name(state: DealMachine) -> str:
     """A deal's kind as its result names it: ``"simple"`` or ``"double"`` (R-DEAL-KIND)."""
     assert isinstance(state, DealState)  # the game's own machine
     return "simple" if state.kind is _SIMPLE else "double"
 
 
+def add_result(state: DealMachine, result: dict[str, Any]) -> None:
+    """The keys a result of a three-card deal adds under a variant's profile (book: Variants)."""
+    profile = state.profile
+    if profile.is_limited:
+        return
+    assert isinstance(state, DealState)  # the game's own machine
+    names = state.players
+    result["rules"] = describe(profile)
+    result["flush"] = None if state.flush is None else names[state.flush]
+    if profile.irish:
+        result["exchanges"] = {names[seat]: [card.text for card in cards]
+                               for seat, cards, _ in state.exchanges}
+
+
 GAME = register(GameSpec("three-card", "three-card Loo", OPTIONS, new_deal, record_keys,
-                         kind_name))
+                         kind_name, read_deal, add_result))
 """Three-card Loo and its variants in the registry of games."""

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import math
+
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
              "ninth", "tenth")
 
@@ -25,3 +27,29 @@ def ordinal(number: int) -> str:
 def counted(number: int, noun: str) -> str:
     """``number`` and ``noun``, the noun plural unless the number is one."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def kind_of(value: object) -> str:
+    """What a value of a record is, in the reader's words (no Python type names).
+
+    A decimal is shown with its point, so that ``1000.0`` is not mistaken for
+    the whole number it equals.
+
+    >>> [kind_of(v) for v in (None, True, 3, 1.5, 1000.0, "resign")]
+    ['nothing', 'true', 'a whole number', 'the decimal 1.5', 'the decimal 1000.0', "the word 'resign'"]
+    """
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return f"the decimal {value!r}" if math.isfinite(value) else f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the word {value[:40]!r}" if value.strip() else "empty text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a value of another kind"

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import errno
 import json
-import math
 import os
 import stat
 import sys
@@ -43,6 +42,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..engine.errors import MalformedRecord
+from ..engine.words import kind_of
 
 MAX_CHARACTERS = 50_000
 """The longest text read as a record; a record with every field is under 2,000."""
@@ -135,32 +135,6 @@ def reason(exc: Exception) -> str:
         return (f"it is not UTF-8 text: its byte {exc.start + 1:,} (0x{byte:02x}) "
                 "is not part of any character")
     return str(exc).splitlines()[0]
-
-
-def kind_of(value: object) -> str:
-    """What a value of a record is, in the reader's words (no Python type names).
-
-    A decimal is shown with its point, so that ``1000.0`` is not mistaken for
-    the whole number it equals.
-
-    >>> [kind_of(v) for v in (None, True, 3, 1.5, 1000.0, "resign")]
-    ['nothing', 'true', 'a whole number', 'the decimal 1.5', 'the decimal 1000.0', "the word 'resign'"]
-    """
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return f"the decimal {value!r}" if math.isfinite(value) else f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the word {value[:40]!r}" if value.strip() else "empty text"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return "a value of another kind"
 
 
 def loads(text: str, limits: Limits = RECORD) -> dict[str, Any]:

@@ -27,7 +27,10 @@ options, or the first illegal action with the rule it breaks.
 
 from __future__ import annotations
 
-from .parse import FIELDS, IRISH_FIELDS, PAM_FIELDS, load_record, parse_carried
+from ..engine.pam import RECORD_KEYS as PAM_FIELDS
+from ..engine.three_card import IRISH_RECORD_KEYS as IRISH_FIELDS
+from ..engine.three_card import RECORD_KEYS as FIELDS
+from .parse import load_record, parse_carried
 from .reading import loads
 from .replay import (
     CIVIL,

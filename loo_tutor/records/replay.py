@@ -10,7 +10,7 @@ stepping through a deal; :func:`trick_start`, :func:`turn_in_trick` and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Generic, Protocol, TypeVar, cast
+from typing import Any, Final, Generic, TypeVar, cast
 
 from ..engine.cards import Card
 from ..engine.errors import LooError, MalformedRecord
@@ -197,7 +197,7 @@ def take_actions(parsed: ParsedRecord, keep: bool, states: list[DealMachine],
         except LooError as exc:
             raise MalformedRecord(f"stock: {exc}") from None
     if parsed.tricks:
-        _check_trick_shape(cast(_Dealt, state), parsed.tricks)
+        _check_trick_shape(state, parsed.tricks)
     civil = parsed.civil
     for t, trick in enumerate(parsed.tricks):
         civil_lead = t + 1 in civil
@@ -264,26 +264,13 @@ def action_text(action: Action) -> str:
     return str(cast(Play, action).card.text)  # the one action left
 
 
-class _Dealt(Protocol):
-    """What the trick-shape check reads of a deal, three-card or Pam."""
-
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def flush(self) -> object: ...
-    @property
-    def collected_by(self) -> int | None: ...
-    @property
-    def active(self) -> tuple[int, ...]: ...
-
-
-def _check_trick_shape(state: _Dealt, tricks: list[tuple[Card, ...]]) -> None:
+def _check_trick_shape(state: DealMachine, tricks: list[tuple[Card, ...]]) -> None:
     """Structural checks made once the announcements are known to be legal."""
     if state.phase is Phase.ANNOUNCE:
         raise MalformedRecord("tricks: cards are played before the announcements are finished")
     if state.phase is Phase.EXCHANGE:
         raise MalformedRecord("tricks: cards are played before the exchanges are finished")
-    if state.flush is not None:
+    if state.taken_by_flush():
         raise MalformedRecord("tricks: a flush took the pool without play (V-FLUSH)")
     if state.collected_by is not None:
         raise MalformedRecord("tricks: the pool was collected without play (R-COLLECT)")

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from ..engine.games import game_of
 from ..engine.money import amount_texts
-from ..engine.pam import PamState
-from ..engine.profiles import describe
 from ..engine.rules import RuleKey
-from ..engine.state import DealMachine, DealState, Phase, amount_text
+from ..engine.state import DealMachine, Phase, amount_text
 from .parse import ParsedRecord
 from .replay import action_text, phase_of, take_actions
 from .result_types import CheckResult, TrickResult
-from .write import card_texts
 
 _STAKE_TEXT: Final = tuple(str(-stake) for stake in range(10))
 _OVER: Final = Phase.OVER  # enum lookups are slow in hot code
@@ -59,10 +56,10 @@ def check(record: Mapping[str, Any]) -> CheckResult:
 
 def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None = None
             ) -> CheckResult:
-    """The result dict of CONTRACT.md §2.4, with the keys a variant adds (book: Variants)."""
+    """The result dict of CONTRACT.md §2.4, with the keys the game adds
+    (:attr:`GameSpec.add_result <loo_tutor.engine.games.GameSpec.add_result>`)."""
     names = state.players
     complete = error is None and state.phase is _OVER
-    three = state if type(state) is DealState else None
     tricks: list[TrickResult] = []
     for trick in state.all_tricks():
         cards = []
@@ -74,14 +71,15 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     active = []
     for seat in state.active:
         active.append(names[seat])
-    defender = None if three is None else three.defender
+    defender = state.defending()
+    game = game_of(state.profile)
     net: dict[str, str] = {}
     result: CheckResult = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
-        "kind": game_of(state.profile).kind_name(state),
+        "kind": game.kind_name(state),
         "pool": amount_text(state.pool),
         "trump": None if state.trump is None else "SHDC"[state.trump],
-        "revealed_after_trick": None if three is None else state.revealed_after,
+        "revealed_after_trick": state.revealed_after,
         "active": active,
         "defender": None if defender is None else names[defender],
         "collected_by": None,
@@ -115,25 +113,5 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
         player, phase, action, rule, message = error
         result["error"] = {"player": names[player], "phase": phase, "action": action,
                            "rule": rule.value, "message": message}
-    if three is None:
-        _pam_result(cast(PamState, state), result)
-    elif not three.profile.is_limited:
-        result["rules"] = describe(three.profile)
-        result["flush"] = None if three.flush is None else names[three.flush]
-        if three.profile.irish:
-            result["exchanges"] = {names[seat]: card_texts(cards) for seat, cards, _ in three.exchanges}
+    game.add_result(state, result)  # the keys the game adds
     return result
-
-
-def _pam_result(state: PamState, result: CheckResult) -> None:
-    """The keys only a Pam result has (``book/pam.md``, "The result")."""
-    names = state.players
-    flush = state.flush
-    result["rules"] = describe(state.profile)
-    result["flush"] = None if flush is None else names[flush.seat]
-    result["flush_kind"] = None if flush is None else flush.kind
-    result["exempt"] = [] if flush is None else [names[s] for s in flush.exempt]
-    result["exchanges"] = {names[s]: card_texts(gone) for s, gone, _ in state.exchanges}
-    result["drawn"] = {names[s]: card_texts(new) for s, _, new in state.exchanges}
-    result["pam"] = None if state.pam is None else state.pam.text
-    result["civil"] = list(state.civil)

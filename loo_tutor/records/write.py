@@ -9,9 +9,8 @@ from typing import Any
 import yaml
 
 from ..engine.cards import Card
-from ..engine.pam import PamState
+from ..engine.machine import DealMachine
 from ..engine.profiles import rules_value
-from ..engine.state import DealState
 
 
 def card_texts(cards: Sequence[Card]) -> list[str]:
@@ -23,7 +22,7 @@ def format_amount(value: Fraction) -> int | str:
     return int(value) if value.denominator == 1 else str(value)
 
 
-def record_from_state(state: DealState | PamState) -> dict[str, Any]:
+def record_from_state(state: DealMachine) -> dict[str, Any]:
     """Write a deal of any game, as far as it has gone, as a record in the ``hands`` form.
 
     ``check(record_from_state(s))`` describes the same deal as ``s``.
@@ -39,8 +38,9 @@ def record_from_state(state: DealState | PamState) -> dict[str, Any]:
         "carried": format_amount(state.carried),
         "hands": {names[s]: card_texts(state.hands[s]) for s in range(len(names))},
     })
-    if type(state) is DealState and state.miss is not None:
-        record["miss"] = card_texts(state.miss)
+    miss = state.miss_cards()
+    if miss is not None:
+        record["miss"] = card_texts(miss)
     record["trump"] = state.indicator.text
     if state.stock:
         record["stock"] = card_texts(state.stock)
@@ -57,7 +57,7 @@ def record_from_state(state: DealState | PamState) -> dict[str, Any]:
     return record
 
 
-def _exchange_entry(state: DealState | PamState, cards: tuple[Card, ...],
+def _exchange_entry(state: DealMachine, cards: tuple[Card, ...],
                     drawn: list[tuple[Card, ...]]) -> Any:
     """An exchange as a record writes it: the discards, or a mapping when the
     dealer took the turned card."""

@@ -373,10 +373,11 @@ def _centre(state: DealMachine, view: PlayerView | None, four_colour: bool) -> s
         shown = _back("hidden trump indicator")
         words = "trumps hidden"
     parts.append(f'<div class="loo-indicator">{shown}<div>{words}</div></div>')
-    if isinstance(state, DealState) and state.miss is not None:
-        taker = state.miss_taker if state.miss_taker is not None else state.defender
+    spare = state.miss_cards()
+    if spare is not None:
+        taker = state.miss_holder()
         if taker is None:
-            miss = "".join(_back("a card of the miss, face down") for _ in state.miss)
+            miss = "".join(_back("a card of the miss, face down") for _ in spare)
             words = "the miss"
         else:
             miss = ""
@@ -422,7 +423,7 @@ def ledger_html(state: DealMachine, base: str = RULES_BASE, *, style: bool = Tru
         if state.collected_by is not None:
             tricks = "collected" if seat == state.collected_by else "—"
         elif seat in state.active:
-            defender = isinstance(state, DealState) and seat == state.defender
+            defender = seat == state.defending()
             tricks = str(wins[seat]) + (" (defender)" if defender else "")
         else:
             tricks = "passed"

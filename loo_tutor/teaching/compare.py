@@ -32,6 +32,7 @@ from typing import Any
 
 from ..analysis.bots import Bot
 from ..analysis.computer_players import bot_named, play_on
+from ..engine import three_card
 from ..engine.cards import Card, full_deck
 from ..engine.errors import LooError
 from ..engine.profiles import describe, profile_from_rules
@@ -93,7 +94,7 @@ def profile_named(value: Any) -> Profile:
     if isinstance(value, str) and value in PRESETS:
         value = PRESETS[value]
     profile = profile_from_rules(value)
-    if profile.game != "three-card":
+    if not three_card.plays(profile):
         raise LooError(f"rules: {describe(profile)} is not three-card Loo and cannot be "
                        "compared deal by deal here (see the Pam Loo page)")
     return profile

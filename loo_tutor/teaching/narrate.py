@@ -19,12 +19,15 @@ R-LEAD-ACE, the sentence for the card played says the ace was forced.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..engine import pam, three_card
 from ..engine.cards import ACE, Card, card_text
+from ..engine.errors import LooError
+from ..engine.games import game_of
 from ..engine.legality import Announcement, trick_winner_index
 from ..engine.pam import PamState
 from ..engine.rules import RuleId, RuleKey, VariantRuleId
@@ -460,12 +463,14 @@ def narrate_action(before: DealState | PamState, action: Action,
     Covers the consequences too: the start of play, the end of a trick (with
     the reveal of a simple deal's trumps), a pool collected without play,
     and the settlement when the deal is over. A Pam Loo deal is told by
-    ``narrate_pam_action``.
+    ``narrate_pam_action``; each game's narration is found by its name
+    (``_TELLERS``), never by asking which game is played.
     """
-    if isinstance(before, PamState):
-        assert isinstance(after, PamState)
-        return narrate_pam_action(before, action, after)
-    assert isinstance(after, DealState)
+    return _teller(before)[1](before, action, after)
+
+
+def _three_card_action(before: DealState, action: Action, after: DealState) -> Narration:
+    """What ``action`` did in a deal of three-card Loo (see :func:`narrate_action`)."""
     if isinstance(action, Announce):
         told = _announce_sentence(before, action, after)
         if before.phase is Phase.ANNOUNCE and after.phase is Phase.PLAY:
@@ -553,7 +558,7 @@ def steps(source: Mapping[str, Any] | Replay[DealState] | Replay[DealState | Pam
     played = source if isinstance(source, Replay) else replay_deal(source)
     states = played.states
     start = states[0]
-    told = narrate_pam_start(start) if isinstance(start, PamState) else narrate_start(start)
+    told = _teller(start)[0](start)
     result = [Step(start, None, told, "Start of the deal")]
     for i, action in enumerate(played.actions):
         before, after = states[i], states[i + 1]
@@ -733,3 +738,26 @@ def narrate_pam_action(before: PamState, action: Action, after: PamState) -> Nar
     if after.is_terminal() and after.collected_by is None:
         told += _pam_settlement(after)
     return told
+
+
+_Tellers = tuple[Callable[[Any], Narration], Callable[[Any, Action, Any], Narration]]
+
+_TELLERS: dict[str, _Tellers] = {
+    three_card.GAME.name: (narrate_start, _three_card_action),
+    pam.GAME.name: (narrate_pam_start, narrate_pam_action),
+}
+"""The narration hooks of each game, by its name in :mod:`loo_tutor.engine.games`:
+how a deal of it starts, and what an action did."""
+
+
+def _teller(state: DealMachine) -> _Tellers:
+    """The narration hooks of the game ``state`` is a deal of.
+
+    Raises:
+        LooError: the game has no narration.
+    """
+    game = game_of(state.profile)
+    tellers = _TELLERS.get(game.name)
+    if tellers is None:
+        raise LooError(f"the tutor cannot narrate a deal of {game.title} yet")
+    return tellers

@@ -14,7 +14,7 @@ from ..engine.cards import Card
 from ..engine.errors import LooError, MalformedRecord
 from ..engine.observe import hidden_cards
 from ..engine.pam import PamState
-from ..engine.state import Action, DealState, Seat, Verdict
+from ..engine.state import Action, DealMachine, DealState, Seat, Verdict
 from ..records.record import load_record, record_from_state
 from ..render.markup import HtmlStr, error_html, widget_stylesheet
 from ..teaching.narrate import Narration, narrate_action
@@ -32,7 +32,7 @@ def read_record(source: Source) -> dict[str, Any]:
         MalformedRecord: the file is missing or unreadable, or the text is
             not a record.
     """
-    if isinstance(source, DealState):
+    if isinstance(source, DealMachine):
         return record_from_state(source)
     if isinstance(source, Mapping):
         return dict(source)
@@ -49,13 +49,13 @@ def read_record(source: Source) -> dict[str, Any]:
     )
 
 
-def seat_of(players: DealState | PamState | Sequence[str], seat: Seat | str) -> Seat:
+def seat_of(players: DealMachine | Sequence[str], seat: Seat | str) -> Seat:
     """A seat given by index or by player name, at a deal or a table of ``players``.
 
     Raises:
         LooError: no such player.
     """
-    names = list(players.players if isinstance(players, (DealState, PamState)) else players)
+    names = list(players.players if isinstance(players, DealMachine) else players)
     if isinstance(seat, str) and seat in names:
         return names.index(seat)
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):

@@ -12,7 +12,7 @@ import ipywidgets as widgets
 from ..engine.errors import LooError
 from ..engine.legality import Announcement
 from ..engine.rules import RuleId, RuleKey
-from ..engine.state import Announce, DealKind, DealState, Phase, Seat, Verdict
+from ..engine.state import Announce, DealKind, DealMachine, DealState, Phase, Seat, Verdict
 from ..records.record import announcing_turn, replay
 from ..render.markup import (
     RULES_BASE,
@@ -45,7 +45,7 @@ def announcing_state(source: Source, seat: Seat | str) -> tuple[DealState, Seat]
         MalformedRecord: the record does not describe a deal.
         LooError: no such seat.
     """
-    if isinstance(source, DealState):
+    if isinstance(source, DealMachine):
         return source, seat_of(source, seat)
     states = replay(read_record(source)).states
     index = seat_of(states[0], seat)

@@ -17,7 +17,7 @@ from ..engine.cards import Card, card_text, parse_card
 from ..engine.errors import LooError
 from ..engine.observe import observation
 from ..engine.pam import PamState
-from ..engine.state import Action, CivilLead, DealState, Phase, Play, Seat, Verdict
+from ..engine.state import Action, CivilLead, DealMachine, DealState, Phase, Play, Seat, Verdict
 from ..records.record import replay, replay_deal, trick_start, turn_in_trick
 from ..render.markup import (
     RULES_BASE,
@@ -44,7 +44,7 @@ def starting_state(source: Source, from_trick: int | None = None) -> DealState |
         MalformedRecord: the record does not describe a deal.
         LooError: the record never reaches that trick.
     """
-    if isinstance(source, DealState):
+    if isinstance(source, DealMachine):
         return source
     states: list[DealState | PamState] = replay_deal(read_record(source)).states
     return states[-1] if from_trick is None else trick_start(states, from_trick)

@@ -19,6 +19,7 @@ from ..engine.legality import Announcement
 from ..engine.observe import PlayerView, observation
 from ..engine.session import Session
 from ..engine.state import Action, Announce, DealState, Phase, Play, Seat, Verdict
+from ..engine.three_card import three_card_deal
 from ..render.chart import balance_chart
 from ..render.markup import RULES_BASE, ledger_html, narration_html, table_html
 from ..teaching.calls import SAYING, estimate_words, review_words, sampled_words
@@ -154,8 +155,7 @@ class PracticeSession(SeatWidget[DealState]):
     # -- acting ----------------------------------------------------------------
 
     def _deal(self) -> None:
-        dealt = self.session.start_deal()
-        assert isinstance(dealt, DealState)  # practice sessions play limited Loo
+        dealt = three_card_deal(self.session.start_deal())  # practice sessions play limited Loo
         self._begin(dealt)
 
     def play(self, card: object) -> Verdict:

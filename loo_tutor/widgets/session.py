@@ -11,6 +11,7 @@ import ipywidgets as widgets
 from ..engine.session import Session
 from ..engine.sim import play_out
 from ..engine.state import DealState, Seat
+from ..engine.three_card import three_card_deal
 from ..render.markup import RULES_BASE, SessionRow, session_html, table_html
 from ._base import LooWidget, nothing, unless_failed
 
@@ -101,8 +102,7 @@ class SessionLedger(LooWidget):
         if self.session.is_over():
             return
         session = self.session
-        dealt = session.start_deal()
-        assert isinstance(dealt, DealState)  # the ledger's sessions play limited Loo
+        dealt = three_card_deal(session.start_deal())  # the ledger's sessions play limited Loo
         final = play_out(dealt, session.rng)
         session.finish_deal(final)
         self.rows.append(self._row(final))

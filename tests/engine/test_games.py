@@ -75,7 +75,7 @@ def test_a_deal_starts_as_its_game_deals_and_its_record_uses_the_games_keys(prof
     kinds = set()
     for seed in range(12):
         state = played(profile, seed % 3, seed)
-        record = record_from_state(state)  # type: ignore[arg-type]  # the games' machines
+        record = record_from_state(state)
         assert set(record) <= set(spec.record_keys(profile))
         result = check(record)
         assert result["status"] == "complete"
@@ -95,7 +95,7 @@ def test_a_session_deals_through_its_games_registered_start(profile: Profile) ->
 
 
 def _record(profile: Profile) -> dict[str, Any]:
-    return record_from_state(played(profile, 3, 7))  # type: ignore[arg-type]
+    return record_from_state(played(profile, 3, 7))
 
 
 @pytest.mark.parametrize(("profile", "key", "value"), [

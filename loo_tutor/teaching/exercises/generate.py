@@ -16,6 +16,7 @@ from ...engine.profiles import describe, profile_from_rules
 from ...engine.rules import RuleId, RuleKey
 from ...engine.session import Session
 from ...engine.state import Action, Announce, DealKind, DealState, Phase, Play, new_deal
+from ...engine.three_card import three_card_deal
 from ...records.record import action_text, check, record_from_state, replay
 from .base import DEFEND, MISS, NAMES, PASS, REPORTED_RULES, STAND, Exercise, Kind
 from .dealer import DealerChoice
@@ -342,8 +343,7 @@ def _make_session(rng: random.Random, seed: int) -> Exercise:
                       first_dealer=rng.randrange(count))
     deals = []
     while not session.is_over():
-        dealt = session.start_deal()
-        assert isinstance(dealt, DealState)  # the exercises are set in limited Loo
+        dealt = three_card_deal(session.start_deal())  # the exercises are set in limited Loo
         final = _play_on(dealt, rng)[-1]
         session.finish_deal(final)
         deals.append(final)
