@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import os
 import queue
+import random
 import re
 import signal
 import socket
@@ -54,23 +55,54 @@ class Server:
         return int(found.group(1)) if found else 0
 
 
+FREE_PORTS = range(20000, 32768)
+"""Where :func:`free_port` looks: below Linux's range for the local ports of outgoing
+connections (32768 and up), which the many connections of a run beside this one take
+from without asking, and where the system's own choice of a free port falls."""
+
+
 def free_port() -> int:
-    """A port of 127.0.0.1 nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A port of 127.0.0.1 nothing listens on now, drawn at random from :data:`FREE_PORTS`."""
+    draw = random.SystemRandom()
+    while True:
+        with socket.socket() as probe:
+            port = draw.choice(FREE_PORTS)
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
-def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None) -> Server:
+def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None,
+          same_port: bool = False) -> Server:
     """Start the classroom (``args`` after the notebooks folder); returns once it is listening.
 
-    The class is kept in ``data``, or in a new temporary folder.
+    The class is kept in ``data``, or in a new temporary folder. When another
+    program took the ``--port`` given between :func:`free_port` and the start
+    (a run beside this one), it starts again on another free port, unless
+    ``same_port`` (a server started again where its pages look for it).
 
     Raises:
         RuntimeError: it stopped, or printed no address in time; the message
             ends with its output.
     """
+    for _ in range(3):
+        try:
+            return _start(args, notebooks, data)
+        except PortTaken:
+            if same_port or "--port" not in args:
+                raise
+            at = args.index("--port") + 1
+            args = (*args[:at], str(free_port()), *args[at + 1:])
+    return _start(args, notebooks, data)
+
+
+class PortTaken(RuntimeError):
+    """The classroom could not listen on its port: something else listens there."""
+
+
+def _start(args: tuple[str, ...], notebooks: Path, data: Path | None) -> Server:
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     folder = data or Path(tempfile.mkdtemp(prefix="loo-class-"))
@@ -101,7 +133,9 @@ def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None) -> 
             server.url = found.group(1)
             return server
     stop(server)
-    raise RuntimeError("the classroom server did not start:\n" + "".join(server.log[-40:]))
+    failure = PortTaken if any("Address already in use" in line for line in server.log) \
+        else RuntimeError
+    raise failure("the classroom server did not start:\n" + "".join(server.log[-40:]))
 
 
 @contextmanager

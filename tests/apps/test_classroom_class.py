@@ -359,9 +359,8 @@ def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Pa
     ticks, and judges the check that waited; the time from the new server's
     address to that is printed (``-s`` shows it).
     """
-    port = str(free_port())
     orphans: list[psutil.Process] = []
-    first = start("--port", port, "--pool-size", "0", data=tmp_path)
+    first = start("--port", str(free_port()), "--pool-size", "0", data=tmp_path)
     servers = [first]
     checks: list[str] = []
     seen: dict[str, Any] = {}
@@ -402,7 +401,8 @@ def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Pa
         waiting.wait_for(timeout=30_000)
         seen["waiting"] = waiting.inner_text()
         seen["stale verdict shown"] = widget.locator(".loo-summary").is_visible()
-        servers.append(start("--port", port, "--pool-size", "0", data=tmp_path))
+        servers.append(start("--port", str(first.port), "--pool-size", "0", data=tmp_path,
+                             same_port=True))
         back_at = time.monotonic()
         seen["back"] = page.wait_for_function(_BACK, arg={"ticks": ticks, "seen": checks},
                                               timeout=180_000).json_value()

@@ -170,8 +170,7 @@ def test_the_same_work_scores_the_same_on_the_site_and_in_the_classroom(
     full_line = f"Score: {line}: {tally}."
 
     room = tmp_path / "class"
-    port = str(free_port())
-    servers = [start("--port", port, "--pool-size", "0", "--class-code", CODE,
+    servers = [start("--port", str(free_port()), "--pool-size", "0", "--class-code", CODE,
                      "--assignment", str(key), data=room)]
     saved = tmp_path / "ida.json"
     seen: dict[str, str] = {}
@@ -239,8 +238,9 @@ def test_the_same_work_scores_the_same_on_the_site_and_in_the_classroom(
 
         def restart() -> None:  # the same class folder and port: the page opens again itself
             stop(servers[-1])
-            servers.append(start("--port", port, "--pool-size", "0", "--class-code", CODE,
-                                 "--assignment", str(key), data=room))
+            servers.append(start("--port", str(servers[0].port), "--pool-size", "0",
+                                 "--class-code", CODE, "--assignment", str(key), data=room,
+                                 same_port=True))
 
         opened_again(restart)
         seen["class line after the restart, half-way"] = shown(score_line, half_line)
