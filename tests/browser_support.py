@@ -317,20 +317,22 @@ SETTLE = """() => new Promise(resolve => {
 
 ANSWERED = """(widget, still, most) => new Promise(resolve => {
     const started = performance.now();
-    let changed = null;
+    let changed = started;
     const seen = new MutationObserver(() => { changed = performance.now(); });
     seen.observe(widget, {subtree: true, childList: true, attributes: true, characterData: true});
+    const answering = () => (document.documentElement.dataset.looWaiting || '0') !== '0';
     (function tick() {
       const now = performance.now();
-      if ((changed !== null && now - changed >= still) || now - started >= most) {
+      if ((!answering() && now - changed >= still) || now - started >= most) {
         seen.disconnect();
         resolve();
       } else setTimeout(tick, 10);
     })();
   })"""
-"""A JavaScript function that resolves once ``widget`` has changed and then stayed
-still for ``still`` ms (the answer of its Python drawn), or after ``most`` ms
-without a change."""
+"""A JavaScript function, called just before a press, that resolves once Python has
+answered every request of the page (``data-loo-waiting`` is 0: classroom_page's
+connection.js) and ``widget`` has then stayed still for ``still`` ms (the answer
+drawn), or after ``most`` ms, the bound for a Python that never answers."""
 
 
 # -- accessibility ------------------------------------------------------------------

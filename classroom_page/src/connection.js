@@ -7,6 +7,16 @@
 
 const PROTOCOL = '5.3';
 
+// The requests of the page that Python has not finished with (no "idle"
+// status for them yet), whatever connection carries them; their number is
+// on <html data-loo-waiting>, "0" once Python has answered every press, so
+// that a test waits on Python's answer rather than for a guessed time.
+const waiting = new Set();
+
+function noteWaiting() {
+  if (typeof document !== 'undefined') document.documentElement.dataset.looWaiting = String(waiting.size);
+}
+
 export function uuid() {
   return crypto.randomUUID ? crypto.randomUUID().replace(/-/g, '')
     : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -86,6 +96,8 @@ export class Connection {
       parent_header: {}, metadata: metadata || {}, content, channel, buffers: buffers || [],
     };
     if (callbacks && (callbacks.iopub || callbacks.shell)) this._callbacks.set(msgId, callbacks);
+    waiting.add(msgId);
+    noteWaiting();
     this.transmit(msg);
     return msgId;
   }
@@ -115,6 +127,7 @@ export class Connection {
     const parent = (msg.parent_header || {}).msg_id;
     const type = msg.header.msg_type;
     const content = msg.content;
+    if (type === 'status' && content.execution_state === 'idle' && waiting.delete(parent)) noteWaiting();
     if (msg.channel === 'shell' || msg.channel === 'control') {
       const resolve = this._replies.get(parent);
       if (resolve) {

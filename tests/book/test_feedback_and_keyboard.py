@@ -35,7 +35,7 @@ MESSAGES = f"{SAID}, .loo-compare-now"
 _PRESS_AND_LOOK = """async () => {
   const skip = /^(New variant|New session|New deal|Start again|Reset|Show solution)$/;
   const checked = [], wrong = [];
-  const answered = (widget) => (""" + ANSWERED + """)(widget, 150, 4000);
+  const answered = (widget) => (""" + ANSWERED + """)(widget, 150, 60000);
   const shown = (el) => el.getClientRects().length && el.innerText.trim();
   for (const widget of document.querySelectorAll('.loo-widget')) {
     if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browser_support import LIVE_PAGE, in_browser, new_page, open_live
+from browser_support import LIVE_PAGE, LIVE_TIMEOUT_MS, in_browser, new_page, open_live
 
 EXERCISES_PAGE = "notebooks/exercises.html"
 STATUS = ".loo-live-status"
@@ -112,6 +112,9 @@ def test_python_that_stops_after_going_live_leaves_the_widgets_readable(site: st
             # The worker throws outside any handler, as when its memory runs out.
             page.workers[0].evaluate(
                 "() => { setTimeout(() => { throw new Error('out of memory'); }); }")
+            # The page hears of it when the worker's error event reaches it.
+            page.wait_for_function("() => document.documentElement?.dataset.looLive !== 'ready'",
+                                   timeout=LIVE_TIMEOUT_MS)
             seen["state"] = _state(page)
             seen["status"] = page.locator(STATUS).inner_text()
             seen["visible"] = trainer.is_visible() and "7♥" in trainer.inner_text()

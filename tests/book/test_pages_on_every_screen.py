@@ -86,9 +86,9 @@ def widget_pages() -> list[str]:
 _PRESS = """async () => {
   const pressed = [];
   const skip = /^(New variant|New session|New deal|Start again|Reset)$/;
-  // Resolves once the widget has changed and then stayed still for 50 ms
-  // (the answer of its Python drawn), or after 2 s without a change.
-  const answered = (widget) => (""" + ANSWERED + """)(widget, 50, 2000);
+  // Resolves once Python has answered and the widget has then stayed still for
+  // 50 ms (the answer drawn).
+  const answered = (widget) => (""" + ANSWERED + """)(widget, 50, 60000);
   for (const widget of document.querySelectorAll('.loo-widget')) {
     if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
     const buttons = [...widget.querySelectorAll('button')]
