@@ -2,13 +2,13 @@
 
 Each page of the built book that shows widgets is looked at in Debian's
 Chromium on four screens: at 1280 px, at 390 px and 360 px (phones) and at
-1280 px in the book's dark theme. A page is opened twice, at 1280 px and at
-360 px; it must go live (``document.documentElement?.dataset.looLive``
-becomes ``ready``), and is looked at, there and on the other screen of the
-pair: 1280 px in the dark theme (switched on and off again with the theme's
-own button) and 390 px (the window widened). Then the reader's presses are
-made on every widget (each button once, each menu once), and the page is
-looked at again on both screens:
+1280 px in the book's dark theme. A page is opened once, at 1280 px; it must
+go live (``document.documentElement?.dataset.looLive`` becomes ``ready``),
+and is looked at there and on the other screens in turn: 1280 px in the
+dark theme (switched on and off again with the theme's own button), 390 px
+and 360 px (the window narrowed). Then the reader's presses are made on
+every widget (each button once, each menu once), and the page is looked at
+again on every screen, in the opposite order:
 
 * nothing is clipped sideways or hidden behind an inner scroll: no widget
   part, and not the document, is wider than the room it has;
@@ -22,9 +22,9 @@ looked at again on both screens:
   serious or critical WCAG 2 A/AA violation, in the page and in any frame,
   theme elements included, once the page is live and again after the presses.
 
-One browser serves every page; each pair of screens keeps one browser
-context, so the in-browser Python is fetched once per pair and then comes
-from the cache.
+Each page is a test of its own, so that the pages can be shared out among
+pytest's workers; the pages of one worker share one browser window, so the
+in-browser Python is fetched once and then comes from the cache.
 """
 
 from __future__ import annotations
@@ -66,10 +66,19 @@ class Screen:
 
 WIDE, DARK = Screen("1280 px", 1280, 900), Screen("dark", 1280, 900, "dark")
 PHONE, SMALL_PHONE = Screen("390 px", 390, 844), Screen("360 px", 360, 800)
-PAIRS = ((WIDE, DARK), (SMALL_PHONE, PHONE))
-"""The screens, in pairs: a page is opened on the first of a pair and then looked at on both."""
+SCREENS = (WIDE, DARK, PHONE, SMALL_PHONE)
+"""The screens: a page is opened on the first and then looked at on each in turn."""
 SMALLEST_TEXT_PX = 12
 SMALLEST_TARGET_PX = 24  # WCAG 2.2's target size (minimum)
+
+
+def pages_with_code() -> list[str]:
+    """The pages whose sources hold code cells (the notebooks, and the MyST pages with a
+    ``{code-cell}``), as built pages relative to the site's root: the pages that can show
+    widgets, known before the book is built."""
+    sources = [*(ROOT / "notebooks").glob("*.ipynb"),
+               *(md for md in (ROOT / "book").glob("*.md") if "{code-cell}" in md.read_text())]
+    return sorted(str(source.relative_to(ROOT).with_suffix(".html")) for source in sources)
 
 
 def widget_pages() -> list[str]:
@@ -289,45 +298,48 @@ def browser(chromium: Any) -> Any:
     return chromium
 
 
-def test_there_are_widget_pages_to_look_at() -> None:
+def test_there_are_widget_pages_to_look_at(book: Path) -> None:
     pages = widget_pages()
     assert "notebooks/forced-ace.html" in pages and len(pages) >= 7, pages
+    # The pages looked at below are those with code, which are exactly those with widgets.
+    assert pages_with_code() == pages
 
 
-@pytest.mark.parametrize("screens", PAIRS, ids=[" and ".join(s.name for s in p) for p in PAIRS])
-def test_every_widget_page_goes_live_and_reads_well(site: str, browser: Any,
-                                                    screens: tuple[Screen, ...]) -> None:
-    first = screens[0]
+@pytest.fixture(scope="module")
+def window(browser: Any) -> Iterator[Any]:
+    """One browser window for the pages of this module, opened on the first screen: the
+    in-browser Python is fetched by the first page and comes from the cache for the others."""
+    first = SCREENS[0]
     context = browser.new_context(viewport={"width": first.width, "height": first.height})
-    page = context.new_page()
-    problems: dict[str, list[str]] = {}
     try:
-        for path in widget_pages():
-            found: list[str] = []
-            page.goto(f"{site}/{path}", wait_until="domcontentloaded")
-            with suppress(PlaywrightTimeout):  # a page that never says is reported below
-                page.wait_for_function(
-                    "() => ['ready', 'failed'].includes(document.documentElement?.dataset.looLive)",
-                    timeout=LIVE_TIMEOUT_MS)
-            state = page.evaluate("document.documentElement?.dataset.looLive")
-            if state != "ready":
-                problems[path] = [f"the page did not go live: looLive is {state!r}"]
-                continue
-            page.evaluate(_SETTLE)
-            found += look_on(page, screens, "live")
-            for frame in page.frames:
-                if not frame.is_detached() and frame.url.startswith("http"):
-                    frame.evaluate(_PRESS)
-            page.evaluate(_SETTLE)
-            for frame in page.frames[1:]:
-                if not frame.is_detached():
-                    frame.evaluate(_SETTLE)
-            found += look_on(page, screens[::-1], "after pressing")
-            if found:
-                problems[path] = found
+        yield context.new_page()
     finally:
         context.close()
-    assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("path", pages_with_code())
+def test_every_widget_page_goes_live_and_reads_well(site: str, window: Any, path: str) -> None:
+    page = window
+    first = SCREENS[0]
+    page.set_viewport_size({"width": first.width, "height": first.height})
+    page.goto(f"{site}/{path}", wait_until="domcontentloaded")
+    with suppress(PlaywrightTimeout):  # a page that never says is reported below
+        page.wait_for_function(
+            "() => ['ready', 'failed'].includes(document.documentElement?.dataset.looLive)",
+            timeout=LIVE_TIMEOUT_MS)
+    state = page.evaluate("document.documentElement?.dataset.looLive")
+    assert state == "ready", f"the page did not go live: looLive is {state!r}"
+    page.evaluate(_SETTLE)
+    found = look_on(page, SCREENS, "live")
+    for frame in page.frames:
+        if not frame.is_detached() and frame.url.startswith("http"):
+            frame.evaluate(_PRESS)
+    page.evaluate(_SETTLE)
+    for frame in page.frames[1:]:
+        if not frame.is_detached():
+            frame.evaluate(_SETTLE)
+    found += look_on(page, SCREENS[::-1], "after pressing")
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
 
 
 def test_the_accessibility_checker_is_not_part_of_the_site() -> None:
