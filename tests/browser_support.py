@@ -320,7 +320,7 @@ ANSWERED = """(widget, still, most) => new Promise(resolve => {
     let changed = started;
     const seen = new MutationObserver(() => { changed = performance.now(); });
     seen.observe(widget, {subtree: true, childList: true, attributes: true, characterData: true});
-    const answering = () => (document.documentElement.dataset.looWaiting || '0') !== '0';
+    const answering = () => (document.documentElement?.dataset.looWaiting || '0') !== '0';
     (function tick() {
       const now = performance.now();
       if ((!answering() && now - changed >= still) || now - started >= most) {

@@ -334,12 +334,12 @@ def test_two_students_answer_and_the_teacher_sees_both_at_once(server: Server) -
 
 
 _BACK = """({ticks, seen}) => {
-  const root = document.documentElement.dataset;
+  const root = document.documentElement?.dataset;  // none for a moment while the page reloads
   const bar = document.querySelector('.loo-class-bar[data-loo-kept="all"]');
   const exercise = [...document.querySelectorAll('.loo-exercise')]
     .find((one) => one.textContent.includes('Exercise 1:'));
   const mark = exercise && exercise.querySelector('[data-loo-checked]');
-  if (root.looClassroom !== 'live' || !bar || !mark || exercise.querySelector('.loo-pending')) {
+  if (root?.looClassroom !== 'live' || !bar || !mark || exercise.querySelector('.loo-pending')) {
     return false;
   }
   const now = [...exercise.querySelectorAll('.loo-form input[type="checkbox"]')]

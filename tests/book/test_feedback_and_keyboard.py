@@ -89,7 +89,7 @@ _TABLE_AND_BUTTONS = """() => {
 def _open(page: Any, site: str, path: str) -> None:
     page.goto(f"{site}/{path}", wait_until="domcontentloaded")
     page.wait_for_function(LIVE, timeout=LIVE_TIMEOUT_MS)
-    assert page.evaluate("document.documentElement.dataset.looLive") == "ready", path
+    assert page.evaluate("document.documentElement?.dataset.looLive") == "ready", path
     page.evaluate(SETTLE)
 
 

@@ -120,7 +120,7 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         trainer.locator("button", has_text="7♥").click()
         expect(status).to_contain_text("answered as soon as Python is ready")
         # The page counts the requests Python has not answered yet (data-loo-waiting).
-        assert page.evaluate("document.documentElement.dataset.looWaiting") not in (None, "0")
+        assert page.evaluate("document.documentElement?.dataset.looWaiting") not in (None, "0")
         assert saved.is_hidden()
         assert trainer.locator(".loo-refused").count() == 0
         # The worker asks for Pyodide's WebAssembly and standard library at
@@ -152,7 +152,7 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         trainer.locator(".loo-ok").wait_for(timeout=30_000)
         assert trainer.locator(".loo-refused").count() == 0
         assert trainer.locator("button", has_text="A♥").count() == 0, "A♥ should have left A's hand"
-        page.wait_for_function("() => document.documentElement.dataset.looWaiting === '0'",
+        page.wait_for_function("() => document.documentElement?.dataset.looWaiting === '0'",
                                timeout=30_000)
 
         # A first visit never fetches the saved memory (a reader's second does).
