@@ -45,13 +45,7 @@ from .actions import Announce, CivilLead, Exchange, Play, Seat
 from .cards import CARDS, Card, Suit, sort_hand
 from .errors import LooError, MalformedRecord, RuleError
 from .games import GameSpec, RecordDeal, register
-from .legality import (
-    Announcement,
-    explain_pam_announcement,
-    explain_pam_card,
-    pam_announcements,
-    pam_cards,
-)
+from .legality import Announcement, pam_announcements, pam_cards
 from .machine import (
     DealMachine,
     Phase,
@@ -60,6 +54,7 @@ from .machine import (
     seats_from_left,
     shuffle_and_cut,
 )
+from .pam_explain import explain_pam_announcement, explain_pam_card
 from .profiles import PAM, describe
 from .record_fields import (
     NO_CIVIL,

@@ -20,15 +20,12 @@ from typing import Any, Final
 from .actions import Action, Seat
 from .cards import Card
 from .errors import LooError, MalformedRecord, RuleError
+from .explain import explain_card
 from .games import GameSpec, RecordDeal, game_of, register
 from .legality import (
     Announcement,
     DealerCase,
     dealer_case_of,
-    explain_announcement,
-    explain_card,
-    explain_simple_announcement,
-    explain_variant_card,
     legal_follows,
     legal_leads,
     limited_announcements,
@@ -49,7 +46,14 @@ from .record_fields import (
     read_tricks,
     refuse_hand_names,
 )
-from .rules import LIMITED, Profile, RuleId, RuleKey, VariantRuleId
+from .rules import LIMITED, Profile, RuleId, RuleKey
+from .three_card_explain import (
+    explain_announcement,
+    explain_simple_announcement,
+    explain_variant_card,
+    no_exchanges,
+    turned_stays,
+)
 from .words import kind_of
 
 
@@ -280,11 +284,9 @@ class DealState(DealMachine):
 
     def _exchange_barred(self, name: str, take_turned: bool) -> tuple[RuleKey, str] | None:
         if take_turned:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} cannot take the turned card: in three-card Loo it stays on the table."
-            )
+            return turned_stays(name)
         if not self.profile.irish:
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange: this game has no exchanges."
+            return no_exchanges(name)
         return None
 
     def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo_tutor.engine import legality
+from loo_tutor.engine import explain, legality, three_card_explain
 from loo_tutor.engine.cards import Suit, full_deck, parse_card
 from loo_tutor.engine.errors import MalformedRecord, RuleError
 from loo_tutor.engine.legality import Announcement
@@ -651,8 +651,8 @@ def test_the_fast_path_gives_the_general_paths_cards_and_announcements(rules: Pr
                     for card in (c for c in hand if c not in general[1]):
                         args = ("X", card, hand, state.trick, state.trump, state.ace_duty,
                                 state.indicator)
-                        assert (legality.explain_card(*args)
-                                == legality.explain_variant_card(rules, *args))
+                        assert (explain.explain_card(*args)
+                                == three_card_explain.explain_variant_card(rules, *args))
             options = state.legal_actions()
             passing = Announce(state.current_player(), PASS)  # type: ignore[arg-type]
             action = passing if passing in options and rng.random() < 0.6 else rng.choice(options)
