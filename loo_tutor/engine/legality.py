@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import ACE, KING, Card, Suit
-from .rules import Profile, RuleId
+from .rules import PamParams, RuleId, ThreeCardParams
 
 
 class Announcement(str, enum.Enum):
@@ -103,12 +103,12 @@ def limited_announcements(case: DealerCase | None, miss_free: bool) -> list[Anno
     return [_STAND, _PASS, _MISS] if miss_free else [_STAND, _PASS]
 
 
-def variant_announcements(profile: Profile, case: DealerCase | None, has_miss: bool,
+def variant_announcements(params: ThreeCardParams, case: DealerCase | None, has_miss: bool,
                           miss_free: bool, single_pot: bool, turned: Suit) -> list[Announcement]:
     """The announcements open to a player under any profile's options (SPEC §4, §11.1).
 
     Args:
-        profile: the rules played.
+        params: the options of three-card Loo played.
         case: the dealer's row of the table, or ``None`` for any other player.
         has_miss: whether the deal has a miss (Irish Loo has none).
         miss_free: whether nobody has taken the miss yet.
@@ -117,14 +117,14 @@ def variant_announcements(profile: Profile, case: DealerCase | None, has_miss: b
     """
     if single_pot:  # only the dealer's left speaks, and may not pass
         return [_STAND, _MISS]
-    no_pass = profile.club_law and turned is Suit.CLUBS
+    no_pass = params.club_law and turned is Suit.CLUBS
     calls = [_STAND] if no_pass else [_STAND, _PASS]
     if has_miss and miss_free:
         calls.append(_MISS)
     if case is _SOLE_STAND:
         if not has_miss:  # Irish Loo: no miss to defend with, so the dealer stands
             return [_STAND]
-        return [_DEFEND] if profile.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
+        return [_DEFEND] if params.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
     if case is _SOLE_MISS:
         return [_STAND] if no_pass else [_STAND, _PASS]
     return calls
@@ -289,7 +289,7 @@ def highest_trump(hand: Sequence[Card], trump: Suit, pam: Card | None = None) ->
     return max(trumps, key=lambda card: card.rank) if trumps else None
 
 
-def variant_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card],
+def variant_cards(params: ThreeCardParams, hand: Sequence[Card], trick: Sequence[Card],
                   trump: Suit | None, ace_duty: bool, indicator: Card, leads_done: int,
                   players_in: int) -> list[Card]:
     """The cards a player may play under any three-card profile's options (SPEC §11.1).
@@ -301,7 +301,7 @@ def variant_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card],
     trump (V-TWO-TOP-TRUMP); else :func:`legal_leads`.
 
     Args:
-        profile: the rules played.
+        params: the options of three-card Loo played.
         hand: the cards the player holds (two or more).
         trick: the cards of the trick so far, empty for a lead.
         trump: the trump suit if known, else ``None``.
@@ -311,12 +311,12 @@ def variant_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card],
         players_in: how many players are in the deal.
     """
     if trick:
-        if profile.heading:
+        if params.heading:
             return legal_follows(hand, trick, trump)
         return follow_suit(hand, trick)
-    if profile.trump_leads is not None and leads_done >= profile.trump_leads:
+    if params.trump_leads is not None and leads_done >= params.trump_leads:
         return list(hand)
-    if profile.two_player_top_trump and trump is not None and players_in == 2:
+    if params.two_player_top_trump and trump is not None and players_in == 2:
         top = highest_trump(hand, trump)
         if top is not None:
             return [top]
@@ -345,7 +345,7 @@ def civil_hand(hand: Sequence[Card], trump: Suit | None, pam: Card, civil: bool)
     return list(hand)
 
 
-def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], trump: Suit,
+def pam_cards(params: PamParams, hand: Sequence[Card], trick: Sequence[Card], trump: Suit,
               pam: Card, duty_indicator: Card, leads_done: int, civil: bool) -> list[Card]:
     """The cards a player of Pam Loo may play, as the profile's duty set has them.
 
@@ -355,7 +355,7 @@ def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], tru
     played to any trick. In a civil trick Pam is kept back (:func:`civil_hand`).
 
     Args:
-        profile: the rules played.
+        params: the options of Pam Loo played.
         hand: the cards the player holds (two or more).
         trick: the cards of the trick so far, empty for a lead.
         trump: the trump suit.
@@ -365,7 +365,7 @@ def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], tru
         leads_done: how many tricks have been finished.
         civil: whether this trick was led with "Pam, be civil".
     """
-    three_card = profile.pam_duties == "three-card"
+    three_card = params.pam_duties == "three-card"
     if not trick:
         if three_card:
             return legal_leads(hand, trump, True, duty_indicator, pam)

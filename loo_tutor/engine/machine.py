@@ -114,8 +114,10 @@ class DealMachine:
     ``_announce``, ``_call_refusal``), its duties in play (``_open_cards``,
     ``_card_refusal``), its flush (``_take_flush``), who plays for the pool
     unpaid (``_not_paid``, ``_flush_spared``) and a fresh copy of its start
-    (``_fresh``). Pam, where there is one, is a card the legality functions
-    are handed (``pam``).
+    (``_fresh``). What its params change here it says through hooks
+    (``_exchanges_played``, ``_dealer_takes_trump``, ``_reveals_at_once``,
+    ``_undivided``), so that the machine reads no game's options. Pam, where
+    there is one, is a card the legality functions are handed (``pam``).
 
     Attributes:
         profile: the rules played.
@@ -271,7 +273,7 @@ class DealMachine:
             winners.append(trick.winner)
         return settle(self.profile, self.pool, self.stakes, self.HAND_SIZE, self.active,
                       winners, self.collected_by, self._not_paid(),  # type: ignore[arg-type]
-                      self._flush_spared())
+                      self._flush_spared(), self._undivided())
 
     def next_pool(self) -> Fraction:
         """The pool the next deal starts play with, once this one is over (R-CARRY, R-POOL).
@@ -303,7 +305,7 @@ class DealMachine:
         """Whether the player to exchange may take the turned card (the dealer, under
         Pam Loo's ``dealer_takes_trump``: a choice, never a duty)."""
         return (self.phase is _EXCHANGE and self._turn == self.dealer
-                and self.profile.dealer_takes_trump)
+                and self._dealer_takes_trump())
 
     def legal_exchanges(self) -> list[tuple[Card, ...]]:
         """The sets of cards the player to act may discard, keeping all first.
@@ -488,7 +490,7 @@ class DealMachine:
 
     def _close_announcements(self) -> None:
         """After the announcements: exchanges, a flush, or the first trick."""
-        if self.EXCHANGES or self.profile.irish:
+        if self.EXCHANGES or self._exchanges_played():
             self.phase = _EXCHANGE
             self._turn = self.active[0]
         else:
@@ -557,7 +559,7 @@ class DealMachine:
             self.held[seat] = hand[:i] + hand[i + 1:]
         cards = self.trick
         cards.append(card)
-        if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:
+        if self.trump is None and card.suit is not cards[0].suit and self._reveals_at_once():
             self.trump = self.indicator.suit
             self.revealed_after = len(self.tricks) + 1
         seats = self._round
@@ -588,6 +590,28 @@ class DealMachine:
 
     def _name(self, seat: Seat) -> str:
         return self.players[seat]
+
+    # What a game's options change in the machine every game shares; a game
+    # whose params have no such option keeps the defaults.
+
+    def _exchanges_played(self) -> bool:
+        """Whether this deal has exchanges with the stock besides a game's ``EXCHANGES``
+        (three-card Loo's ``irish``)."""
+        return False
+
+    def _dealer_takes_trump(self) -> bool:
+        """Whether the dealer may take the turned card in an exchange (Pam Loo's
+        ``dealer_takes_trump``)."""
+        return False
+
+    def _reveals_at_once(self) -> bool:
+        """Whether a hidden trump is turned the moment a card fails to follow
+        (three-card Loo's ``reveal``: ``immediate``), not after the trick."""
+        return False
+
+    def _undivided(self) -> bool:
+        """Whether only a player winning every trick is paid (V-UNDIVIDED)."""
+        return False
 
     def _not_paid(self) -> tuple[Seat, ...]:
         """Players in the deal who play for the pool and are neither paid nor looed."""
@@ -695,7 +719,7 @@ class DealMachine:
                          ) -> tuple[RuleKey, str] | None:
         """Too many cards discarded, or the turned card taken where it may not be."""
         if take_turned and not self.may_take_turned():
-            return turned_not_open(name, self.profile.dealer_takes_trump)
+            return turned_not_open(name, self._dealer_takes_trump())
         if take_turned and not cards:
             return turned_without_discard(name)
         limit = self.exchange_limit(take_turned)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from .cards import Card, Suit
 from .explain import cards_shown, explain_card
 from .legality import Announcement, civil_hand, trumps_held
-from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .rules import PamParams, RuleId, RuleKey, VariantRuleId
 
 
 def explain_pam_announcement(name: str, call: Announcement) -> tuple[RuleKey, str]:
@@ -23,7 +23,7 @@ def explain_pam_announcement(name: str, call: Announcement) -> tuple[RuleKey, st
     )
 
 
-def explain_pam_card(profile: Profile, name: str, card: Card, hand: Sequence[Card],
+def explain_pam_card(params: PamParams, name: str, card: Card, hand: Sequence[Card],
                      trick: Sequence[Card], trump: Suit, pam: Card, duty_indicator: Card,
                      civil: bool) -> tuple[RuleKey, str]:
     """The rule a card of Pam Loo breaks and a sentence saying what it requires.
@@ -37,7 +37,7 @@ def explain_pam_card(profile: Profile, name: str, card: Card, hand: Sequence[Car
             f"be civil\", and {name} holds another trump to play instead."
         )
     rule, message = explain_card(name, card, playable, trick, trump,
-                                 profile.pam_duties == "three-card", duty_indicator, pam)
+                                 params.pam_duties == "three-card", duty_indicator, pam)
     if trick and trick[0] is pam and rule is RuleId.FOLLOW:
         trumps = cards_shown(trumps_held(hand, trump, pam))
         return VariantRuleId.PAM, (

@@ -13,7 +13,7 @@ from typing import Final
 from .cards import Card, Suit
 from .explain import explain_card
 from .legality import Announcement, DealerCase, highest_trump, legal_leads
-from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .rules import RuleId, RuleKey, ThreeCardParams, VariantRuleId
 
 _PASS: Final = Announcement.PASS
 _MISS: Final = Announcement.MISS
@@ -22,7 +22,7 @@ _SOLE_STAND: Final = DealerCase.SOLE_STAND
 _SOLE_MISS: Final = DealerCase.SOLE_MISS
 
 
-def explain_announcement(profile: Profile, name: str, call: Announcement,
+def explain_announcement(params: ThreeCardParams, name: str, call: Announcement,
                          case: DealerCase | None, has_miss: bool, miss_taker: str | None,
                          turned: Suit) -> tuple[RuleKey, str]:
     """The rule an announcement breaks and a sentence saying what it requires.
@@ -33,7 +33,7 @@ def explain_announcement(profile: Profile, name: str, call: Announcement,
     """
     if not has_miss and (call is _MISS or call is _DEFEND):
         return RuleId.ANN_CHOICES, f"{name} may only stand or pass: this deal has no miss."
-    if call is _PASS and profile.club_law and turned is Suit.CLUBS:
+    if call is _PASS and params.club_law and turned is Suit.CLUBS:
         return VariantRuleId.CLUB_LAW, (
             f"{name} may not pass: a club was turned for trumps, and under club law "
             "everyone plays."
@@ -42,7 +42,7 @@ def explain_announcement(profile: Profile, name: str, call: Announcement,
         if not has_miss:
             must = ("may not pass: there is no miss to defend with, so the dealer stands "
                     "and plays")
-        elif profile.dealer_defends_sole:
+        elif params.dealer_defends_sole:
             must = "must defend the pool with the miss"
         else:
             must = "may not pass: the dealer must stand, take the miss or defend the pool"
@@ -65,18 +65,18 @@ def explain_announcement(profile: Profile, name: str, call: Announcement,
     return RuleId.DEFEND, f"{name} may not defend: {why}."
 
 
-def explain_simple_announcement(profile: Profile, name: str, speaks: bool, left: str
+def explain_simple_announcement(params: ThreeCardParams, name: str, speaks: bool, left: str
                                 ) -> tuple[RuleKey, str]:
     """Why a player may not announce so in a simple deal (R-ANN-SIMPLE, V-SINGLE-POT).
 
     Args:
-        profile: the rules played.
+        params: the options of three-card Loo played.
         name: who announced.
         speaks: whether it is this player's turn to make the single pot's one
             announcement.
         left: the name of the player on the dealer's left.
     """
-    if not profile.single_pot_miss:
+    if not params.single_pot_miss:
         return RuleId.ANN_SIMPLE, (
             f"{name} cannot announce: a simple deal has no announcements and everyone plays."
         )
@@ -90,7 +90,7 @@ def explain_simple_announcement(profile: Profile, name: str, speaks: bool, left:
     )
 
 
-def explain_variant_card(profile: Profile, name: str, card: Card, hand: Sequence[Card],
+def explain_variant_card(params: ThreeCardParams, name: str, card: Card, hand: Sequence[Card],
                          trick: Sequence[Card], trump: Suit | None, ace_duty: bool,
                          indicator: Card) -> tuple[RuleKey, str]:
     """:func:`~loo_tutor.engine.explain.explain_card` under a three-card profile's options.
@@ -99,7 +99,7 @@ def explain_variant_card(profile: Profile, name: str, card: Card, hand: Sequence
     out. A lead that limited Loo would allow is refused only by
     V-TWO-TOP-TRUMP.
     """
-    if (profile.two_player_top_trump and not trick and card in hand and trump is not None
+    if (params.two_player_top_trump and not trick and card in hand and trump is not None
             and card in legal_leads(hand, trump, ace_duty, indicator)):
         top = highest_trump(hand, trump)
         assert top is not None
