@@ -92,7 +92,7 @@ _MACHINE_FIELDS: Final = (
     "profile", "players", "dealer", "order", "carried", "stakes", "pool", "hands", "indicator",
     "trump", "pam", "stock", "stock_size", "revealed_after", "announcements", "exchanges",
     "civil", "held", "active", "collected_by", "tricks", "trick", "leader", "phase", "_turn",
-    "_rounds", "_round",
+    "_rounds", "_round", "_reveal_at_once", "_pay_undivided",
 )
 
 
@@ -115,9 +115,11 @@ class DealMachine:
     ``_card_refusal``), its flush (``_take_flush``), who plays for the pool
     unpaid (``_not_paid``, ``_flush_spared``) and a fresh copy of its start
     (``_fresh``). What its params change here it says through hooks
-    (``_exchanges_played``, ``_dealer_takes_trump``, ``_reveals_at_once``,
-    ``_undivided``), so that the machine reads no game's options. Pam, where
-    there is one, is a card the legality functions are handed (``pam``).
+    (``_exchanges_played``, ``_dealer_takes_trump``) and, where the machine
+    asks in every deal, through two flags it sets after ``_seat``
+    (``_reveal_at_once``, ``_pay_undivided``), so that the machine reads no
+    game's options. Pam, where there is one, is a card the legality functions
+    are handed (``pam``).
 
     Attributes:
         profile: the rules played.
@@ -183,6 +185,12 @@ class DealMachine:
     _turn: Seat | None
     _rounds: dict[Seat, tuple[Seat, ...]]
     _round: tuple[Seat, ...]
+    _reveal_at_once: bool
+    """Whether a hidden trump is turned the moment a card fails to follow, not after
+    the trick (R-REVEAL; three-card Loo's ``reveal: immediate``). False unless the game sets it."""
+    _pay_undivided: bool
+    """Whether only a player winning every trick is paid (V-UNDIVIDED; three-card
+    Loo's ``undivided``). False unless the game sets it."""
 
     def _seat(self, profile: Profile, players: Sequence[str], dealer: Seat, carried: Fraction,
               dealt: Sequence[tuple[Card, ...]], indicator: Card, stock: tuple[Card, ...],
@@ -217,6 +225,7 @@ class DealMachine:
         self.leader = None
         self._rounds = {}
         self._round = ()
+        self._reveal_at_once = self._pay_undivided = False
         self.phase = _ANNOUNCE
         self._turn = self.order[0]
 
@@ -273,7 +282,7 @@ class DealMachine:
             winners.append(trick.winner)
         return settle(self.profile, self.pool, self.stakes, self.HAND_SIZE, self.active,
                       winners, self.collected_by, self._not_paid(),  # type: ignore[arg-type]
-                      self._flush_spared(), self._undivided())
+                      self._flush_spared(), self._pay_undivided)
 
     def next_pool(self) -> Fraction:
         """The pool the next deal starts play with, once this one is over (R-CARRY, R-POOL).
@@ -559,7 +568,7 @@ class DealMachine:
             self.held[seat] = hand[:i] + hand[i + 1:]
         cards = self.trick
         cards.append(card)
-        if self.trump is None and card.suit is not cards[0].suit and self._reveals_at_once():
+        if self.trump is None and card.suit is not cards[0].suit and self._reveal_at_once:
             self.trump = self.indicator.suit
             self.revealed_after = len(self.tricks) + 1
         seats = self._round
@@ -602,15 +611,6 @@ class DealMachine:
     def _dealer_takes_trump(self) -> bool:
         """Whether the dealer may take the turned card in an exchange (Pam Loo's
         ``dealer_takes_trump``)."""
-        return False
-
-    def _reveals_at_once(self) -> bool:
-        """Whether a hidden trump is turned the moment a card fails to follow
-        (three-card Loo's ``reveal``: ``immediate``), not after the trick."""
-        return False
-
-    def _undivided(self) -> bool:
-        """Whether only a player winning every trick is paid (V-UNDIVIDED)."""
         return False
 
     def _not_paid(self) -> tuple[Seat, ...]:

@@ -114,17 +114,22 @@ class DealState(DealMachine):
                  stock: tuple[Card, ...] = ()) -> None:
         """A deal at its start; see :func:`start_deal`, which callers use."""
         count = len(players)
-        self._params = params = params_of(profile)
+        params = profile.params
+        if not isinstance(params, ThreeCardParams):  # inline: a deal starts in every check
+            params = params_of(profile)  # refused
+        self._params = params
         kind = _deal_kind(carried, params)
         self._seat(profile, players, dealer, carried, dealt, indicator, stock,
                    3 * count + (3 if spare is not None else 0) + 1)
         self.kind = kind
         self.miss = spare
+        self._reveal_at_once = params.reveal_immediate
+        self._pay_undivided = params.undivided
         # R-LEAD-ACE binds whenever trumps are turned at the start: a double deal, or a
         # single pot with a miss (SPEC §11.1); V-SIMPLE-ACE extends it past a reveal.
         self.ace_duty = kind is _DOUBLE or params.simple_ace_duty or spare is not None
         self.miss_taker = self.defender = self.flush = None
-        self._limited_duties = params.limited_duties
+        self._limited_duties = profile.limited_duties  # worked out once per profile
         if kind is _SIMPLE and spare is None:
             self.trump = None
             self.active = self.order
@@ -198,12 +203,6 @@ class DealState(DealMachine):
 
     def _exchanges_played(self) -> bool:
         return self._params.irish
-
-    def _reveals_at_once(self) -> bool:
-        return self._params.reveal_immediate
-
-    def _undivided(self) -> bool:
-        return self._params.undivided
 
     def dealer_case(self) -> DealerCase | None:
         """Which row of the dealer's decision table applies (SPEC §4).
@@ -474,7 +473,7 @@ RECORD_WORDS: Final[dict[str, dict[str, Announcement]]] = {"blenheim": {"resign"
 Blenheim rules say ``resign`` for passing (SPEC §11.3)."""
 
 def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, int],
-                  dealer: int, kind: DealKind, profile: Profile
+                  dealer: int, kind: DealKind, profile: Profile, params: ThreeCardParams
                   ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
                       tuple[Card, ...]]:
     deck, hands = record.get("deck"), record.get("hands")
@@ -489,7 +488,7 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
         if len(set(cards)) != 52:
             twice = next(c for c in cards if cards.count(c) > 1)
             raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
-        stock = undealt(cards, len(players), kind, profile) if params_of(profile).irish else ()
+        stock = undealt(cards, len(players), kind, profile) if params.irish else ()
         return (*split_deck(cards, len(players), dealer, kind, profile), stock)
     if hands is None or not is_mapping(hands):
         raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
@@ -509,7 +508,6 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
         if hands.keys() != seat.keys():  # an odd name is refused before an odd card
             refuse_hand_names(hands, players, seat)
         by_seat.append(read_cards(given, "hands", name, 3))
-    params = params_of(profile)
     if profile.is_limited or (not params.irish and not params.single_pot_miss):
         if kind is _DOUBLE and miss_text is None:
             raise MalformedRecord(
@@ -541,8 +539,12 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
 def read_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
               dealer: int, carried: Fraction, profile: Profile) -> RecordDeal:
     """The deal of a three-card record: hands and the miss as the deal's kind needs them."""
-    kind = deal_kind(carried, profile)
-    hands, miss, indicator, stock = _record_cards(record, players, seat, dealer, kind, profile)
+    params = profile.params
+    if not isinstance(params, ThreeCardParams):  # inline, as in DealState
+        params = params_of(profile)  # refused
+    kind = _deal_kind(carried, params)
+    hands, miss, indicator, stock = _record_cards(record, players, seat, dealer, kind, profile,
+                                                  params)
     start = start_deal(players, dealer, carried, hands, miss, indicator, profile, stock)
     announce = read_announce(record.get("announce"), seat, kind is _SIMPLE and miss is None,
                              RECORD_WORDS.get(profile.name))
@@ -567,6 +569,8 @@ of its own (SPEC §11: an option is never accepted and then ignored)."""
 
 def record_keys(profile: Profile) -> tuple[str, ...]:
     """The keys a record of a deal under ``profile`` may have."""
+    if profile.is_limited:  # no params to ask
+        return RECORD_KEYS
     return IRISH_RECORD_KEYS if params_of(profile).irish else RECORD_KEYS
 
 
