@@ -31,7 +31,7 @@ from .cards import Card
 from .errors import LooError
 from .legality import Announcement
 from .machine import DealMachine
-from .rules import Profile
+from .rules import GameParams, Profile
 
 DealStart = Callable[[Sequence[str], Seat, Fraction | int, random.Random, Profile], DealMachine]
 """The function that starts a deal of a game. It shuffles, cuts and deals for the
@@ -74,6 +74,10 @@ class GameSpec:
         read_deal: read the deal of a record of this game (its hands, the
             cards of its own, announcements, tricks) and build it at its
             start; refusals are :class:`~loo_tutor.engine.errors.MalformedRecord`.
+        params: the game's params dataclass, which holds its ``options``
+            (:class:`~loo_tutor.engine.rules.ThreeCardParams`,
+            :class:`~loo_tutor.engine.rules.PamParams`): every profile of the
+            game has one as its ``params``.
         bundles: the profiles of this game a record may name with one word
             (``rules: pam``), besides the engine's own
             (:data:`loo_tutor.engine.profiles.BUNDLES`).
@@ -87,6 +91,7 @@ class GameSpec:
     kind_name: Callable[[DealMachine], str]
     read_deal: DealReader
     add_result: Callable[[DealMachine, Any], None]  # the result: a CheckResult, a dict
+    params: type[GameParams]
     bundles: tuple[Profile, ...] = ()
 
 
@@ -97,11 +102,16 @@ def register(spec: GameSpec) -> GameSpec:
     """Register a game; its module calls this once, when imported.
 
     Raises:
-        LooError: a game of that name is registered already, or the game
-            claims an option another game owns.
+        LooError: a game of that name is registered already, the game
+            claims an option another game owns, or one of its bundles has
+            params of another kind than the game's.
     """
     if spec.name in _GAMES:
         raise LooError(f"a game named {spec.name!r} is registered already")
+    for profile in spec.bundles:
+        if not isinstance(profile.params, spec.params):
+            raise LooError(f"the {profile.name} profile's params are no "
+                           f"{spec.params.__name__}, the params of {spec.title}")
     for other in _GAMES.values():
         shared = sorted(spec.options & other.options)
         if shared:

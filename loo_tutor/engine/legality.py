@@ -5,7 +5,9 @@ trump suit, the profile's options, and in five-card Loo the card that is Pam),
 so the same logic serves the deal state, the checker and the trainers. The
 deal machines (:class:`~loo_tutor.engine.state.DealState`,
 :class:`~loo_tutor.engine.pam.PamState`) only ask them; nothing else decides
-legality.
+legality. Why a duty refuses a card or an announcement is said by the
+games' explain modules (:mod:`loo_tutor.engine.explain` and the one beside
+each game), which ask these functions.
 
 Limited Loo's duties have a fast path of their own (:func:`legal_leads`,
 :func:`legal_follows`, ``limited_announcements``), taken when the profile says
@@ -17,10 +19,6 @@ tests hold the two paths to the same answers.
 Pam (``pam``, ``None`` in three-card Loo) is a trump whatever its own suit,
 ranked above the ace of trumps (V-PAM): it follows a trump lead, is not a card
 of its own suit, and wins any trick it is played to.
-
-A wrong card is attributed to the first duty of the chain it breaks
-(R-PLAY-HAND, then R-LEAD-TRUMP and R-LEAD-ACE for a lead, R-FOLLOW and
-R-HEAD or R-TRUMP-WIN for a follower); see :ref:`r-play-hand`.
 """
 
 from __future__ import annotations
@@ -30,7 +28,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import ACE, KING, Card, Suit
-from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .rules import PamParams, RuleId, ThreeCardParams
 
 
 class Announcement(str, enum.Enum):
@@ -105,12 +103,12 @@ def limited_announcements(case: DealerCase | None, miss_free: bool) -> list[Anno
     return [_STAND, _PASS, _MISS] if miss_free else [_STAND, _PASS]
 
 
-def variant_announcements(profile: Profile, case: DealerCase | None, has_miss: bool,
+def variant_announcements(params: ThreeCardParams, case: DealerCase | None, has_miss: bool,
                           miss_free: bool, single_pot: bool, turned: Suit) -> list[Announcement]:
     """The announcements open to a player under any profile's options (SPEC §4, §11.1).
 
     Args:
-        profile: the rules played.
+        params: the options of three-card Loo played.
         case: the dealer's row of the table, or ``None`` for any other player.
         has_miss: whether the deal has a miss (Irish Loo has none).
         miss_free: whether nobody has taken the miss yet.
@@ -119,85 +117,17 @@ def variant_announcements(profile: Profile, case: DealerCase | None, has_miss: b
     """
     if single_pot:  # only the dealer's left speaks, and may not pass
         return [_STAND, _MISS]
-    no_pass = profile.club_law and turned is Suit.CLUBS
+    no_pass = params.club_law and turned is Suit.CLUBS
     calls = [_STAND] if no_pass else [_STAND, _PASS]
     if has_miss and miss_free:
         calls.append(_MISS)
     if case is _SOLE_STAND:
         if not has_miss:  # Irish Loo: no miss to defend with, so the dealer stands
             return [_STAND]
-        return [_DEFEND] if profile.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
+        return [_DEFEND] if params.dealer_defends_sole else [_STAND, _MISS, _DEFEND]
     if case is _SOLE_MISS:
         return [_STAND] if no_pass else [_STAND, _PASS]
     return calls
-
-
-def explain_announcement(profile: Profile, name: str, call: Announcement,
-                         case: DealerCase | None, has_miss: bool, miss_taker: str | None,
-                         turned: Suit) -> tuple[RuleKey, str]:
-    """The rule an announcement breaks and a sentence saying what it requires.
-
-    Call only for the player whose turn it is to announce, with an
-    announcement that is not open to them; ``case`` is ``None`` unless that
-    player is the dealer, and ``miss_taker`` names who took the miss, if anybody.
-    """
-    if not has_miss and (call is _MISS or call is _DEFEND):
-        return RuleId.ANN_CHOICES, f"{name} may only stand or pass: this deal has no miss."
-    if call is _PASS and profile.club_law and turned is Suit.CLUBS:
-        return VariantRuleId.CLUB_LAW, (
-            f"{name} may not pass: a club was turned for trumps, and under club law "
-            "everyone plays."
-        )
-    if case is _SOLE_STAND:  # only passing is refused, unless the dealer must defend
-        if not has_miss:
-            must = ("may not pass: there is no miss to defend with, so the dealer stands "
-                    "and plays")
-        elif profile.dealer_defends_sole:
-            must = "must defend the pool with the miss"
-        else:
-            must = "may not pass: the dealer must stand, take the miss or defend the pool"
-        return RuleId.ANN_DEALER_SOLE_STAND, (
-            f"{name}, dealing against a single player who stood, {must}."
-        )
-    if call is _MISS:
-        return RuleId.ANN_MISS_ONCE, (
-            f"{name} cannot take the miss: {miss_taker} has already taken it, and it "
-            "goes only to the first player who asks."
-        )
-    if case is _SOLE_MISS:
-        return RuleId.ANN_DEALER_SOLE_MISS, (
-            f"{name}, dealing against a single player who took the miss, may not "
-            "defend: the dealer may only stand or pass."
-        )
-    why = ("only the dealer may, and only against a single player who stood" if case is None
-           else "two or more players are in, and the dealer may defend only against a single "
-           "player who stood")
-    return RuleId.DEFEND, f"{name} may not defend: {why}."
-
-
-def explain_simple_announcement(profile: Profile, name: str, speaks: bool, left: str
-                                ) -> tuple[RuleKey, str]:
-    """Why a player may not announce so in a simple deal (R-ANN-SIMPLE, V-SINGLE-POT).
-
-    Args:
-        profile: the rules played.
-        name: who announced.
-        speaks: whether it is this player's turn to make the single pot's one
-            announcement.
-        left: the name of the player on the dealer's left.
-    """
-    if not profile.single_pot_miss:
-        return RuleId.ANN_SIMPLE, (
-            f"{name} cannot announce: a simple deal has no announcements and everyone plays."
-        )
-    if speaks:
-        return VariantRuleId.SINGLE_POT, (
-            f"{name} may only stand or take the miss: in a single pot nobody passes."
-        )
-    return VariantRuleId.SINGLE_POT, (
-        f"{name} cannot announce: in a single pot everyone plays, and only {left}, on the "
-        "dealer's left, may first swap for the miss."
-    )
 
 
 PAM_RANK: Final = ACE + 1
@@ -359,64 +289,7 @@ def highest_trump(hand: Sequence[Card], trump: Suit, pam: Card | None = None) ->
     return max(trumps, key=lambda card: card.rank) if trumps else None
 
 
-def explain_card(name: str, card: Card, hand: Sequence[Card], trick: Sequence[Card],
-                 trump: Suit | None, ace_duty: bool, indicator: Card,
-                 pam: Card | None = None) -> tuple[RuleId, str]:
-    """The rule a card breaks and a sentence saying what it requires.
-
-    Call only for a card that is not legal here; the first broken link of the
-    duty chain is reported. Cards are named as the reader sees them (7♥).
-    """
-    if card not in hand:
-        held = _list(hand)
-        return RuleId.PLAY_HAND, (
-            f"{name} cannot play {card.shown}: it is not in the hand {name} is playing ({held})."
-        )
-    if not trick:
-        assert trump is not None
-        trumps = _of_suit(hand, trump, trump, pam)
-        if card not in trumps:
-            return RuleId.LEAD_TRUMP, (
-                f"{name} may not lead {card.shown}: {trump.noun}s are trumps and {name} holds "
-                f"{_list(trumps)}, so {name} must lead a trump."
-            )
-        forced = _forced_trump(trumps, indicator)
-        assert forced is not None
-        if forced.rank == ACE:
-            why = "holds the ace of trumps"
-        else:
-            why = (f"holds the king of trumps and the turned indicator {indicator.shown} "
-                   "is the ace")
-        return RuleId.LEAD_ACE, (
-            f"{name} may not lead {card.shown}: {name} {why}, so {name} must lead "
-            f"{forced.shown}."
-        )
-    first = trick[0]
-    led = trump if first is pam else first.suit
-    same = _of_suit(hand, led, trump, pam)
-    noun = "trump" if first is pam else led.noun  # type: ignore[union-attr]
-    if same:
-        if card not in same:
-            return RuleId.FOLLOW, (
-                f"{name} may not play {card.shown}: {name} holds {_list(same)} and must "
-                f"follow the {noun} lead."
-            )
-        high = max((c for c in trick if c in _of_suit(trick, led, trump, pam)),
-                   key=lambda c: PAM_RANK if c is pam else c.rank)
-        beaters = legal_follows(hand, trick, trump, pam)
-        return RuleId.HEAD, (
-            f"{name} may not play {card.shown}: it does not beat {high.shown}, and {name} "
-            f"must head the trick with {_list(beaters)}."
-        )
-    assert trump is not None
-    winners = legal_follows(hand, trick, trump, pam)
-    return RuleId.TRUMP_WIN, (
-        f"{name} may not play {card.shown}: {name} has no {noun}s and must win the trick "
-        f"with a trump ({_list(winners)})."
-    )
-
-
-def variant_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card],
+def variant_cards(params: ThreeCardParams, hand: Sequence[Card], trick: Sequence[Card],
                   trump: Suit | None, ace_duty: bool, indicator: Card, leads_done: int,
                   players_in: int) -> list[Card]:
     """The cards a player may play under any three-card profile's options (SPEC §11.1).
@@ -428,7 +301,7 @@ def variant_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card],
     trump (V-TWO-TOP-TRUMP); else :func:`legal_leads`.
 
     Args:
-        profile: the rules played.
+        params: the options of three-card Loo played.
         hand: the cards the player holds (two or more).
         trick: the cards of the trick so far, empty for a lead.
         trump: the trump suit if known, else ``None``.
@@ -438,36 +311,16 @@ def variant_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card],
         players_in: how many players are in the deal.
     """
     if trick:
-        if profile.heading:
+        if params.heading:
             return legal_follows(hand, trick, trump)
         return follow_suit(hand, trick)
-    if profile.trump_leads is not None and leads_done >= profile.trump_leads:
+    if params.trump_leads is not None and leads_done >= params.trump_leads:
         return list(hand)
-    if profile.two_player_top_trump and trump is not None and players_in == 2:
+    if params.two_player_top_trump and trump is not None and players_in == 2:
         top = highest_trump(hand, trump)
         if top is not None:
             return [top]
     return legal_leads(hand, trump, ace_duty, indicator)
-
-
-def explain_variant_card(profile: Profile, name: str, card: Card, hand: Sequence[Card],
-                         trick: Sequence[Card], trump: Suit | None, ace_duty: bool,
-                         indicator: Card) -> tuple[RuleKey, str]:
-    """:func:`explain_card` under a three-card profile's options.
-
-    Call only for a card that :func:`variant_cards` (or the fast path) rules
-    out. A lead that limited Loo would allow is refused only by
-    V-TWO-TOP-TRUMP.
-    """
-    if (profile.two_player_top_trump and not trick and card in hand and trump is not None
-            and card in legal_leads(hand, trump, ace_duty, indicator)):
-        top = highest_trump(hand, trump)
-        assert top is not None
-        return VariantRuleId.TWO_TOP_TRUMP, (
-            f"{name} may not lead {card.shown}: only two players are in, so {name} must "
-            f"lead the highest trump, {top.shown}."
-        )
-    return explain_card(name, card, hand, trick, trump, ace_duty, indicator)
 
 
 # -- five-card Loo with Pam (SPEC §11.2) -------------------------------------
@@ -476,14 +329,6 @@ def explain_variant_card(profile: Profile, name: str, card: Card, hand: Sequence
 def pam_announcements() -> list[Announcement]:
     """The announcements of Pam Loo, which has no miss: stand or pass (R-ANN-CHOICES)."""
     return [_STAND, _PASS]
-
-
-def explain_pam_announcement(name: str, call: Announcement) -> tuple[RuleKey, str]:
-    """Why a player of Pam Loo, whose turn it is, may not announce ``call``."""
-    return RuleId.ANN_CHOICES, (
-        f"{name} cannot announce {call.value}: Pam Loo has no miss, so a player may "
-        "only stand or pass."
-    )
 
 
 def civil_hand(hand: Sequence[Card], trump: Suit | None, pam: Card, civil: bool) -> list[Card]:
@@ -500,7 +345,7 @@ def civil_hand(hand: Sequence[Card], trump: Suit | None, pam: Card, civil: bool)
     return list(hand)
 
 
-def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], trump: Suit,
+def pam_cards(params: PamParams, hand: Sequence[Card], trick: Sequence[Card], trump: Suit,
               pam: Card, duty_indicator: Card, leads_done: int, civil: bool) -> list[Card]:
     """The cards a player of Pam Loo may play, as the profile's duty set has them.
 
@@ -510,7 +355,7 @@ def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], tru
     played to any trick. In a civil trick Pam is kept back (:func:`civil_hand`).
 
     Args:
-        profile: the rules played.
+        params: the options of Pam Loo played.
         hand: the cards the player holds (two or more).
         trick: the cards of the trick so far, empty for a lead.
         trump: the trump suit.
@@ -520,7 +365,7 @@ def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], tru
         leads_done: how many tricks have been finished.
         civil: whether this trick was led with "Pam, be civil".
     """
-    three_card = profile.pam_duties == "three-card"
+    three_card = params.pam_duties == "three-card"
     if not trick:
         if three_card:
             return legal_leads(hand, trump, True, duty_indicator, pam)
@@ -534,35 +379,3 @@ def pam_cards(profile: Profile, hand: Sequence[Card], trick: Sequence[Card], tru
     if pam in playable and pam not in same:
         same.append(pam)  # and may be played to any trick
     return same
-
-
-def explain_pam_card(profile: Profile, name: str, card: Card, hand: Sequence[Card],
-                     trick: Sequence[Card], trump: Suit, pam: Card, duty_indicator: Card,
-                     civil: bool) -> tuple[RuleKey, str]:
-    """The rule a card of Pam Loo breaks and a sentence saying what it requires.
-
-    Call only for a card that :func:`pam_cards` rules out.
-    """
-    playable = civil_hand(hand, trump, pam, civil)
-    if trick and card is pam and card in hand and pam not in playable:
-        return VariantRuleId.PAM_CIVIL, (
-            f"{name} may not play Pam ({card.shown}): the ace of trumps was led with \"Pam, "
-            f"be civil\", and {name} holds another trump to play instead."
-        )
-    rule, message = explain_card(name, card, playable, trick, trump,
-                                 profile.pam_duties == "three-card", duty_indicator, pam)
-    if trick and trick[0] is pam and rule is RuleId.FOLLOW:
-        trumps = cards_shown(trumps_held(hand, trump, pam))
-        return VariantRuleId.PAM, (
-            f"{name} may not play {card.shown}: Pam was led, and Pam is a trump, so "
-            f"{name} must play one of their trumps ({trumps})."
-        )
-    return rule, message
-
-
-def cards_shown(cards: Sequence[Card]) -> str:
-    """Cards as the reader sees them, joined by commas (``7♥, 10♦``), or ``no cards``."""
-    return ", ".join(card.shown for card in cards) or "no cards"
-
-
-_list = cards_shown

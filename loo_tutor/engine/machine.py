@@ -18,9 +18,33 @@ from typing import Any, ClassVar, Final, NamedTuple, TypeVar, cast
 from .actions import Action, Announce, CivilLead, Exchange, IllegalActionError, Play, Seat, Verdict
 from .cards import ACE, Card, Suit, full_deck
 from .errors import LooError, RuleError
-from .legality import Announcement, cards_shown, trick_winner_index
+from .explain import (
+    announce_after_all,
+    announce_after_collect,
+    announce_out_of_turn,
+    civil_not_leading,
+    civil_without_pam,
+    civil_wrong_card,
+    discard_not_held,
+    exchange_after_pass,
+    exchange_before_announced,
+    exchange_not_in,
+    exchange_out_of_turn,
+    exchange_too_late,
+    legal_sentence,
+    over_all_played,
+    over_by_collect,
+    over_by_flush,
+    play_before_announced,
+    play_before_exchanged,
+    play_out_of_turn,
+    too_many_discards,
+    turned_not_open,
+    turned_without_discard,
+)
+from .legality import Announcement, trick_winner_index
 from .money import Settlement, exact, settle
-from .rules import Profile, RuleId, RuleKey, VariantRuleId
+from .rules import Profile, RuleId, RuleKey
 from .words import counted
 
 try:  # only mypyc reads the decorator: the pure package runs without mypy_extensions
@@ -63,13 +87,12 @@ class Trick(NamedTuple):
 
 
 _Machine = TypeVar("_Machine", bound="DealMachine")
-_COUNTS: Final = {3: "three", 5: "five"}
 
 _MACHINE_FIELDS: Final = (
     "profile", "players", "dealer", "order", "carried", "stakes", "pool", "hands", "indicator",
     "trump", "pam", "stock", "stock_size", "revealed_after", "announcements", "exchanges",
     "civil", "held", "active", "collected_by", "tricks", "trick", "leader", "phase", "_turn",
-    "_rounds", "_round",
+    "_rounds", "_round", "_reveal_at_once", "_pay_undivided",
 )
 
 
@@ -91,7 +114,11 @@ class DealMachine:
     ``_announce``, ``_call_refusal``), its duties in play (``_open_cards``,
     ``_card_refusal``), its flush (``_take_flush``), who plays for the pool
     unpaid (``_not_paid``, ``_flush_spared``) and a fresh copy of its start
-    (``_fresh``). Pam, where there is one, is a card the legality functions
+    (``_fresh``). What its params change here it says through hooks
+    (``_exchanges_played``, ``_dealer_takes_trump``) and, where the machine
+    asks in every deal, through two flags it sets after ``_seat``
+    (``_reveal_at_once``, ``_pay_undivided``), so that the machine reads no
+    game's options. Pam, where there is one, is a card the legality functions
     are handed (``pam``).
 
     Attributes:
@@ -158,6 +185,12 @@ class DealMachine:
     _turn: Seat | None
     _rounds: dict[Seat, tuple[Seat, ...]]
     _round: tuple[Seat, ...]
+    _reveal_at_once: bool
+    """Whether a hidden trump is turned the moment a card fails to follow, not after
+    the trick (R-REVEAL; three-card Loo's ``reveal: immediate``). False unless the game sets it."""
+    _pay_undivided: bool
+    """Whether only a player winning every trick is paid (V-UNDIVIDED; three-card
+    Loo's ``undivided``). False unless the game sets it."""
 
     def _seat(self, profile: Profile, players: Sequence[str], dealer: Seat, carried: Fraction,
               dealt: Sequence[tuple[Card, ...]], indicator: Card, stock: tuple[Card, ...],
@@ -192,6 +225,7 @@ class DealMachine:
         self.leader = None
         self._rounds = {}
         self._round = ()
+        self._reveal_at_once = self._pay_undivided = False
         self.phase = _ANNOUNCE
         self._turn = self.order[0]
 
@@ -248,7 +282,7 @@ class DealMachine:
             winners.append(trick.winner)
         return settle(self.profile, self.pool, self.stakes, self.HAND_SIZE, self.active,
                       winners, self.collected_by, self._not_paid(),  # type: ignore[arg-type]
-                      self._flush_spared())
+                      self._flush_spared(), self._pay_undivided)
 
     def next_pool(self) -> Fraction:
         """The pool the next deal starts play with, once this one is over (R-CARRY, R-POOL).
@@ -280,7 +314,7 @@ class DealMachine:
         """Whether the player to exchange may take the turned card (the dealer, under
         Pam Loo's ``dealer_takes_trump``: a choice, never a duty)."""
         return (self.phase is _EXCHANGE and self._turn == self.dealer
-                and self.profile.dealer_takes_trump)
+                and self._dealer_takes_trump())
 
     def legal_exchanges(self) -> list[tuple[Card, ...]]:
         """The sets of cards the player to act may discard, keeping all first.
@@ -367,7 +401,7 @@ class DealMachine:
         refusal = self._refusal(action)
         allowed = tuple(self.legal_actions())
         if refusal is None:
-            return Verdict(True, None, f"{self._describe(action)} is legal.", allowed)
+            return Verdict(True, None, legal_sentence(self._name(action.seat), action), allowed)
         return Verdict(False, refusal[0], refusal[1], allowed)
 
     def is_legal(self, action: Action) -> bool:
@@ -465,7 +499,7 @@ class DealMachine:
 
     def _close_announcements(self) -> None:
         """After the announcements: exchanges, a flush, or the first trick."""
-        if self.EXCHANGES or self.profile.irish:
+        if self.EXCHANGES or self._exchanges_played():
             self.phase = _EXCHANGE
             self._turn = self.active[0]
         else:
@@ -534,7 +568,7 @@ class DealMachine:
             self.held[seat] = hand[:i] + hand[i + 1:]
         cards = self.trick
         cards.append(card)
-        if self.trump is None and card.suit is not cards[0].suit and self.profile.reveal_immediate:
+        if self.trump is None and card.suit is not cards[0].suit and self._reveal_at_once:
             self.trump = self.indicator.suit
             self.revealed_after = len(self.tricks) + 1
         seats = self._round
@@ -566,6 +600,19 @@ class DealMachine:
     def _name(self, seat: Seat) -> str:
         return self.players[seat]
 
+    # What a game's options change in the machine every game shares; a game
+    # whose params have no such option keeps the defaults.
+
+    def _exchanges_played(self) -> bool:
+        """Whether this deal has exchanges with the stock besides a game's ``EXCHANGES``
+        (three-card Loo's ``irish``)."""
+        return False
+
+    def _dealer_takes_trump(self) -> bool:
+        """Whether the dealer may take the turned card in an exchange (Pam Loo's
+        ``dealer_takes_trump``)."""
+        return False
+
     def _not_paid(self) -> tuple[Seat, ...]:
         """Players in the deal who play for the pool and are neither paid nor looed."""
         raise NotImplementedError
@@ -578,19 +625,7 @@ class DealMachine:
         """The cards of ``hand`` (two or more) that the game's duties let its holder play."""
         raise NotImplementedError
 
-    # -- explanations, and the refusals in the order they are tried ----------
-
-    def _describe(self, action: Action) -> str:
-        name = self._name(action.seat)
-        if isinstance(action, Announce):
-            return f"{name} announcing {action.announcement.value}"
-        if isinstance(action, Exchange):
-            cards = cards_shown(action.cards) if action.cards else "nothing"
-            taking = " and taking the turned card" if action.take_turned else ""
-            return f"{name} discarding {cards}{taking}"
-        if isinstance(action, CivilLead):
-            return f"{name} leading {action.card.shown} with \"Pam, be civil\""
-        return f"{name} playing {action.card.shown}"
+    # -- the refusals, in the order they are tried (their sentences: explain.py) --
 
     def _refusal(self, action: Action) -> tuple[RuleKey, str] | None:
         """``None`` if the action is legal, else the rule and the message."""
@@ -644,87 +679,52 @@ class DealMachine:
         """Why nothing more can be done once the deal is over."""
         spared = self._flush_spared()
         if spared is not None:
-            return VariantRuleId.FLUSH, (
-                f"{name} cannot act: {self._name(spared[0])}'s flush took the pool without play."
-            )
+            return over_by_flush(name, self._name(spared[0]))
         if self.collected_by is not None:
-            return RuleId.COLLECT, (
-                f"{name} cannot act: {self._name(self.collected_by)} took the pool without play."
-            )
-        return RuleId.PLAY_ORDER, (
-            f"{name} cannot act: all {_COUNTS[self.HAND_SIZE]} tricks have been played."
-        )
+            return over_by_collect(name, self._name(self.collected_by))
+        return over_all_played(name, self.HAND_SIZE)
 
     def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
         """An announcement after the dealer collected, after every announcement, or out of turn."""
         if self.phase is _OVER and self.collected_by == self.dealer and not self.active:
-            return RuleId.COLLECT, (
-                f"{name} cannot announce: every other player passed, so the dealer "
-                "collects the pool without play."
-            )
+            return announce_after_collect(name)
         if self.phase is not _ANNOUNCE:
-            return RuleId.ANN_ORDER, (
-                f"{name} cannot announce: every player has already announced once."
-            )
-        return self._out_of_turn(name, seat, RuleId.ANN_ORDER, "announced out of turn",
-                                 "announcements go clockwise from the dealer's left")
+            return announce_after_all(name)
+        if seat != self._turn:
+            return announce_out_of_turn(name, self._name(self._turn))  # type: ignore[arg-type]
+        return None
 
     def _exchange_turn_refusal(self, name: str, seat: Seat, cards: tuple[Card, ...]
                                ) -> tuple[RuleKey, str] | None:
         """An exchange at the wrong time, by a player not in, out of turn, or of cards not held."""
         if dict(self.announcements).get(seat) is Announcement.PASS:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} passed, so {name} is out of this deal and takes no part in the "
-                "exchange."
-            )
+            return exchange_after_pass(name)
         if self.phase is _OVER:
             return self._over_refusal(name)
         if self.phase is _ANNOUNCE:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} cannot exchange yet: the announcements are not finished and it is "
-                f"{self._name(self._turn)}'s turn to announce."  # type: ignore[arg-type]
-            )
+            return exchange_before_announced(name, self._name(self._turn))  # type: ignore[arg-type]
         if seat not in self.active:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} is out of this deal, so {name} takes no part in the exchange."
-            )
+            return exchange_not_in(name)
         if self.phase is not _EXCHANGE:
-            when = ("play has begun" if self.all_tricks()
-                    else "every player in the deal has had their one exchange")
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange now: {when}."
-        refusal = self._out_of_turn(name, seat, VariantRuleId.EXCHANGE, "must wait",
-                                    "the players in the deal exchange in turn from the "
-                                    "dealer's left")
-        if refusal is not None:
-            return refusal
+            return exchange_too_late(name, bool(self.all_tricks()))
+        if seat != self._turn:
+            return exchange_out_of_turn(name, self._name(self._turn))  # type: ignore[arg-type]
         hand = self.held[seat]
         stray = [card for card in cards if card not in hand]
         if stray or len(set(cards)) != len(cards):
-            what = f"{stray[0].shown} is not in the hand" if stray else "a card is named twice"
-            return VariantRuleId.EXCHANGE, (
-                f"{name} can only discard cards of their own hand ({cards_shown(hand)}), "
-                f"each once: {what}."
-            )
+            return discard_not_held(name, hand, stray[0] if stray else None)
         return None
 
     def _discard_refusal(self, name: str, cards: tuple[Card, ...], take_turned: bool
                          ) -> tuple[RuleKey, str] | None:
         """Too many cards discarded, or the turned card taken where it may not be."""
         if take_turned and not self.may_take_turned():
-            why = ("only the dealer may" if self.profile.dealer_takes_trump
-                   else "it stays out of play unless the table plays dealer_takes_trump")
-            return VariantRuleId.EXCHANGE, f"{name} cannot take the turned card: {why}."
+            return turned_not_open(name, self._dealer_takes_trump())
         if take_turned and not cards:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} must discard a card to take the turned card in its place."
-            )
+            return turned_without_discard(name)
         limit = self.exchange_limit(take_turned)
         if len(cards) > limit:
-            why = (f"{_COUNTS[limit]} cards" if limit == self.HAND_SIZE
-                   else f"{limit}, as many as the stock can still replace")
-            return VariantRuleId.EXCHANGE, (
-                f"{name} cannot discard {len(cards)} cards: the most {name} may exchange is {why}."
-            )
+            return too_many_discards(name, len(cards), limit, self.HAND_SIZE)
         return None
 
     def _play_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
@@ -733,42 +733,22 @@ class DealMachine:
             return self._over_refusal(name)
         turn = self._name(self._turn)  # type: ignore[arg-type]
         if self.phase is _ANNOUNCE:
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the announcements are not finished and it is "
-                f"{turn}'s turn to announce."
-            )
+            return play_before_announced(name, turn)
         if self.phase is _EXCHANGE:
-            return RuleId.PLAY_ORDER, (
-                f"{name} cannot play yet: the exchanges with the stock are not finished."
-            )
-        why = "is not playing this deal" if seat not in self.active else "must wait"
-        return self._out_of_turn(name, seat, RuleId.PLAY_ORDER, why,
-                                 "play goes clockwise among the players in the deal")
+            return play_before_exchanged(name)
+        if seat != self._turn:
+            return play_out_of_turn(name, turn, seat in self.active)
+        return None
 
     def _civil_refusal(self, seat: Seat, card: Card) -> tuple[RuleKey, str] | None:
         if self.may_call_civil(card):
             return None
         name = self._name(seat)
         if self.pam is None:
-            return VariantRuleId.PAM_CIVIL, (
-                f"{name} cannot call \"Pam, be civil\": three-card Loo has no Pam."
-            )
+            return civil_without_pam(name)
         if self.trick:
-            return VariantRuleId.PAM_CIVIL, (
-                f"{name} cannot call \"Pam, be civil\": only the leader may, with the lead."
-            )
-        return VariantRuleId.PAM_CIVIL, (
-            f"{name} cannot call \"Pam, be civil\" with {card.shown}: the call goes only with "
-            f"the lead of the ace of trumps (A{self.indicator.suit.symbol})."
-        )
-
-    def _out_of_turn(self, name: str, seat: Seat, rule: RuleKey, why: str, how: str
-                     ) -> tuple[RuleKey, str] | None:
-        """``rule``'s refusal of ``seat`` acting while it is another player's turn."""
-        if seat == self._turn:
-            return None
-        turn = self._name(self._turn)  # type: ignore[arg-type]
-        return rule, f"{name} {why}: {how}, and it is {turn}'s turn."
+            return civil_not_leading(name)
+        return civil_wrong_card(name, card, self.indicator.suit)
 
 
 def seats_from_left(players: int, dealer: Seat) -> tuple[Seat, ...]:

@@ -122,12 +122,12 @@ class Settlement(NamedTuple):
 
 def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_deal: int,
            active: Sequence[Seat], winners: Sequence[Seat], collected_by: Seat | None,
-           not_paid: Sequence[Seat] = (), flush_spared: Sequence[Seat] | None = None
-           ) -> Settlement:
+           not_paid: Sequence[Seat] = (), flush_spared: Sequence[Seat] | None = None,
+           undivided: bool = False) -> Settlement:
     """Settle a finished deal of any game (R-PAY-THIRD, R-LOO, R-CARRY, R-LEDGER).
 
     Args:
-        profile: the rules played (the loo and ``undivided``).
+        profile: the rules played (the loo).
         pool: the pool at start of play.
         stakes: what each seat paid in before the deal.
         tricks_per_deal: 3, or 5 in Pam Loo; each trick earns that share of the pool.
@@ -137,6 +137,8 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
         not_paid: players in the deal who play for the pool (the defender).
         flush_spared: when a flush took the pool, the players in it who are not
             looed (the flush's holder, the defender, those a rule exempts).
+        undivided: only a player winning every trick is paid (V-UNDIVIDED, an
+            option of three-card Loo).
     """
     # Count in parts of 1/(T*q) of a unit for a pool p/q and T tricks: a trick then
     # earns exactly p parts and every amount stays a whole number.
@@ -160,7 +162,6 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
         wins = [0] * len(stakes)
         for winner in winners:
             wins[winner] += 1
-        undivided = profile.undivided
         for seat in active:
             if seat in not_paid:
                 continue

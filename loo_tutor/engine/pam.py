@@ -45,13 +45,7 @@ from .actions import Announce, CivilLead, Exchange, Play, Seat
 from .cards import CARDS, Card, Suit, sort_hand
 from .errors import LooError, MalformedRecord, RuleError
 from .games import GameSpec, RecordDeal, register
-from .legality import (
-    Announcement,
-    explain_pam_announcement,
-    explain_pam_card,
-    pam_announcements,
-    pam_cards,
-)
+from .legality import Announcement, pam_announcements, pam_cards
 from .machine import (
     DealMachine,
     Phase,
@@ -60,6 +54,7 @@ from .machine import (
     seats_from_left,
     shuffle_and_cut,
 )
+from .pam_explain import explain_pam_announcement, explain_pam_card
 from .profiles import PAM, describe
 from .record_fields import (
     NO_CIVIL,
@@ -70,7 +65,7 @@ from .record_fields import (
     read_tricks,
     refuse_repeats,
 )
-from .rules import Profile, RuleId, RuleKey
+from .rules import PamParams, Profile, RuleId, RuleKey
 from .words import counted, kind_of
 
 HAND_SIZE: Final = 5
@@ -160,13 +155,14 @@ class PamState(DealMachine):
         flush: the flush that took the pool, if any.
     """
 
-    _OWN_FIELDS = ("standers", "flush")
+    _OWN_FIELDS = ("standers", "flush", "_params")
     __slots__ = _OWN_FIELDS
     HAND_SIZE = HAND_SIZE
     EXCHANGES = True
 
     standers: tuple[Seat, ...]
     flush: Flush | None
+    _params: PamParams
 
     # -- starting ----------------------------------------------------------
 
@@ -177,7 +173,8 @@ class PamState(DealMachine):
         self._seat(profile, players, dealer, carried, dealt, indicator, stock,
                    HAND_SIZE * len(players) + 1)
         self.trump = indicator.suit
-        self.pam = pam_card(indicator.suit, profile.running_pam)
+        self._params = params = params_of(profile)
+        self.pam = pam_card(indicator.suit, params.running_pam)
         self.standers = ()
         self.flush = None
 
@@ -196,7 +193,7 @@ class PamState(DealMachine):
         return super().legal_actions()
 
     def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
-        return pam_cards(self.profile, hand, self.trick, self.indicator.suit, self._pam(),
+        return pam_cards(self._params, hand, self.trick, self.indicator.suit, self._pam(),
                          self._duty_indicator(), len(self.tricks), self._civil_trick())
 
     def _discards(self, seat: Seat) -> list[Card]:
@@ -210,6 +207,9 @@ class PamState(DealMachine):
 
     def shown_aside(self) -> tuple[Card, ...]:
         return tuple(card for hand in self.held for card in hand)
+
+    def _dealer_takes_trump(self) -> bool:
+        return self._params.dealer_takes_trump
 
     def _not_paid(self) -> tuple[Seat, ...]:
         return ()
@@ -249,7 +249,7 @@ class PamState(DealMachine):
             return False
         winner = best[1]
         exempt: tuple[Seat, ...] = ()
-        if self.profile.flush_exempt:
+        if self._params.flush_exempt:
             exempt = tuple(s for s in self.standers if s != winner
                            and (s in flushes or pam in self.held[s]))
         cards = sort_hand(self.held[winner])
@@ -281,12 +281,24 @@ class PamState(DealMachine):
         return explain_pam_announcement(name, call)
 
     def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
-        return explain_pam_card(self.profile, name, card, self.held[seat], self.trick,
+        return explain_pam_card(self._params, name, card, self.held[seat], self.trick,
                                 self.indicator.suit, self._pam(), self._duty_indicator(),
                                 self._civil_trick())
 
 
 # -- building a deal ---------------------------------------------------------
+
+
+def params_of(profile: Profile) -> PamParams:
+    """The options of Pam Loo that ``profile`` plays with.
+
+    Raises:
+        LooError: ``profile`` plays another game.
+    """
+    params = profile.params
+    if not isinstance(params, PamParams):
+        raise LooError(f"the {profile.name} profile plays {profile.game!r}, not Pam Loo")
+    return params
 
 
 def split_pam_deck(deck: Sequence[Card], players: int, dealer: Seat
@@ -465,5 +477,5 @@ def add_result(state: DealMachine, result: dict[str, Any]) -> None:
 
 
 GAME = register(GameSpec("pam", "Pam Loo", OPTIONS, new_pam_deal, record_keys, kind_name,
-                         read_deal, add_result))
+                         read_deal, add_result, params=PamParams))
 """Five-card Loo with Pam in the registry of games."""

@@ -30,11 +30,12 @@ from typing import Any
 
 from .errors import MalformedRecord
 from .games import bundle, games, option_owner
-from .rules import LIMITED, Profile
+from .rules import LIMITED, PamParams, Profile, ThreeCardParams
 
 BLENHEIM = replace(
     LIMITED, name="blenheim", ante=2, stake=1, stakes="everyone", loo=30, loo_rule="mixed",
-    simple_pool=False, two_player_top_trump=True, trump_leads=2, dealer_defends_sole=True,
+    params=ThreeCardParams(simple_pool=False, two_player_top_trump=True, trump_leads=2,
+                           dealer_defends_sole=True),
 )
 """The rules of seed 003 as one bundle. Every deal has a miss, trumps turned at
 once and declarations (seed 003 has no simple pool). A fresh pool is staked by
@@ -43,7 +44,8 @@ loo costs the pool up to 30, two players in lead their top trump, trump leads
 bind the first two tricks only, and a dealer must defend against a single
 stander."""
 
-PAM = replace(LIMITED, name="pam", game="pam", ante=5, loo=5, min_players=4, max_players=7)
+PAM = replace(LIMITED, name="pam", game="pam", ante=5, loo=5, min_players=4, max_players=7,
+              params=PamParams())
 """Five-card Loo with Pam as seed 002 gives it (see :mod:`loo_tutor.engine.pam`)."""
 
 BUNDLES: dict[str, Profile] = {"limited": LIMITED, "blenheim": BLENHEIM, "pam": PAM}
@@ -100,7 +102,8 @@ def _loo(option: str, value: Any) -> tuple[str, int]:
     )
 
 
-# option -> (reader, how the value sets Profile fields)
+# option -> (reader, how the value sets fields: the Profile's for an option of the
+# table, the game's params' for an option a game owns)
 _OPTIONS: dict[str, tuple[Callable[[str, Any], Any], Callable[[Any], dict[str, Any]]]] = {
     "seats": (_seats, lambda v: {"min_players": v[0], "max_players": v[1]}),
     "first_dealer": (_words("random", "low-cut"), lambda v: {"first_dealer": v}),
@@ -155,6 +158,7 @@ def profile_from_rules(value: Any) -> Profile:
         raise MalformedRecord("rules.base: missing (name the profile the options change)")
     base = _bundle(value["base"], "rules.base")
     changes: dict[str, Any] = {}
+    params: dict[str, Any] = {}
     written: list[tuple[str, object]] = []
     for option, given in value.items():
         if option == "base":
@@ -167,10 +171,12 @@ def profile_from_rules(value: Any) -> Profile:
         if owner is not None and owner.name != base.game:
             raise MalformedRecord(f"rules.{option}: not an option of {base.name}")
         read, fields = _OPTIONS[option]
-        changes.update(fields(read(option, given)))
+        (changes if owner is None else params).update(fields(read(option, given)))
         written.append((option, given))
+    if params:
+        changes["params"] = replace(base.params, **params)
     profile = replace(base, options=base.options + tuple(written), **changes)
-    if profile.irish:
+    if isinstance(profile.params, ThreeCardParams) and profile.params.irish:
         clash = sorted(_NOT_IRISH.intersection(dict(written)))
         if clash:
             raise MalformedRecord(f"rules.{clash[0]}: Irish Loo has no miss and no simple deal")

@@ -281,28 +281,29 @@ written ``duties: "004"``)."""
 
 
 @dataclass(frozen=True)
-class Profile:
-    """The numbers and options of one way of playing.
+class GameParams:
+    """The options of one game, which only that game's module reads (SPEC §11).
 
-    The defaults are limited three-card Loo (SPEC §1–7). Each other field is
-    an option of SPEC §11; :mod:`loo_tutor.engine.profiles` reads them from a
-    record's ``rules`` key and names the bundles (``blenheim``, ``pam``).
-    Every field has a closed type: a number, a flag or one of a few words.
+    Each game has a frozen dataclass of its own deriving from this one
+    (:class:`ThreeCardParams`, :class:`PamParams`, or a game registered from
+    outside the engine) and names it as its ``GameSpec.params``; a
+    :class:`Profile` holds the options of the table and one game's params.
+    """
+
+    @property
+    def limited_duties(self) -> bool:
+        """Whether no option of these params changes a duty of announcing or play
+        from limited Loo's (only three-card Loo's machine asks)."""
+        return True
+
+
+@dataclass(frozen=True)
+class ThreeCardParams(GameParams):
+    """The options of three-card Loo and its variants (SPEC §11.1).
+
+    The defaults are limited Loo's.
 
     Attributes:
-        name: the profile's name as written in a record's ``rules`` key.
-        game: ``"three-card"``, or ``"pam"`` for five-card Loo with Pam.
-        ante: what the dealer pays into a new pool (R-DEAL-ANTE).
-        stake: under ``stakes="everyone"``, what every other player pays into a
-            fresh pool, and what the dealer alone pays when something is carried.
-        stakes: who stakes (``Stakes``: ``"dealer"`` or ``"everyone"``; see :meth:`stakes_by_seat`).
-        loo: what a looed player pays (R-LOO): a fixed amount, or the limit
-            under ``loo_rule="mixed"``.
-        loo_rule: ``"fixed"``, ``"unlimited"`` (the pool at start of play) or
-            ``"mixed"`` (the pool, at most ``loo``).
-        min_players: fewest seats (R-SEAT-COUNT).
-        max_players: most seats (R-SEAT-COUNT).
-        first_dealer: ``"random"`` or ``"low-cut"`` (V-LOW-CUT).
         simple_pool: whether a deal with nothing carried is a simple deal
             (R-DEAL-KIND); without it every deal is dealt and announced like a
             double deal (``blenheim``).
@@ -322,16 +323,88 @@ class Profile:
             (V-EXCHANGE).
         three_card_flush: three trumps take the pool without play (V-FLUSH).
         undivided: only a player winning every trick is paid (V-UNDIVIDED).
-        session_end: ``"share"`` (R-SESSION-END) or ``"clean"`` (V-SESSION-CLEAN).
         dealer_defends_sole: against a single stander the dealer must defend
             (the Blenheim reading of R-ANN-DEALER-SOLE-STAND).
-        running_pam: (Pam Loo) Pam is the jack of trumps, not of clubs.
-        flush_exempt: (Pam Loo) holders of Pam or a weaker flush are not
-            looed by a flush (seed 002; seed 004 exempts nobody).
-        pam_duties: (Pam Loo) the playing duties (``PamDuties``: ``"three-card"``
-            or ``"first-lead"``).
-        dealer_takes_trump: (Pam Loo) the dealer may take the turned trump
-            card and discard another.
+    """
+
+    simple_pool: bool = True
+    single_pot_miss: bool = False
+    reveal_immediate: bool = False
+    simple_ace_duty: bool = False
+    miss_first: bool = False
+    two_player_top_trump: bool = False
+    trump_leads: int | None = None
+    heading: bool = True
+    club_law: bool = False
+    irish: bool = False
+    three_card_flush: bool = False
+    undivided: bool = False
+    dealer_defends_sole: bool = False
+
+    @property
+    def limited_duties(self) -> bool:
+        """Whether every duty of announcing and play is limited Loo's, whatever the stakes.
+
+        True when no option changes what a player may announce or play (the
+        heading and lead options, club law, Irish Loo, the single pot, the
+        dealer's duty to defend). Three-card Loo's machine then asks
+        :mod:`loo_tutor.engine.legality`'s fast path;
+        ``tests/engine/test_variants.py`` holds it to the general path.
+        """
+        return (self.heading and self.trump_leads is None
+                and not (self.two_player_top_trump or self.club_law or self.irish
+                         or self.single_pot_miss or self.dealer_defends_sole))
+
+
+@dataclass(frozen=True)
+class PamParams(GameParams):
+    """The options of five-card Loo with Pam (SPEC §11.2).
+
+    Attributes:
+        running_pam: Pam is the jack of trumps, not of clubs.
+        flush_exempt: holders of Pam or a weaker flush are not looed by a
+            flush (seed 002; seed 004 exempts nobody).
+        pam_duties: the playing duties (``PamDuties``: ``"three-card"`` or
+            ``"first-lead"``).
+        dealer_takes_trump: the dealer may take the turned trump card and
+            discard another.
+    """
+
+    running_pam: bool = False
+    flush_exempt: bool = True
+    pam_duties: PamDuties = "three-card"
+    dealer_takes_trump: bool = False
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The numbers and options of one way of playing: the table's, and one game's.
+
+    The defaults are limited three-card Loo (SPEC §1–7). The options of the
+    table (seats, stakes, ante, loo, first dealer, session end) are fields
+    here, as every game reads them; the options only one game reads are that
+    game's ``params`` (:class:`ThreeCardParams`, :class:`PamParams`).
+    :mod:`loo_tutor.engine.profiles` reads them from a record's ``rules`` key
+    and names the bundles (``blenheim``, ``pam``). Every field has a closed
+    type: a number, a flag or one of a few words.
+
+    Attributes:
+        name: the profile's name as written in a record's ``rules`` key.
+        game: ``"three-card"``, or ``"pam"`` for five-card Loo with Pam.
+        ante: what the dealer pays into a new pool (R-DEAL-ANTE).
+        stake: under ``stakes="everyone"``, what every other player pays into a
+            fresh pool, and what the dealer alone pays when something is carried.
+        stakes: who stakes (``Stakes``: ``"dealer"`` or ``"everyone"``; see :meth:`stakes_by_seat`).
+        loo: what a looed player pays (R-LOO): a fixed amount, or the limit
+            under ``loo_rule="mixed"``.
+        loo_rule: ``"fixed"``, ``"unlimited"`` (the pool at start of play) or
+            ``"mixed"`` (the pool, at most ``loo``).
+        min_players: fewest seats (R-SEAT-COUNT).
+        max_players: most seats (R-SEAT-COUNT).
+        first_dealer: ``"random"`` or ``"low-cut"`` (V-LOW-CUT).
+        session_end: ``"share"`` (R-SESSION-END) or ``"clean"`` (V-SESSION-CLEAN).
+        params: the options of the game played, of the params dataclass that
+            game registers (``GameSpec.params``).
         options: the options as written, for display and records.
     """
 
@@ -345,24 +418,8 @@ class Profile:
     min_players: int = 5
     max_players: int = 8
     first_dealer: FirstDealer = "random"
-    simple_pool: bool = True
-    single_pot_miss: bool = False
-    reveal_immediate: bool = False
-    simple_ace_duty: bool = False
-    miss_first: bool = False
-    two_player_top_trump: bool = False
-    trump_leads: int | None = None
-    heading: bool = True
-    club_law: bool = False
-    irish: bool = False
-    three_card_flush: bool = False
-    undivided: bool = False
     session_end: SessionEnd = "share"
-    dealer_defends_sole: bool = False
-    running_pam: bool = False
-    flush_exempt: bool = True
-    pam_duties: PamDuties = "three-card"
-    dealer_takes_trump: bool = False
+    params: GameParams = ThreeCardParams()
     options: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     @classmethod
@@ -382,18 +439,9 @@ class Profile:
 
     @cached_property
     def limited_duties(self) -> bool:
-        """Whether every duty of announcing and play is limited Loo's, whatever the stakes.
-
-        True when no option changes what a player may announce or play (the
-        heading and lead options, club law, Irish Loo, the single pot, the
-        dealer's duty to defend). Only three-card Loo's machine reads it, and
-        then asks :mod:`loo_tutor.engine.legality`'s fast path;
-        ``tests/engine/test_variants.py`` holds it to the general path. Pam
-        Loo has duties of its own and never asks.
-        """
-        return (self.heading and self.trump_leads is None
-                and not (self.two_player_top_trump or self.club_law or self.irish
-                         or self.single_pot_miss or self.dealer_defends_sole))
+        """Whether every duty of announcing and play is limited Loo's, whatever the
+        stakes: the game's params say (:attr:`ThreeCardParams.limited_duties`)."""
+        return self.params.limited_duties
 
     def stakes_by_seat(self, seats: int, dealer: int, carried_anything: bool) -> tuple[int, ...]:
         """What each seat pays into the pool before a deal (R-DEAL-ANTE).

@@ -20,15 +20,12 @@ from typing import Any, Final
 from .actions import Action, Seat
 from .cards import Card
 from .errors import LooError, MalformedRecord, RuleError
+from .explain import explain_card
 from .games import GameSpec, RecordDeal, game_of, register
 from .legality import (
     Announcement,
     DealerCase,
     dealer_case_of,
-    explain_announcement,
-    explain_card,
-    explain_simple_announcement,
-    explain_variant_card,
     legal_follows,
     legal_leads,
     limited_announcements,
@@ -49,7 +46,14 @@ from .record_fields import (
     read_tricks,
     refuse_hand_names,
 )
-from .rules import LIMITED, Profile, RuleId, RuleKey, VariantRuleId
+from .rules import LIMITED, Profile, RuleId, RuleKey, ThreeCardParams
+from .three_card_explain import (
+    explain_announcement,
+    explain_simple_announcement,
+    explain_variant_card,
+    no_exchanges,
+    turned_stays,
+)
 from .words import kind_of
 
 
@@ -90,7 +94,7 @@ class DealState(DealMachine):
     """
 
     _OWN_FIELDS = ("kind", "miss", "ace_duty", "miss_taker", "defender", "flush",
-                   "_limited_duties")
+                   "_params", "_limited_duties")
     __slots__ = _OWN_FIELDS
 
     kind: DealKind
@@ -99,6 +103,7 @@ class DealState(DealMachine):
     miss_taker: Seat | None
     defender: Seat | None
     flush: Seat | None
+    _params: ThreeCardParams
     _limited_duties: bool
 
     # -- starting ----------------------------------------------------------
@@ -109,16 +114,22 @@ class DealState(DealMachine):
                  stock: tuple[Card, ...] = ()) -> None:
         """A deal at its start; see :func:`start_deal`, which callers use."""
         count = len(players)
-        kind = deal_kind(carried, profile)
+        params = profile.params
+        if not isinstance(params, ThreeCardParams):  # inline: a deal starts in every check
+            params = params_of(profile)  # refused
+        self._params = params
+        kind = _deal_kind(carried, params)
         self._seat(profile, players, dealer, carried, dealt, indicator, stock,
                    3 * count + (3 if spare is not None else 0) + 1)
         self.kind = kind
         self.miss = spare
+        self._reveal_at_once = params.reveal_immediate
+        self._pay_undivided = params.undivided
         # R-LEAD-ACE binds whenever trumps are turned at the start: a double deal, or a
         # single pot with a miss (SPEC §11.1); V-SIMPLE-ACE extends it past a reveal.
-        self.ace_duty = kind is _DOUBLE or profile.simple_ace_duty or spare is not None
+        self.ace_duty = kind is _DOUBLE or params.simple_ace_duty or spare is not None
         self.miss_taker = self.defender = self.flush = None
-        self._limited_duties = profile.limited_duties
+        self._limited_duties = profile.limited_duties  # worked out once per profile
         if kind is _SIMPLE and spare is None:
             self.trump = None
             self.active = self.order
@@ -145,7 +156,7 @@ class DealState(DealMachine):
         case = None if self._turn != self.dealer else dealer_case_of(self.active, self.miss_taker)
         if self._limited_duties:
             return limited_announcements(case, self.miss_taker is None)
-        return variant_announcements(self.profile, case, self.miss is not None,
+        return variant_announcements(self._params, case, self.miss is not None,
                                      self.miss_taker is None, self.kind is _SIMPLE,
                                      self.indicator.suit)
 
@@ -155,7 +166,7 @@ class DealState(DealMachine):
 
     def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
         if not self._limited_duties:
-            return variant_cards(self.profile, hand, self.trick, self.trump, self.ace_duty,
+            return variant_cards(self._params, hand, self.trick, self.trump, self.ace_duty,
                                  self.indicator, len(self.tricks), len(self.active))
         if self.trick:
             return legal_follows(hand, self.trick, self.trump)
@@ -189,6 +200,9 @@ class DealState(DealMachine):
         if self.flush is None:
             return None
         return (self.flush,) if self.defender is None else (self.flush, self.defender)
+
+    def _exchanges_played(self) -> bool:
+        return self._params.irish
 
     def dealer_case(self) -> DealerCase | None:
         """Which row of the dealer's decision table applies (SPEC §4).
@@ -246,7 +260,7 @@ class DealState(DealMachine):
         Of two such hands the one with the higher top trump wins. The defender
         plays for the pool and cannot take it.
         """
-        if not self.profile.three_card_flush:
+        if not self._params.three_card_flush:
             return False
         trump = self.trump
         best: Seat | None = None
@@ -268,23 +282,21 @@ class DealState(DealMachine):
     def _announce_turn_refusal(self, name: str, seat: Seat) -> tuple[RuleKey, str] | None:
         if self.kind is _SIMPLE:
             speaks = self.phase is _ANNOUNCE and seat == self._turn
-            return explain_simple_announcement(self.profile, name, speaks,
+            return explain_simple_announcement(self._params, name, speaks,
                                                self._name(self.order[0]))
         return super()._announce_turn_refusal(name, seat)
 
     def _call_refusal(self, name: str, seat: Seat, call: Announcement
                       ) -> tuple[RuleKey, str] | None:
         taker = None if self.miss_taker is None else self._name(self.miss_taker)
-        return explain_announcement(self.profile, name, call, self.dealer_case(),
+        return explain_announcement(self._params, name, call, self.dealer_case(),
                                     self.miss is not None, taker, self.indicator.suit)
 
     def _exchange_barred(self, name: str, take_turned: bool) -> tuple[RuleKey, str] | None:
         if take_turned:
-            return VariantRuleId.EXCHANGE, (
-                f"{name} cannot take the turned card: in three-card Loo it stays on the table."
-            )
-        if not self.profile.irish:
-            return VariantRuleId.EXCHANGE, f"{name} cannot exchange: this game has no exchanges."
+            return turned_stays(name)
+        if not self._params.irish:
+            return no_exchanges(name)
         return None
 
     def _card_refusal(self, name: str, seat: Seat, card: Card) -> tuple[RuleKey, str]:
@@ -292,8 +304,21 @@ class DealState(DealMachine):
         if self._limited_duties:
             return explain_card(name, card, hand, self.trick, self.trump, self.ace_duty,
                                 self.indicator)
-        return explain_variant_card(self.profile, name, card, hand, self.trick, self.trump,
+        return explain_variant_card(self._params, name, card, hand, self.trick, self.trump,
                                     self.ace_duty, self.indicator)
+
+
+def params_of(profile: Profile) -> ThreeCardParams:
+    """The options of three-card Loo that ``profile`` plays with.
+
+    Raises:
+        LooError: ``profile`` plays another game.
+    """
+    params = profile.params
+    if not isinstance(params, ThreeCardParams):
+        raise LooError(f"{profile.name}: this plays three-card Loo only, not "
+                       f"{game_title(profile)}")
+    return params
 
 
 def deal_kind(carried: Fraction, profile: Profile = LIMITED) -> DealKind:
@@ -303,13 +328,18 @@ def deal_kind(carried: Fraction, profile: Profile = LIMITED) -> DealKind:
     without a miss; neither does ``blenheim`` (``simple_pool`` off), whose every
     deal has a miss.
     """
-    return (_SIMPLE if carried.numerator == 0 and profile.simple_pool and not profile.irish
+    return _deal_kind(carried, params_of(profile))
+
+
+def _deal_kind(carried: Fraction, params: ThreeCardParams) -> DealKind:
+    return (_SIMPLE if carried.numerator == 0 and params.simple_pool and not params.irish
             else _DOUBLE)
 
 
 def deals_miss(kind: DealKind, profile: Profile = LIMITED) -> bool:
     """Whether a deal of this kind gets a miss (R-DEAL-MISS, V-SINGLE-POT, Irish Loo)."""
-    return not profile.irish and (kind is _DOUBLE or profile.single_pot_miss)
+    params = params_of(profile)
+    return not params.irish and (kind is _DOUBLE or params.single_pot_miss)
 
 
 def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind,
@@ -328,7 +358,7 @@ def split_deck(deck: Sequence[Card], players: int, dealer: Seat, kind: DealKind,
     piles = [tuple(deck[k:end:width]) for k in range(width)]
     miss = None
     if with_miss:
-        miss = piles.pop(0 if profile.miss_first else players - 1)
+        miss = piles.pop(0 if params_of(profile).miss_first else players - 1)
     hands: list[tuple[Card, ...]] = [()] * players
     for k in range(players):
         hands[(dealer + 1 + k) % players] = piles[k]
@@ -418,7 +448,7 @@ def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
                      deck: Sequence[Card], profile: Profile) -> DealState:
     kind = deal_kind(carried, profile)
     hands, miss, indicator = split_deck(deck, len(players), dealer, kind, profile)
-    stock = undealt(deck, len(players), kind, profile) if profile.irish else ()
+    stock = undealt(deck, len(players), kind, profile) if params_of(profile).irish else ()
     return start_deal(players, dealer, carried, tuple(hands), miss, indicator, profile, stock)
 
 
@@ -443,7 +473,7 @@ RECORD_WORDS: Final[dict[str, dict[str, Announcement]]] = {"blenheim": {"resign"
 Blenheim rules say ``resign`` for passing (SPEC §11.3)."""
 
 def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, int],
-                  dealer: int, kind: DealKind, profile: Profile
+                  dealer: int, kind: DealKind, profile: Profile, params: ThreeCardParams
                   ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...] | None, Card,
                       tuple[Card, ...]]:
     deck, hands = record.get("deck"), record.get("hands")
@@ -458,7 +488,7 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
         if len(set(cards)) != 52:
             twice = next(c for c in cards if cards.count(c) > 1)
             raise MalformedRecord(f"deck: {twice.shown} appears twice (R-PACK-CARDS)")
-        stock = undealt(cards, len(players), kind, profile) if profile.irish else ()
+        stock = undealt(cards, len(players), kind, profile) if params.irish else ()
         return (*split_deck(cards, len(players), dealer, kind, profile), stock)
     if hands is None or not is_mapping(hands):
         raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
@@ -478,7 +508,7 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
         if hands.keys() != seat.keys():  # an odd name is refused before an odd card
             refuse_hand_names(hands, players, seat)
         by_seat.append(read_cards(given, "hands", name, 3))
-    if profile.is_limited or (not profile.irish and not profile.single_pot_miss):
+    if profile.is_limited or (not params.irish and not params.single_pot_miss):
         if kind is _DOUBLE and miss_text is None:
             raise MalformedRecord(
                 "miss: a double deal (carried above 0) needs the 3 cards of the miss"
@@ -509,8 +539,12 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
 def read_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
               dealer: int, carried: Fraction, profile: Profile) -> RecordDeal:
     """The deal of a three-card record: hands and the miss as the deal's kind needs them."""
-    kind = deal_kind(carried, profile)
-    hands, miss, indicator, stock = _record_cards(record, players, seat, dealer, kind, profile)
+    params = profile.params
+    if not isinstance(params, ThreeCardParams):  # inline, as in DealState
+        params = params_of(profile)  # refused
+    kind = _deal_kind(carried, params)
+    hands, miss, indicator, stock = _record_cards(record, players, seat, dealer, kind, profile,
+                                                  params)
     start = start_deal(players, dealer, carried, hands, miss, indicator, profile, stock)
     announce = read_announce(record.get("announce"), seat, kind is _SIMPLE and miss is None,
                              RECORD_WORDS.get(profile.name))
@@ -535,7 +569,9 @@ of its own (SPEC §11: an option is never accepted and then ignored)."""
 
 def record_keys(profile: Profile) -> tuple[str, ...]:
     """The keys a record of a deal under ``profile`` may have."""
-    return IRISH_RECORD_KEYS if profile.irish else RECORD_KEYS
+    if profile.is_limited:  # no params to ask
+        return RECORD_KEYS
+    return IRISH_RECORD_KEYS if params_of(profile).irish else RECORD_KEYS
 
 
 def game_title(profile: Profile) -> str:
@@ -575,11 +611,11 @@ def add_result(state: DealMachine, result: dict[str, Any]) -> None:
     names = state.players
     result["rules"] = describe(profile)
     result["flush"] = None if state.flush is None else names[state.flush]
-    if profile.irish:
+    if params_of(profile).irish:
         result["exchanges"] = {names[seat]: [card.text for card in cards]
                                for seat, cards, _ in state.exchanges}
 
 
 GAME = register(GameSpec("three-card", "three-card Loo", OPTIONS, new_deal, record_keys,
-                         kind_name, read_deal, add_result))
+                         kind_name, read_deal, add_result, params=ThreeCardParams))
 """Three-card Loo and its variants in the registry of games."""

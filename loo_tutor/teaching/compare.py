@@ -112,7 +112,7 @@ def pack_of(state: DealState) -> list[Card]:
     count = len(state.players)
     piles = [state.hands[seat] for seat in state.order]
     if state.miss is not None and deals_miss(state.kind, profile):
-        piles.insert(0 if profile.miss_first else count - 1, state.miss)
+        piles.insert(0 if three_card.params_of(profile).miss_first else count - 1, state.miss)
     width = len(piles)
     pack: list[Card | None] = [None] * (3 * width)
     for k, pile in enumerate(piles):

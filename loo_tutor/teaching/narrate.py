@@ -416,7 +416,7 @@ def _flush(state: DealState) -> Narration:
 
 def _carry(state: DealState) -> Narration:
     carried = state.settlement().carried_next
-    if carried == 0 and state.profile.irish:  # Irish Loo has no simple deal
+    if carried == 0 and three_card.params_of(state.profile).irish:  # Irish Loo: no simple deal
         return _say("Nothing carries over", RuleId.CARRY)
     if carried == 0:
         return _say("Nothing carries over, so the next deal is a simple one",

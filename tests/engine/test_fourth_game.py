@@ -3,8 +3,8 @@
 "Blind Loo" is a tiny variant of three-card Loo: three cards each, the trump
 indicator turned at once, and no announcements: everybody plays every deal,
 following suit when they can, each trick earning a third of the pool. The
-whole game is the module's worth of code below: its parameters (a profile
-of its own), its machine, how a deal starts, and how a record of it is read
+whole game is the module's worth of code below: its parameters (a params
+dataclass and a profile of its own), its machine, how a deal starts, and how a record of it is read
 and what its result adds. Registered, it is dealt by a session, checked as a
 record, written back as one, and seen through a player's view, all through
 the engine's public API; nothing in ``loo_tutor`` names it. The compiled
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -39,12 +39,19 @@ from loo_tutor.engine.record_fields import (
     read_tricks,
     refuse_hand_names,
 )
-from loo_tutor.engine.rules import LIMITED, Profile, RuleId, RuleKey
+from loo_tutor.engine.rules import GameParams, Profile, RuleId, RuleKey
 from loo_tutor.records.record import record_from_state
 
 # -- the game: one module's worth ------------------------------------------------
 
-BLIND = replace(LIMITED, name="blind", game="blind", min_players=3, max_players=8)
+@dataclass(frozen=True)
+class BlindParams(GameParams):
+    """Blind Loo's own options: whether a follower must follow suit."""
+
+    follow_suit: bool = True
+
+
+BLIND = Profile(name="blind", game="blind", min_players=3, max_players=8, params=BlindParams())
 """Blind Loo's one profile: limited Loo's stakes and loo, for 3 to 8 players."""
 
 
@@ -69,7 +76,11 @@ class BlindState(DealMachine):
         return []
 
     def _open_cards(self, hand: tuple[Card, ...]) -> list[Card]:
-        return legal_follows(hand, self.trick, self.trump) if self.trick else list(hand)
+        params = self.profile.params
+        assert isinstance(params, BlindParams)  # the game's own params
+        if self.trick and params.follow_suit:
+            return legal_follows(hand, self.trick, self.trump)
+        return list(hand)
 
     def _take_flush(self) -> bool:
         return False
@@ -120,7 +131,7 @@ def add_blind_result(state: DealMachine, result: dict[str, Any]) -> None:
 
 BLIND_LOO = GameSpec("blind", "Blind Loo", frozenset(), new_blind_deal,
                      lambda profile: RECORD_KEYS, lambda state: "blind", read_blind_deal,
-                     add_blind_result, bundles=(BLIND,))
+                     add_blind_result, bundles=(BLIND,), params=BlindParams)
 
 # -- the tests -------------------------------------------------------------------
 
@@ -147,7 +158,7 @@ def test_the_fourth_game_is_registered_beside_the_others_and_named_by_its_profil
         blind: GameSpec) -> None:
     assert [spec.name for spec in games()][-1] == "blind"
     assert profile_from_rules("blind") is BLIND
-    assert game_of(BLIND) is blind
+    assert game_of(BLIND) is blind and blind.params is BlindParams
 
 
 def test_a_session_of_the_fourth_game_deals_plays_and_settles_through_the_engine(

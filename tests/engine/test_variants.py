@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo_tutor.engine import legality
+from loo_tutor.engine import explain, legality, three_card, three_card_explain
 from loo_tutor.engine.cards import Suit, full_deck, parse_card
 from loo_tutor.engine.errors import MalformedRecord, RuleError
 from loo_tutor.engine.legality import Announcement
@@ -98,7 +98,8 @@ def test_the_limited_profile_is_the_default_and_a_name_or_mapping_selects_others
     assert profile_from_rules("limited") is LIMITED
     assert profile_from_rules(" Blenheim ") is BLENHEIM
     chosen = profile(loo="mixed(30)", club_law=True)
-    assert (chosen.loo_rule, chosen.loo, chosen.club_law) == ("mixed", 30, True)
+    assert (chosen.loo_rule, chosen.loo, three_card.params_of(chosen).club_law) == (
+        "mixed", 30, True)
     assert describe(chosen) == "limited + loo mixed(30), club_law"
     assert profile() == LIMITED and profile().is_limited
 
@@ -601,7 +602,7 @@ def test_the_limited_fast_path_answers_as_the_general_path(rules: Profile) -> No
 
 def _general_answers(state: DealState) -> tuple[list[Announcement], list[Any]]:
     """The announcements and cards open to the player to act, from the general path."""
-    rules, seat = state.profile, state.current_player()
+    rules, seat = three_card.params_of(state.profile), state.current_player()
     calls: list[Announcement] = []
     if state.phase is Phase.ANNOUNCE:
         calls = legality.variant_announcements(
@@ -651,8 +652,9 @@ def test_the_fast_path_gives_the_general_paths_cards_and_announcements(rules: Pr
                     for card in (c for c in hand if c not in general[1]):
                         args = ("X", card, hand, state.trick, state.trump, state.ace_duty,
                                 state.indicator)
-                        assert (legality.explain_card(*args)
-                                == legality.explain_variant_card(rules, *args))
+                        assert (explain.explain_card(*args)
+                                == three_card_explain.explain_variant_card(
+                                    three_card.params_of(rules), *args))
             options = state.legal_actions()
             passing = Announce(state.current_player(), PASS)  # type: ignore[arg-type]
             action = passing if passing in options and rng.random() < 0.6 else rng.choice(options)

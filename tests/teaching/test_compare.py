@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_tutor import loads
+from loo_tutor.engine import three_card
 from loo_tutor.engine.cards import Suit
 from loo_tutor.engine.errors import LooError, MalformedRecord
 from loo_tutor.engine.legality import Announcement
@@ -186,7 +187,8 @@ def test_picking_a_profile_and_dealing_anew_restart_the_comparison() -> None:
     widget = VariantCompare(seed=1)
     widget.step()
     widget.right_picker.value = "irish"
-    assert widget.comparison.right.profile.irish and not widget.comparison.steps
+    assert three_card.params_of(widget.comparison.right.profile).irish
+    assert not widget.comparison.steps
     first_pack = widget.comparison.left.start.hands
     widget.new_button.click()
     assert widget.seed == 2 and widget.comparison.left.start.hands != first_pack
