@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 import nbformat
 import pytest
 
-from loo_tutor.apps import classroom
+from loo_tutor.apps.classroom import server as classroom
 from loo_tutor.apps.cli import build_parser, main
 
 from browser_support import in_browser, new_page
@@ -118,14 +118,15 @@ def test_the_templates_ship_in_the_package_and_link_to_no_other_host() -> None:
         assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
     package_data = re.search(r"^loo_tutor = \[(.*?)\]$", (ROOT / "pyproject.toml").read_text(),
                              re.MULTILINE | re.DOTALL)
-    assert package_data and '"apps/classroom_templates/**/*"' in package_data.group(1)
+    assert package_data and '"apps/classroom/templates/**/*"' in package_data.group(1)
 
 
 _INSTALLED_CHECK = """
 import importlib.util, json, sys, sysconfig
 from pathlib import Path
 site = Path(sysconfig.get_paths()["purelib"])
-spec = importlib.util.spec_from_file_location("classroom", site / "loo_tutor" / "apps" / "classroom.py")
+spec = importlib.util.spec_from_file_location(
+    "classroom", site / "loo_tutor" / "apps" / "classroom" / "server.py")
 classroom = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(classroom)
 print(json.dumps({"script": str(classroom.PAGE_SCRIPT), "site": str(site),

@@ -49,7 +49,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from voila import app, handler, voila_kernel_manager
 from voila.tornado import handler as tornado_handler
 
-from loo_tutor.apps import classroom
+from loo_tutor.apps.classroom import server as classroom
 
 
 def test_the_pinned_voila_is_the_one_installed() -> None:

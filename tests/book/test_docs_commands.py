@@ -48,7 +48,7 @@ from pathlib import Path
 
 import pytest
 
-from loo_tutor.apps.classroom_doors import normal_base
+from loo_tutor.apps.classroom.doors import normal_base
 
 from classroom_server import free_port
 

@@ -7,7 +7,7 @@ otherwise; the paths here are written for ``/``):
 * ``/loo/join``: a form asking a name once (and the class code when the
   teacher set one). Joining gives the browser a secret in an HttpOnly,
   same-site cookie; the server keeps which student it belongs to
-  (:mod:`loo_tutor.apps.classbook`). A name another student has is refused.
+  (:mod:`loo_tutor.apps.classroom.store`). A name another student has is refused.
 * ``/loo/me``: the student's name, their rejoin code (which joins them
   again under their name from another browser) and their own progress, for
   their page; nobody else's. Its ``work`` lists their checks as the class
@@ -30,7 +30,7 @@ cookie, and a POST from a page of another origin is refused whatever it
 carries. :class:`ClassroomHandler` is the one place that says who is asking:
 a student (by the join cookie), the teacher (by the teacher's token) or
 nobody. The limits on joining and answering, and the checks of a report, are
-in :mod:`.classroom_doors`.
+in :mod:`.doors`.
 """
 
 from __future__ import annotations
@@ -50,10 +50,9 @@ from jupyter_server.base.handlers import JupyterHandler
 from tornado import web
 from tornado.log import app_log
 
-from ..teaching.issued import is_issued
-from ..teaching.marking import Mark, judge
-from .classbook import SHOWN, ClassBook, ClassBookError, ClassSummary, now
-from .classroom_doors import (
+from ...teaching.issued import is_issued
+from ...teaching.marking import Mark, judge
+from .doors import (
     LONGEST_ID,
     TOO_FAST,
     WAIT_A_MINUTE,
@@ -63,6 +62,7 @@ from .classroom_doors import (
     route,
     under,
 )
+from .store import SHOWN, ClassBook, ClassBookError, ClassSummary, now
 
 COOKIE = "loo-student"
 """The cookie holding a joined browser's secret."""
@@ -124,7 +124,7 @@ class ClassroomHandler(PlainHandler):
     """What the classroom's own routes share: the class book, its doors, and who is asking.
 
     A class book that cannot read or keep what a request needs
-    (:class:`~loo_tutor.apps.classbook.ClassBookError`) is answered 503 with
+    (:class:`~loo_tutor.apps.classroom.store.ClassBookError`) is answered 503 with
     one plain line (JSON for the routes a page asks, ``answers_json``), and
     logged as one line.
     """
@@ -297,7 +297,7 @@ class AnswerHandler(ClassroomHandler):
 
     Only a check of a variant this server's kernels issued is judged, and
     only for the student it was issued to; a variant whose solution was
-    shown to the student is kept as :data:`~loo_tutor.apps.classbook.SHOWN`,
+    shown to the student is kept as :data:`~loo_tutor.apps.classroom.store.SHOWN`,
     and so is every later check of that exercise by that student.
     """
 
@@ -357,7 +357,7 @@ def solution_watcher(book: ClassBook, doors: Doors) -> Callable[[Any, str | byte
     the kernel's message passes through the server, which reads the report
     there and keeps "solution shown" for the student whose cookie opened the
     page's websocket. Returns ``seen(handler, message)``, for
-    :func:`loo_tutor.apps.classroom._classroom_socket`.
+    :func:`loo_tutor.apps.classroom.server._classroom_socket`.
     """
 
     def seen(handler: Any, message: str | bytes) -> None:

@@ -47,7 +47,7 @@ and the reader sees the widgets. For a class the server
 * serves everything under a prefix when ``--base-url`` gives one (such as
   ``/user/ann/`` behind JupyterHub's proxy): Voila's routes and the
   classroom's own, the cookies, the pages' scripts and the addresses it
-  prints, and nothing at the paths without it (:func:`~.classroom_doors.normal_base`);
+  prints, and nothing at the paths without it (:func:`~.doors.normal_base`);
 * serves the built book (``_build/html`` beside the notebooks, when it
   exists) under ``/voila/``, so the rule links in the widgets lead to the
   rules pages as they do in the book;
@@ -57,10 +57,10 @@ and the reader sees the widgets. For a class the server
   content), Voila's own files for an hour, so a page opened again, or
   reloaded, asks the server again only for itself;
 * keeps the class in a folder (``--data``, or a new folder it names at
-  start): students join by name (:mod:`.classroom_students`), every exercise
+  start): students join by name (:mod:`.students`), every exercise
   checked on a page is judged again by the server and kept
-  (:mod:`.classbook`), and the teacher watches the class on a page of their
-  own (:mod:`.classroom_teacher`), with the token printed at start; on
+  (:mod:`.store`), and the teacher watches the class on a page of their
+  own (:mod:`.teacher`), with the token printed at start; on
   another address than this machine's, a class code is made and printed
   unless ``--class-code`` gives one (of at least 8 letters or digits); the
   database's write-ahead log is copied into ``class.sqlite3`` every half
@@ -71,11 +71,11 @@ and the reader sees the widgets. For a class the server
 * keeps its own routes behind the same doors as Voila's (the token, the
   XSRF check), limits joining and answering, and judges only the exercises
   its kernels issued, which they sign with a key kept in the class folder
-  and given to them in their environment (:mod:`.classroom_doors`,
+  and given to them in their environment (:mod:`.doors`,
   :mod:`loo_tutor.teaching.issued`); refuses a request's body over
   :data:`LARGEST_BODY` before reading it, and logs requests with tokens
   hidden;
-* starts each kernel as :mod:`.classroom_kernel` (ipykernel without its
+* starts each kernel as :mod:`.kernel` (ipykernel without its
   debugger or history file), forked from one warm parent process that has
   imported ipykernel and the widgets once (:mod:`.kernels`);
 * takes at most ``--max-students`` students at once, or as many as the
@@ -90,7 +90,7 @@ and the reader sees the widgets. For a class the server
   line when a message finds its page closed (a student closing a tab).
 
 The pages are Jinja templates shipped in the package
-(``loo_tutor/apps/classroom_templates``), which Voila renders: the light page
+(``loo_tutor/apps/classroom/templates``), which Voila renders: the light page
 (``loo-classroom``), Voila's own page without its links to other hosts
 (``loo-classroom-voila``), and the list of notebooks and the error pages
 they share (``loo-classroom-base``).
@@ -124,14 +124,14 @@ from urllib.parse import parse_qsl, urlencode
 
 if TYPE_CHECKING:
     from .admission import Admission, Verdict
-    from .classbook import ClassBook
+    from .store import ClassBook
 
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
 
-TEMPLATES = Path(__file__).resolve().parent / "classroom_templates"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The Jupyter data folder holding the classroom's Voila templates (for JUPYTER_PATH)."""
-NOTEBOOKS = Path(__file__).parent / "notebooks"
+NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 """The book's notebooks, served unless a folder is given: package data, in a
 checkout a link to ``notebooks/``."""
 TEMPLATE = "loo-classroom"
@@ -145,11 +145,11 @@ SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tu
                   "./dev build builds it into the package, and a wheel built after that "
                   "carries it)")
 """Says how to get the light page's script when it is missing."""
-KERNEL_SPECS = "loo_tutor.apps.kernels.ClassroomKernelSpecs"
+KERNEL_SPECS = "loo_tutor.apps.classroom.kernels.ClassroomKernelSpecs"
 """The kernel spec manager that starts each Python kernel as the classroom's (by name:
 it needs Jupyter, which is optional)."""
 ADMISSION = "loo_admission"
-"""The server setting holding the :class:`~loo_tutor.apps.admission.Admission` of the notebook pages."""
+"""The server setting holding the notebook pages' :class:`~.admission.Admission`."""
 LARGEST_BODY = 64 * 1024
 """The most bytes a request's body may have (the largest the pages send is a report of a
 check, 20,000 bytes at most)."""
@@ -320,7 +320,7 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
     """The Voila settings for a classroom, as traitlets configuration sections.
 
     ``cull_after`` is in minutes (a fraction for seconds); 0 keeps idle kernels.
-    ``base`` is the server's prefix (from :func:`~.classroom_doors.normal_base`):
+    ``base`` is the server's prefix (from :func:`~.doors.normal_base`):
     Voila's routes and the XSRF cookie live under it (Voila leaves that cookie
     at ``/``, where the servers of other users behind one proxy would see it).
     The notary that says whether a notebook is trusted keeps its secret and
@@ -417,10 +417,10 @@ def _classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = Non
 
     ``watch(handler, message)`` is shown each message before it goes (the
     class book's watch for a solution shown,
-    :func:`~loo_tutor.apps.classroom_students.solution_watcher`).
+    :func:`~loo_tutor.apps.classroom.students.solution_watcher`).
 
     * Each page's connections are told to the admission
-      (:meth:`~loo_tutor.apps.admission.Admission.opened`), with who opened
+      (:meth:`~loo_tutor.apps.classroom.admission.Admission.opened`), with who opened
       them, so that a place is a student's and a page gone frees it.
     * Each message goes out at once. Tornado leaves Nagle's algorithm on for
       websockets, so a widget's small reply to a click would wait for the
@@ -519,9 +519,9 @@ def _not_yet(handler: Any, places: Admission, verdict: Verdict, ticket: str | No
 
 def _asking(handler: Any, places: Admission) -> str | None:
     """Who sends ``handler``'s request, as ``places`` counts students (``None``: a bare request)."""
-    from . import admission, classroom_students
+    from . import admission, students
 
-    return places.who(handler.get_cookie(classroom_students.COOKIE),
+    return places.who(handler.get_cookie(students.COOKIE),
                       handler.get_cookie(admission.PAGE_COOKIE))
 
 
@@ -534,9 +534,9 @@ def _gives_xsrf_cookie(route: Any) -> Any:
     does not read the token, so the cookie would never be set and the
     request would be refused. A browser that is neither a joined student
     nor holding the page's cookie gets the cookie and a page that opens the
-    app again, and no kernel (:func:`~loo_tutor.apps.admission.opening_page`).
+    app again, and no kernel (:func:`~loo_tutor.apps.classroom.admission.opening_page`).
     When the class is full (see
-    :mod:`loo_tutor.apps.admission`), the handler answers at once, without a
+    :mod:`loo_tutor.apps.classroom.admission`), the handler answers at once, without a
     kernel, with the page of a student waiting for a place, or with the one
     that says the class is full once the student has waited long enough.
     """
@@ -700,7 +700,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         voila_app = importlib.import_module("voila.app")
-        from . import admission, classroom_students, classroom_teacher  # they need Voila
+        from . import admission, students, teacher  # they need Voila
         traitlets_config = importlib.import_module("traitlets.config")
         web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
@@ -710,10 +710,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD
     from jupyter_server.log import log_request
 
-    from ..teaching.issued import KEY_VARIABLE
-    from ..widgets.assignment import CLASS_FOLDER
-    from .classbook import CHECK_S, ClassBook, ClassBookError
-    from .classroom_doors import Doors, code_problem, make_class_code, route, under
+    from ...teaching.issued import KEY_VARIABLE
+    from ...widgets.assignment import CLASS_FOLDER
+    from .doors import Doors, code_problem, make_class_code, route, under
+    from .store import CHECK_S, ClassBook, ClassBookError
 
     notebooks = Path(args.notebooks or NOTEBOOKS).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -799,7 +799,7 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(ClassBookError):  # page cookies then last this run only
         places.key = book_of_class.setting("page_cookie_key", secrets.token_urlsafe(32)).encode()
 
-    watch = classroom_students.solution_watcher(book_of_class, doors)
+    watch = students.solution_watcher(book_of_class, doors)
 
     def handlers(self: Any) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
@@ -808,8 +808,8 @@ def run(args: argparse.Namespace) -> int:
         self.app.settings[ADMISSION] = places
         found: list[Any] = [
             *admission.routes(places, self.kernel_manager, base),
-            *classroom_students.routes(book_of_class, code, doors, base),
-            *classroom_teacher.routes(book_of_class, code,
+            *students.routes(book_of_class, code, doors, base),
+            *teacher.routes(book_of_class, code,
                                       under(base, "voila/book/") if serve_book else "", doors,
                                       base),
             *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route), watch))
@@ -891,7 +891,7 @@ def _stop_on_ctrl_c() -> None:
 
 def _student_of(book: ClassBook, secret: str | None) -> str | None:
     """The student of ``book`` whose joining cookie holds ``secret``, as the admission names them."""
-    from .classbook import ClassBookError
+    from .store import ClassBookError
 
     try:
         found = book.student_of(secret)

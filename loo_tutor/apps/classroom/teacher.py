@@ -35,17 +35,17 @@ from urllib.parse import urlencode
 
 from jupyter_server.auth.decorator import allow_unauthenticated
 
-from ..engine.errors import LooError
-from ..render.markup import link_rules
-from ..teaching.assignment import class_assignment
-from ..teaching.exercises import Kind
-from ..teaching.marking import write_grade_book
-from .classbook import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
-from .classroom_doors import Doors, route, under
-from .classroom_students import TEACHER_COOKIE as COOKIE
-from .classroom_students import ClassroomHandler, PlainHandler
+from ...engine.errors import LooError
+from ...render.markup import link_rules
+from ...teaching.assignment import class_assignment
+from ...teaching.exercises import Kind
+from ...teaching.marking import write_grade_book
+from .doors import Doors, route, under
+from .store import STUCK_AFTER, ClassBook, ClassBookError, ClassSummary
+from .students import TEACHER_COOKIE as COOKIE
+from .students import ClassroomHandler, PlainHandler
 
-SCRIPT = Path(__file__).resolve().parent / "classroom_templates" / "teacher" / "teacher.js"
+SCRIPT = Path(__file__).resolve().parent / "templates" / "teacher" / "teacher.js"
 REFUSED = ("This page is the teacher's. Open the teacher's address the classroom server "
            "printed when it started.")
 
