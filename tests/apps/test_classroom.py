@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 import nbformat
 import pytest
 
+from loo_tutor.apps.classroom import adapter
 from loo_tutor.apps.classroom import server as classroom
 from loo_tutor.apps.cli import build_parser, main
 
@@ -350,10 +351,10 @@ def test_a_message_for_a_closed_page_is_dropped_quietly() -> None:
     log = _Log()
     plain = _socket_to_a_closed_page(raise_at_once=False)
     assert _unretrieved_failures(plain, log) == ["Task exception was never retrieved"]
-    route = classroom._classroom_socket((r"/api/kernels/(.*)/channels", plain))
+    route = adapter.classroom_socket((r"/api/kernels/(.*)/channels", plain))
     assert _unretrieved_failures(route[1], log) == []
     assert log.lines == [("debug", "Message not sent, the page has closed")]
-    at_once = classroom._classroom_socket((r"/k", _socket_to_a_closed_page(raise_at_once=True)))
+    at_once = adapter.classroom_socket((r"/k", _socket_to_a_closed_page(raise_at_once=True)))
     _unretrieved_failures(at_once[1], log)  # does not raise
     assert log.lines[1:] == [("debug", "Message not sent, the page has closed")]
 
@@ -361,7 +362,7 @@ def test_a_message_for_a_closed_page_is_dropped_quietly() -> None:
 def test_only_websocket_routes_are_changed() -> None:
     web = importlib.import_module("tornado.web")
     route = (r"/x", web.RequestHandler, {})
-    assert classroom._classroom_socket(route) is route
+    assert adapter.classroom_socket(route) is route
 
 
 class _Renderer:
@@ -404,7 +405,7 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
     async def play() -> list[list[str]]:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")  # at start, before the hook
-        classroom._says_when_ready(kernels)
+        adapter.says_when_ready(kernels)
         seen = []
         await asyncio.sleep(0)  # the kernel has started: nothing said yet
         await asyncio.sleep(0)
@@ -442,7 +443,7 @@ def test_the_students_are_the_kernels_taken_from_the_pools_and_still_running() -
     async def play() -> list[int]:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        taken = classroom._says_when_ready(kernels)
+        taken = adapter.says_when_ready(kernels)
         assert taken is not None
         students = partial(_students, taken)
         counted = [students()]
@@ -463,7 +464,7 @@ def test_a_kernel_started_outside_the_pools_is_a_student_s() -> None:
     async def play() -> int:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        taken = classroom._says_when_ready(kernels)
+        taken = adapter.says_when_ready(kernels)
         assert taken is not None
         await asyncio.sleep(0)
         await asyncio.sleep(0)
@@ -475,7 +476,7 @@ def test_a_kernel_started_outside_the_pools_is_a_student_s() -> None:
 
 def test_without_preheated_kernels_nothing_is_watched() -> None:
     kernels = type("Plain", (), {"fill_if_needed": print})()
-    students = classroom._says_when_ready(kernels)
+    students = adapter.says_when_ready(kernels)
     assert kernels.fill_if_needed is print and students is None
 
 
@@ -658,7 +659,7 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
     assert headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]
     assert gzip.decompress(packed) == plain and len(packed) < len(plain) / 2
     assert int(headers["Content-Length"]) == len(packed)
-    assert headers["Cache-Control"] == f"max-age={classroom.CACHE_SECONDS}"
+    assert headers["Cache-Control"] == f"max-age={adapter.CACHE_SECONDS}"
     part, headers = _get(script, **{"Accept-Encoding": "gzip", "Range": "bytes=0-9"})
     assert part == plain[:10] and headers["Content-Encoding"] is None
     page, headers = _get(server.url + "voila/render/forced-ace.ipynb",
@@ -801,7 +802,7 @@ def test_tornado_is_given_a_ping_timeout_no_longer_than_its_interval() -> None:
         def get_websocket_protocol(self) -> tuple[int, int]:
             return self.ping_interval, self.ping_timeout
 
-    handler = classroom._classroom_socket((r"/api/kernels/(.*)/channels", JupyterLike))[1]
+    handler = adapter.classroom_socket((r"/api/kernels/(.*)/channels", JupyterLike))[1]
     socket = object.__new__(handler)
     assert socket.get_websocket_protocol() == (30_000, 30_000)
     assert socket.ping_timeout == 90_000

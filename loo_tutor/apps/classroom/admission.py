@@ -16,7 +16,7 @@ that the class is full (:func:`full_page`), with a link to try again.
 
 A place is a student's, not a page's. The kernels pages have taken from
 Voila's pools of kernels kept ready, and that have not ended, are read in
-the pools (:func:`loo_tutor.apps.classroom.server._says_when_ready`); each is
+the pools (:func:`loo_tutor.apps.classroom.adapter.says_when_ready`); each is
 tied to whoever its page's connections come from (:meth:`Admission.opened`):
 a joined student, or a browser holding the page's cookie
 (:data:`PAGE_COOKIE`). One student with two apps open holds one place, and
@@ -214,7 +214,7 @@ class Admission:
     ``wait_s`` is how long a student waits for a place before being told the
     class is full; ``clock`` gives the time in seconds (for the tests).
     ``taken`` gives the ids of the kernels pages have taken and how many are
-    being taken still (:func:`loo_tutor.apps.classroom.server._says_when_ready`).
+    being taken still (:func:`loo_tutor.apps.classroom.adapter.says_when_ready`).
     """
 
     most: int

@@ -105,8 +105,6 @@ import argparse
 import asyncio
 import contextlib
 import errno
-import gzip
-import http.client
 import importlib
 import ipaddress
 import os
@@ -116,7 +114,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -148,8 +146,6 @@ SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tu
 KERNEL_SPECS = "loo_tutor.apps.classroom.kernels.ClassroomKernelSpecs"
 """The kernel spec manager that starts each Python kernel as the classroom's (by name:
 it needs Jupyter, which is optional)."""
-ADMISSION = "loo_admission"
-"""The server setting holding the notebook pages' :class:`~.admission.Admission`."""
 LARGEST_BODY = 64 * 1024
 """The most bytes a request's body may have (the largest the pages send is a report of a
 check, 20,000 bytes at most)."""
@@ -406,100 +402,6 @@ def _listing_of(notebooks: Path, served: dict[str, Any]) -> tuple[Any, str | Non
     return partial(listing, titles=titles, order=order), problem
 
 
-def _handled_by(route: Any, kind: type) -> bool:
-    """Whether ``route`` is a Tornado route whose handler is a ``kind``."""
-    return (isinstance(route, tuple) and len(route) >= 2 and isinstance(route[1], type)
-            and issubclass(route[1], kind))
-
-
-def _classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = None) -> Any:
-    """``route``, with a websocket handler suited to a class of pages.
-
-    ``watch(handler, message)`` is shown each message before it goes (the
-    class book's watch for a solution shown,
-    :func:`~loo_tutor.apps.classroom.students.solution_watcher`).
-
-    * Each page's connections are told to the admission
-      (:meth:`~loo_tutor.apps.classroom.admission.Admission.opened`), with who opened
-      them, so that a place is a student's and a page gone frees it.
-    * Each message goes out at once. Tornado leaves Nagle's algorithm on for
-      websockets, so a widget's small reply to a click would wait for the
-      browser's delayed acknowledgement of the last packet.
-    * A message for a page that has just closed is dropped with a debug line.
-      The server writes the kernel's messages without waiting for them to go,
-      so a write that finds the page gone would otherwise end up, much later,
-      as asyncio's "Task exception was never retrieved" traceback on the
-      teacher's screen: a student closing a tab is not an error.
-    * Tornado is given a ping timeout no longer than its ping interval.
-      Jupyter Server's handlers keep their own pings in milliseconds (every
-      30,000 ms, closing after 90,000 ms without an answer), and Tornado 6.5
-      reads the same two numbers as its own, in seconds, and warns on every
-      start that 90000 cannot be longer than 30000. Those pings of Tornado's
-      (every 30,000 s) never matter; Jupyter's, which do, are left as they are.
-    * A refusal (a page asking for a kernel the server does not have, as
-      after a restart) is one plain line: Jupyter Server's error page needs
-      a setting Voila's server lacks, and drawing it would log a traceback.
-    """
-    websocket = importlib.import_module("tornado.websocket")
-    if not _handled_by(route, websocket.WebSocketHandler):
-        return route
-    base: Any = route[1]
-
-    def open_at_once(self: Any, *args: Any, **kwargs: Any) -> Any:
-        self.set_nodelay(True)
-        places = self.settings.get(ADMISSION)
-        if places is not None:
-            places.opened(self.kernel_id, _asking(self, places))
-        return base.open(self, *args, **kwargs)
-
-    def on_close(self: Any) -> Any:
-        places = self.settings.get(ADMISSION)
-        if places is not None and getattr(self, "kernel_id", None):
-            places.closed(self.kernel_id)
-        return base.on_close(self)
-
-    def write_message(self: Any, message: Any, binary: bool = False) -> Any:
-        def page_gone(sent: asyncio.Future[None]) -> None:
-            problem = None if sent.cancelled() else sent.exception()
-            if isinstance(problem, websocket.WebSocketClosedError):
-                self.log.debug("Message not sent, the page has closed")
-            elif problem is not None:
-                self.log.error("Message not sent", exc_info=problem)
-
-        if watch is not None:
-            watch(self, message)
-        try:
-            sent = base.write_message(self, message, binary)
-        except websocket.WebSocketClosedError:
-            self.log.debug("Message not sent, the page has closed")
-            return None
-        if isinstance(sent, asyncio.Future):
-            sent.add_done_callback(page_gone)
-        return sent
-
-    def get_websocket_protocol(self: Any) -> Any:
-        self.loo_for_tornado = True
-        try:
-            return base.get_websocket_protocol(self)
-        finally:
-            self.loo_for_tornado = False
-
-    def ping_timeout(self: Any) -> Any:
-        own = base.ping_timeout.__get__(self)
-        return min(own, self.ping_interval) if getattr(self, "loo_for_tornado", False) else own
-
-    def write_error(self: Any, status_code: int, **kwargs: Any) -> None:
-        self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code} {http.client.responses.get(status_code, 'Error')}")
-
-    handler = type(base.__name__, (base,), {
-        "open": open_at_once, "on_close": on_close, "write_message": write_message,
-        "write_error": write_error,
-        "get_websocket_protocol": get_websocket_protocol,
-        "ping_timeout": property(ping_timeout)})
-    return (route[0], handler, *route[2:])
-
-
 def _not_yet(handler: Any, places: Admission, verdict: Verdict, ticket: str | None) -> str:
     """The page of a student the class has no place for yet: waiting, or full after the wait."""
     from . import admission
@@ -525,184 +427,43 @@ def _asking(handler: Any, places: Admission) -> str | None:
                       handler.get_cookie(admission.PAGE_COOKIE))
 
 
-def _gives_xsrf_cookie(route: Any) -> Any:
-    """``route``, with a notebook page handler that gives the page its XSRF token in a cookie.
+def _admit_page(places: Admission, handler: Any) -> bool:
+    """Whether the notebook page of ``handler`` may be drawn, or the admission has answered.
 
-    A page leaving asks the server to stop its kernel with a POST, which the
-    server accepts only with the token of the ``_xsrf`` cookie in its form
-    (the same check as for any form of the server). Voila's notebook page
-    does not read the token, so the cookie would never be set and the
-    request would be refused. A browser that is neither a joined student
-    nor holding the page's cookie gets the cookie and a page that opens the
-    app again, and no kernel (:func:`~loo_tutor.apps.classroom.admission.opening_page`).
-    When the class is full (see
-    :mod:`loo_tutor.apps.classroom.admission`), the handler answers at once, without a
-    kernel, with the page of a student waiting for a place, or with the one
-    that says the class is full once the student has waited long enough.
+    A browser that is neither a joined student nor holding the page's cookie
+    gets the cookie and a page that opens the app again, and no kernel
+    (:func:`~loo_tutor.apps.classroom.admission.opening_page`). When the
+    class is full (see :mod:`loo_tutor.apps.classroom.admission`), the page
+    of a student waiting for a place is the answer, at once and without a
+    kernel, or the one that says the class is full once the student has
+    waited long enough.
     """
     from . import admission
 
-    voila_handler = importlib.import_module("voila.handler")
-    web = importlib.import_module("tornado.web")
-    if not _handled_by(route, voila_handler.VoilaHandler):
-        return route
-    base: Any = route[1]
-
-    @web.authenticated  # type: ignore[untyped-decorator]
-    async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
-        self.xsrf_token  # noqa: B018 - reading it sets the cookie
-        places = self.settings.get(ADMISSION)
-        if places is not None:
-            who = _asking(self, places)
-            if who is None:  # no page of this browser yet: a cookie first, then the app
-                self.set_cookie(admission.PAGE_COOKIE, places.page_cookie(), path=self.base_url,
-                                httponly=True, samesite="Lax")
-                self.set_header("Cache-Control", "no-store")
-                self.finish(admission.opening_page(self.request.uri))
-                return None
-            ticket = self.get_argument(admission.TICKET, None)
-            verdict = places.admit(self.kernel_manager, ticket, who)
-            if verdict is not admission.Verdict.IN:
-                self.set_status(503)
-                self.set_header("Retry-After", str(admission.RETRY_S))
-                self.set_header("Cache-Control", "no-store")
-                self.finish(_not_yet(self, places, verdict, ticket))
-                return None
-        return await base.get(self, *args, **kwargs)
-
-    handler = type(base.__name__, (base,), {"get": get})
-    return (route[0], handler, *route[2:])
-
-
-READY = "Kernel ready for %s: %s has run the notebook"
-"""The line logged when a kernel kept ready has run its notebook (notebook, kernel)."""
-
-
-def _says_when_ready(kernels: Any) -> Callable[[], tuple[set[str], int]] | None:
-    """Have Voila's kernel manager ``kernels`` log :data:`READY` for each kernel it keeps ready.
-
-    Each notebook's pool (Voila's ``_pools``) holds tasks that start a kernel
-    and resolve to its ``renderer``, ``kernel_id`` and the ``task`` running
-    the notebook in it; that task ends early when a page takes the kernel
-    (the renderer's ``stop_generator`` is then set) and nothing is logged.
-    The kernels of the pools filled at start are watched here, the later
-    ones as ``fill_if_needed`` adds them. Does nothing without preheated
-    kernels.
-
-    Returns what pages have taken, or ``None`` without preheated kernels:
-    the ids of the kernels running but those ready in the pools, and how
-    many a page took from a pool while they were still starting, which the
-    kernel manager does not list yet. A kernel of a pool that is starting
-    may be counted for a moment: a student then waits a moment more, never
-    the other way round.
-    """
-    pools = getattr(kernels, "_pools", None)
-    watched: list[Any] = []
-    if not isinstance(pools, dict):
-        return None
-
-    def ran(notebook: str | None, content: dict[str, Any], render: Any) -> None:
-        if (not render.cancelled() and render.exception() is None
-                and not content["renderer"].stop_generator):
-            kernels.log.info(READY, notebook, content["kernel_id"])
-
-    def started(notebook: str | None, task: Any) -> None:
-        if not task.cancelled() and task.exception() is None:
-            content = task.result()
-            content["task"].add_done_callback(partial(ran, notebook, content))
-
-    def watch(notebook: str | None, tasks: Iterable[Any]) -> None:
-        for task in tasks:
-            watched.append(task)
-            task.add_done_callback(partial(started, notebook))
-
-    fill = kernels.fill_if_needed
-
-    def fill_and_watch(*args: Any, **kwargs: Any) -> None:
-        notebook = kwargs.get("notebook_name", args[1] if len(args) > 1 else None)
-        before = list(pools.get(notebook, []))
-        fill(*args, **kwargs)
-        watch(notebook, [task for task in pools.get(notebook, [])
-                         if not any(task is old for old in before)])
-
-    kernels.fill_if_needed = fill_and_watch
-    for notebook, tasks in pools.items():
-        watch(notebook, tasks)
-    def taken() -> tuple[set[str], int]:
-        running = set(kernels.list_kernel_ids())
-        kept = [task for tasks in pools.values() for task in tasks]
-        ready = {task.result()["kernel_id"] for task in kept
-                 if task.done() and not task.cancelled() and task.exception() is None}
-        watched[:] = [task for task in watched if not task.done()]
-        starting = sum(1 for task in watched if not any(task is k for k in kept))
-        return running - ready, starting
-
-    return taken
-
-
-CACHE_SECONDS = 3600
-"""How long a browser may keep Voila's own files without asking again."""
-_CACHED_ROUTES = ("/voila/static/", "/voila/templates/", "/voila/labextensions/")
-_COMPRESSED = (".js", ".css", ".svg", ".json", ".html", ".txt", ".ttf", ".eot", ".otf")
-_packed: dict[tuple[str, int], bytes] = {}
-
-
-def _gzipped(path: str) -> bytes:
-    """The file at ``path`` compressed with gzip, compressed once per version of the file."""
-    key = (path, os.stat(path).st_mtime_ns)
-    if key not in _packed:
-        with open(path, "rb") as source:
-            _packed[key] = gzip.compress(source.read(), compresslevel=6, mtime=0)
-    return _packed[key]
-
-
-def _packed_route(route: Any) -> Any:
-    """``route`` with its static files sent compressed, and Voila's own cached an hour.
-
-    Voila's files keep their names from one version of Voila to the next, so
-    the hour is a bound on how long a browser could mix files of two
-    versions after an upgrade. The widget extensions' files carry a hash of
-    their content and may be kept for good, as Voila would if it did not turn
-    caching off for them.
-    """
-    web = importlib.import_module("tornado.web")
-    if not _handled_by(route, web.StaticFileHandler):
-        return route
-    base: Any = route[1]
-    cached = any(part in str(route[0]) for part in _CACHED_ROUTES)
-
-    def get_cache_time(self: Any, path: str, modified: Any, mime_type: str) -> int:
-        seconds: int = base.get_cache_time(self, path, modified, mime_type)
-        return seconds or (CACHE_SECONDS if cached else 0)
-
-    def set_headers(self: Any) -> None:
-        base.set_headers(self)
-        path = str(self.absolute_path)
-        if (not path.endswith(_COMPRESSED) or self.request.headers.get("Range")
-                or "gzip" not in self.request.headers.get("Accept-Encoding", "")):
-            return
-        body = _gzipped(path)
-        self.set_header("Content-Encoding", "gzip")
-        self.set_header("Vary", "Accept-Encoding")
-        # Read by StaticFileHandler.get for this response only.
-        self.get_content_size = lambda: len(body)
-        self.get_content = lambda *_: body
-
-    handler = type(base.__name__, (base,), {"get_cache_time": get_cache_time,
-                                            "set_headers": set_headers})
-    extra = list(route[2:])
-    if extra and isinstance(extra[0], dict) and "no_cache_paths" in extra[0]:
-        extra[0] = {**extra[0], "no_cache_paths": []}
-    return (route[0], handler, *extra)
+    who = _asking(handler, places)
+    if who is None:  # no page of this browser yet: a cookie first, then the app
+        handler.set_cookie(admission.PAGE_COOKIE, places.page_cookie(), path=handler.base_url,
+                           httponly=True, samesite="Lax")
+        handler.set_header("Cache-Control", "no-store")
+        handler.finish(admission.opening_page(handler.request.uri))
+        return False
+    ticket = handler.get_argument(admission.TICKET, None)
+    verdict = places.admit(handler.kernel_manager, ticket, who)
+    if verdict is not admission.Verdict.IN:
+        handler.set_status(503)
+        handler.set_header("Retry-After", str(admission.RETRY_S))
+        handler.set_header("Cache-Control", "no-store")
+        handler.finish(_not_yet(handler, places, verdict, ticket))
+        return False
+    return True
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
-        voila_app = importlib.import_module("voila.app")
-        from . import admission, students, teacher  # they need Voila
+        importlib.import_module("voila.app")
+        from . import adapter, admission, students, teacher  # they need Voila
         traitlets_config = importlib.import_module("traitlets.config")
-        web = importlib.import_module("tornado.web")
         ioloop = importlib.import_module("tornado.ioloop")
     except ImportError:
         print(f"error: loo-tutor classroom needs Voila, which is not installed; "
@@ -801,43 +562,32 @@ def run(args: argparse.Namespace) -> int:
 
     watch = students.solution_watcher(book_of_class, doors)
 
-    def handlers(self: Any) -> list[Any]:
+    def handlers(self: Any, voila_routes: list[Any]) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
-        places.taken = _says_when_ready(self.kernel_manager)
-        self.app.settings["voila_jinja2_env"].globals["loo_listing"] = in_order
-        self.app.settings[ADMISSION] = places
+        places.taken = adapter.says_when_ready(self.kernel_manager)
+        adapter.template_globals(self)["loo_listing"] = in_order
+
+        def opened(handler: Any, kernel_id: str) -> None:
+            places.opened(kernel_id, _asking(handler, places))
+
         found: list[Any] = [
             *admission.routes(places, self.kernel_manager, base),
             *students.routes(book_of_class, code, doors, base),
             *teacher.routes(book_of_class, code,
-                                      under(base, "voila/book/") if serve_book else "", doors,
-                                      base),
-            *(_packed_route(_classroom_socket(_gives_xsrf_cookie(route), watch))
-              for route in voila_app.Voila.init_handlers(self))]
+                            under(base, "voila/book/") if serve_book else "", doors, base),
+            *(adapter.packed_route(adapter.classroom_socket(
+                adapter.gated_page(route, partial(_admit_page, places)), watch,
+                opened, places.closed))
+              for route in voila_routes)]
         if serve_book:
             # Last, so Voila's own /voila/... routes win.
-            found.append(_packed_route((route(base, r"voila/(.*)"), web.StaticFileHandler,
-                                        {"path": str(book), "default_filename": "index.html"})))
+            found.append(adapter.static_route(route(base, r"voila/(.*)"), str(book)))
         if base != "/":  # the prefix without its last slash, as a person might type it
-            found.append((re.escape(base.rstrip("/")), web.RedirectHandler, {"url": base}))
+            found.append(adapter.redirect_route(re.escape(base.rstrip("/")), base))
         return found
 
-    def listen(self: Any) -> Any:
-        # Bodies past LARGEST_BODY get 400 before they are read, on every route.
-        self.app.listen = partial(self.app.listen, max_body_size=LARGEST_BODY)
-        return voila_app.Voila.listen(self)
-
-    def stop(self: Any) -> None:
-        # A kernel kept ready that was still starting at Ctrl-C is gone by the
-        # time Voila shuts it down: not a fault, the server stops all the same.
-        try:
-            voila_app.Voila.stop(self)
-        except web.HTTPError as exc:
-            if exc.status_code != 404:
-                raise
-
-    classroom = type("ClassroomVoila", (voila_app.Voila,),
-                     {"init_handlers": handlers, "listen": listen, "stop": stop})
+    classroom = type("ClassroomVoila", (adapter.AdaptedVoila,),
+                     {"classroom_routes": handlers, "largest_body": LARGEST_BODY})
     app = classroom(config=config)
     app.initialize(argv=[])
     # Voila logs an address of its own (the host's name, the token left out);

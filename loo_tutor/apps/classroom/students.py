@@ -52,6 +52,7 @@ from tornado.log import app_log
 
 from ...teaching.issued import is_issued
 from ...teaching.marking import Mark, judge
+from .adapter import knows_who_is_asking, reason, tornado_xsrf_check
 from .doors import (
     LONGEST_ID,
     TOO_FAST,
@@ -95,7 +96,7 @@ class PlainHandler(JupyterHandler):
                 404: "Refused: this request did not come from this classroom's own pages."}
         self.clear_header("Content-Disposition")
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(said.get(status_code, f"{status_code} {self._reason}") + "\n")
+        self.finish(said.get(status_code, f"{status_code} {reason(self)}") + "\n")
 
     def check_xsrf_cookie(self) -> None:
         """Refuse a POST from a page of another origin, or without the ``_xsrf`` token.
@@ -108,7 +109,7 @@ class PlainHandler(JupyterHandler):
         form or the ``X-XSRFToken`` header must carry the ``_xsrf`` cookie's
         token.
         """
-        if not hasattr(self, "_jupyter_current_user"):
+        if not knows_who_is_asking(self):
             return  # too early: Jupyter Server calls this again once it knows who is asking
         origin = self.request.headers.get("Origin")
         host = self.request.headers.get("Host")
@@ -117,7 +118,7 @@ class PlainHandler(JupyterHandler):
             self.log.warning("Refused a %s of %s from another origin", self.request.method,
                              self.request.path)
             raise web.HTTPError(404)
-        web.RequestHandler.check_xsrf_cookie(self)
+        tornado_xsrf_check(self)
 
 
 class ClassroomHandler(PlainHandler):
@@ -357,7 +358,7 @@ def solution_watcher(book: ClassBook, doors: Doors) -> Callable[[Any, str | byte
     the kernel's message passes through the server, which reads the report
     there and keeps "solution shown" for the student whose cookie opened the
     page's websocket. Returns ``seen(handler, message)``, for
-    :func:`loo_tutor.apps.classroom.server._classroom_socket`.
+    :func:`loo_tutor.apps.classroom.adapter.classroom_socket`.
     """
 
     def seen(handler: Any, message: str | bytes) -> None:
