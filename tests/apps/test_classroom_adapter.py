@@ -29,7 +29,8 @@ from loo_tutor.apps.classroom import server as classroom
 PACKAGE = Path(adapter.__file__).parent
 PRIVATE = ("_pools", "fill_if_needed", "stop_generator", "voila_jinja2_env", "no_cache_paths",
            "_reason", "_jupyter_current_user", "get_content_size", "get_websocket_protocol",
-           ".ping_timeout", "init_handlers", "RequestHandler.check_xsrf_cookie")
+           ".ping_timeout", "init_handlers", "RequestHandler.check_xsrf_cookie",
+           "_finished")
 """The names of the reaches, which no module of the classroom but the adapter may write."""
 
 
@@ -136,3 +137,9 @@ def test_no_module_of_the_classroom_but_the_adapter_names_a_reach() -> None:
             continue
         text = module.read_text(encoding="utf-8")
         assert [name for name in PRIVATE if name in text] == [], module.name
+
+
+def test_13_a_handler_says_it_has_answered_where_finished_reads_it() -> None:
+    finishing = inspect.getsource(web.RequestHandler.finish)
+    assert "self._finished = True" in finishing
+    assert "self._finished = False" in inspect.getsource(web.RequestHandler.__init__)

@@ -48,6 +48,9 @@ What stays outside it, each with the reason:
 12. Tornado's own ``RequestHandler.check_xsrf_cookie`` (:func:`tornado_xsrf_check`),
     called past ``JupyterHandler``'s, which lets a request with the server's
     token in its address through: every student knows that token.
+13. Tornado's ``RequestHandler._finished`` (:func:`finished`): whether Jupyter
+    Server's ``prepare`` has already answered (a refusal), before the teacher's
+    routes check the teacher's token.
 
 Nothing else in the classroom names a private part of these packages.
 Voila is pinned to 0.5 in requirements.txt and in the install hint.
@@ -187,7 +190,7 @@ def classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = None
 
     ``watch(handler, message)`` is shown each message before it goes (the
     class book's watch for a solution shown,
-    :func:`~loo_tutor.apps.classroom.students.solution_watcher`).
+    :func:`~loo_tutor.apps.classroom.handlers.solution_watcher`).
 
     * ``opened(handler, kernel_id)`` and ``closed(kernel_id)`` are told each
       page's connections (for the admission, so that a place is a student's
@@ -374,3 +377,8 @@ def knows_who_is_asking(handler: Any) -> bool:
 def tornado_xsrf_check(handler: web.RequestHandler) -> None:
     """Tornado's own XSRF check of ``handler``'s request, without Jupyter Server's exemptions (12)."""
     web.RequestHandler.check_xsrf_cookie(handler)
+
+
+def finished(handler: web.RequestHandler) -> bool:
+    """Whether ``handler`` has already sent its whole answer (13)."""
+    return bool(handler._finished)

@@ -57,10 +57,10 @@ and the reader sees the widgets. For a class the server
   content), Voila's own files for an hour, so a page opened again, or
   reloaded, asks the server again only for itself;
 * keeps the class in a folder (``--data``, or a new folder it names at
-  start): students join by name (:mod:`.students`), every exercise
+  start): students join by name (:mod:`.handlers`, :mod:`.identity`), every exercise
   checked on a page is judged again by the server and kept
   (:mod:`.store`), and the teacher watches the class on a page of their
-  own (:mod:`.teacher`), with the token printed at start; on
+  own (:mod:`.handlers`), with the token printed at start; on
   another address than this machine's, a class code is made and printed
   unless ``--class-code`` gives one (of at least 8 letters or digits); the
   database's write-ahead log is copied into ``class.sqlite3`` every half
@@ -118,10 +118,8 @@ from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlencode
 
 if TYPE_CHECKING:
-    from .admission import Admission, Verdict
     from .store import ClassBook
 
 EXIT_BAD = 2
@@ -402,67 +400,11 @@ def _listing_of(notebooks: Path, served: dict[str, Any]) -> tuple[Any, str | Non
     return partial(listing, titles=titles, order=order), problem
 
 
-def _not_yet(handler: Any, places: Admission, verdict: Verdict, ticket: str | None) -> str:
-    """The page of a student the class has no place for yet: waiting, or full after the wait."""
-    from . import admission
-
-    query = [(key, value) for key, value in parse_qsl(handler.request.query)
-             if key != admission.TICKET]
-    here = handler.request.path + (f"?{urlencode(query)}" if query else "")
-    if verdict is admission.Verdict.FULL:
-        return admission.full_page(places.most, places.wait_s, here)
-    if ticket is None or ticket not in places.waiting:
-        ticket = places.queue()
-    base_url = str(handler.base_url)
-    return admission.waiting_page(
-        places.most, places.wait_s, admission.with_ticket(here, ticket),
-        f"{base_url}loo/place?ticket={ticket}", base_url)
-
-
-def _asking(handler: Any, places: Admission) -> str | None:
-    """Who sends ``handler``'s request, as ``places`` counts students (``None``: a bare request)."""
-    from . import admission, students
-
-    return places.who(handler.get_cookie(students.COOKIE),
-                      handler.get_cookie(admission.PAGE_COOKIE))
-
-
-def _admit_page(places: Admission, handler: Any) -> bool:
-    """Whether the notebook page of ``handler`` may be drawn, or the admission has answered.
-
-    A browser that is neither a joined student nor holding the page's cookie
-    gets the cookie and a page that opens the app again, and no kernel
-    (:func:`~loo_tutor.apps.classroom.admission.opening_page`). When the
-    class is full (see :mod:`loo_tutor.apps.classroom.admission`), the page
-    of a student waiting for a place is the answer, at once and without a
-    kernel, or the one that says the class is full once the student has
-    waited long enough.
-    """
-    from . import admission
-
-    who = _asking(handler, places)
-    if who is None:  # no page of this browser yet: a cookie first, then the app
-        handler.set_cookie(admission.PAGE_COOKIE, places.page_cookie(), path=handler.base_url,
-                           httponly=True, samesite="Lax")
-        handler.set_header("Cache-Control", "no-store")
-        handler.finish(admission.opening_page(handler.request.uri))
-        return False
-    ticket = handler.get_argument(admission.TICKET, None)
-    verdict = places.admit(handler.kernel_manager, ticket, who)
-    if verdict is not admission.Verdict.IN:
-        handler.set_status(503)
-        handler.set_header("Retry-After", str(admission.RETRY_S))
-        handler.set_header("Cache-Control", "no-store")
-        handler.finish(_not_yet(handler, places, verdict, ticket))
-        return False
-    return True
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         importlib.import_module("voila.app")
-        from . import adapter, admission, students, teacher  # they need Voila
+        from . import adapter, admission, handlers, identity  # they need Voila
         traitlets_config = importlib.import_module("traitlets.config")
         ioloop = importlib.import_module("tornado.ioloop")
     except ImportError:
@@ -556,27 +498,28 @@ def run(args: argparse.Namespace) -> int:
         why = (f"for {cores} core{'s' if cores != 1 else ''} and "
                f"{available / 1024 ** 3:.1f} GB of memory free; --max-students changes it")
     places = admission.Admission.of(most, served, args.wait_for_place * 60)
-    places.student = partial(_student_of, book_of_class)
+    places.student = partial(identity.student_named, book_of_class)
     with contextlib.suppress(ClassBookError):  # page cookies then last this run only
         places.key = book_of_class.setting("page_cookie_key", secrets.token_urlsafe(32)).encode()
 
-    watch = students.solution_watcher(book_of_class, doors)
+    watch = handlers.solution_watcher(book_of_class, doors)
 
-    def handlers(self: Any, voila_routes: list[Any]) -> list[Any]:
+    def routes_of(self: Any, voila_routes: list[Any]) -> list[Any]:
         sign_notebooks(self.contents_manager.notary, served)
         places.taken = adapter.says_when_ready(self.kernel_manager)
         adapter.template_globals(self)["loo_listing"] = in_order
 
         def opened(handler: Any, kernel_id: str) -> None:
-            places.opened(kernel_id, _asking(handler, places))
+            places.opened(kernel_id, identity.asking(handler, places))
 
         found: list[Any] = [
-            *admission.routes(places, self.kernel_manager, base),
-            *students.routes(book_of_class, code, doors, base),
-            *teacher.routes(book_of_class, code,
-                            under(base, "voila/book/") if serve_book else "", doors, base),
+            *handlers.place_routes(places, self.kernel_manager, base),
+            *handlers.student_routes(book_of_class, code, doors, base),
+            *handlers.teacher_routes(book_of_class, code,
+                                     under(base, "voila/book/") if serve_book else "", doors,
+                                     base),
             *(adapter.packed_route(adapter.classroom_socket(
-                adapter.gated_page(route, partial(_admit_page, places)), watch,
+                adapter.gated_page(route, partial(handlers.admit_page, places)), watch,
                 opened, places.closed))
               for route in voila_routes)]
         if serve_book:
@@ -587,7 +530,7 @@ def run(args: argparse.Namespace) -> int:
         return found
 
     classroom = type("ClassroomVoila", (adapter.AdaptedVoila,),
-                     {"classroom_routes": handlers, "largest_body": LARGEST_BODY})
+                     {"classroom_routes": routes_of, "largest_body": LARGEST_BODY})
     app = classroom(config=config)
     app.initialize(argv=[])
     # Voila logs an address of its own (the host's name, the token left out);
@@ -637,17 +580,6 @@ def _stop_on_ctrl_c() -> None:
     """
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGINT, loop.stop)
-
-
-def _student_of(book: ClassBook, secret: str | None) -> str | None:
-    """The student of ``book`` whose joining cookie holds ``secret``, as the admission names them."""
-    from .store import ClassBookError
-
-    try:
-        found = book.student_of(secret)
-    except ClassBookError:
-        return None
-    return f"student {found[0]}" if found else None
 
 
 def _unkept(problem: str) -> str:
