@@ -36,6 +36,7 @@ import nbformat
 import pytest
 
 from loo_tutor.apps.classroom import adapter
+from loo_tutor.apps.classroom import notebooks as served
 from loo_tutor.apps.classroom import server as classroom
 from loo_tutor.apps.cli import build_parser, main
 
@@ -190,7 +191,7 @@ def _notebook(*cells: Any) -> Any:
 def test_myst_targets_are_dropped_from_markdown_cells() -> None:
     heading = nbformat.v4.new_markdown_cell("(try-lead-as-a)=\n## Your turn\n\n(not a target)")
     nb = _notebook(heading, nbformat.v4.new_code_cell("(x)="))
-    cleaned, resources = classroom.without_myst_targets(nb, {"kept": 1})
+    cleaned, resources = served.without_myst_targets(nb, {"kept": 1})
     assert cleaned.cells[0].source == "## Your turn\n\n(not a target)"
     assert cleaned.cells[1].source == "(x)="  # code is left alone
     assert resources == {"kept": 1}
@@ -198,14 +199,14 @@ def test_myst_targets_are_dropped_from_markdown_cells() -> None:
 
 def test_a_notebook_title_is_its_first_heading() -> None:
     heading = nbformat.v4.new_markdown_cell("(a-target)=\n# The forced ace\n\nText.")
-    assert classroom.notebook_title(_notebook(nbformat.v4.new_code_cell("1"), heading)) == \
+    assert served.notebook_title(_notebook(nbformat.v4.new_code_cell("1"), heading)) == \
         "The forced ace"
-    assert classroom.notebook_title(_notebook(nbformat.v4.new_markdown_cell("No heading"))) is None
-    assert classroom.notebook_title(_notebook()) is None
+    assert served.notebook_title(_notebook(nbformat.v4.new_markdown_cell("No heading"))) is None
+    assert served.notebook_title(_notebook()) is None
 
 
 def test_the_list_follows_the_book_and_shows_titles() -> None:
-    order = classroom.book_order(ROOT / "_toc.yml", NOTEBOOKS)
+    order = served.book_order(ROOT / "_toc.yml", NOTEBOOKS)
     # Every notebook the project ships is in the book, each once.
     assert sorted(order) == sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
     toc = (ROOT / "_toc.yml").read_text()
@@ -213,14 +214,14 @@ def test_the_list_follows_the_book_and_shows_titles() -> None:
     items = [{"type": "notebook", "name": name, "path": name} for name in sorted(order)]
     items.append({"type": "directory", "name": "more", "path": "more"})
     titles = {"forced-ace.ipynb": "The forced ace"}
-    listed = classroom.listing(items, titles, order)
+    listed = served.listing(items, titles, order)
     assert [item["path"] for item, _ in listed] == [*order, "more"]
     shown = {item["path"]: title for item, title in listed}
     assert shown["forced-ace.ipynb"] == "The forced ace"
     assert shown["practice.ipynb"] == "practice"  # no title known: the file's name
     # Notebooks the book does not name come after, by title.
     extra = [{"type": "notebook", "name": n, "path": n} for n in ("b.ipynb", "a.ipynb")]
-    assert [i["path"] for i, _ in classroom.listing(extra + items[:1], {"b.ipynb": "A"}, order)] \
+    assert [i["path"] for i, _ in served.listing(extra + items[:1], {"b.ipynb": "A"}, order)] \
         == [items[0]["path"], "b.ipynb", "a.ipynb"]
 
 
@@ -228,7 +229,7 @@ def test_a_table_of_contents_that_cannot_be_read_is_one_line(tmp_path: Path) -> 
     toc = tmp_path / "_toc.yml"
     toc.write_text("parts: [unclosed\n", encoding="utf-8")
     with pytest.raises(ValueError) as problem:
-        classroom.book_order(toc, tmp_path)
+        served.book_order(toc, tmp_path)
     assert "\n" not in str(problem.value) and str(problem.value)
 
 
@@ -682,8 +683,8 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
 def test_classroom_list_of_notebooks(server: Server) -> None:
     requests: list[str] = []
     errors: list[str] = []
-    order = classroom.book_order(ROOT / "_toc.yml", NOTEBOOKS)
-    titles = [classroom.notebook_title(nbformat.read(NOTEBOOKS / name, as_version=4))
+    order = served.book_order(ROOT / "_toc.yml", NOTEBOOKS)
+    titles = [served.notebook_title(nbformat.read(NOTEBOOKS / name, as_version=4))
               for name in order]
     assert None not in titles
 

@@ -73,7 +73,7 @@ and the reader sees the widgets. For a class the server
   its kernels issued, which they sign with a key kept in the class folder
   and given to them in their environment (:mod:`.doors`,
   :mod:`loo_tutor.teaching.issued`); refuses a request's body over
-  :data:`LARGEST_BODY` before reading it, and logs requests with tokens
+  :data:`~.app.LARGEST_BODY` before reading it, and logs requests with tokens
   hidden;
 * starts each kernel as :mod:`.kernel` (ipykernel without its
   debugger or history file), forked from one warm parent process that has
@@ -90,10 +90,16 @@ and the reader sees the widgets. For a class the server
   line when a message finds its page closed (a student closing a tab).
 
 The pages are Jinja templates shipped in the package
-(``loo_tutor/apps/classroom/templates``), which Voila renders: the light page
+(``loo_tutor/apps/classroom/templates``): Voila renders the light page
 (``loo-classroom``), Voila's own page without its links to other hosts
 (``loo-classroom-voila``), and the list of notebooks and the error pages
-they share (``loo-classroom-base``).
+they share (``loo-classroom-base``); :mod:`.pages` renders the classroom's own
+(joining, the teacher's page, waiting for a place), each with its style sheet
+in a file.
+
+This module reads the command's arguments, prints what the server does, and
+makes and starts :class:`~.app.ClassroomVoila` with the class (:mod:`.store`),
+the admission and the doors; it imports nothing of Voila until then.
 
 Voila is optional: without it the command says how to install it and
 exits with status 2.
@@ -108,13 +114,11 @@ import errno
 import importlib
 import ipaddress
 import os
-import re
 import secrets
 import signal
 import socket
 import sys
 import time
-from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -144,9 +148,6 @@ SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tu
 KERNEL_SPECS = "loo_tutor.apps.classroom.kernels.ClassroomKernelSpecs"
 """The kernel spec manager that starts each Python kernel as the classroom's (by name:
 it needs Jupyter, which is optional)."""
-LARGEST_BODY = 64 * 1024
-"""The most bytes a request's body may have (the largest the pages send is a report of a
-check, 20,000 bytes at most)."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -226,88 +227,6 @@ def page_template(page: str, script: Path = PAGE_SCRIPT) -> str:
     return TEMPLATE if page == "light" and light_page_ready(script) else VOILA_TEMPLATE
 
 
-_MYST_TARGET = re.compile(r"\([^()\s]+\)=")
-
-
-def without_myst_targets(nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """Drop the MyST target lines, such as ``(try-lead-as-a)=``, from ``nb``'s markdown cells.
-
-    An nbconvert preprocessor (a plain function): the book uses the targets
-    for its cross-references, and a page would show them as text.
-    """
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            lines = cell.source.split("\n")
-            cell.source = "\n".join(line for line in lines
-                                     if not _MYST_TARGET.fullmatch(line.rstrip()))
-    return nb, resources
-
-
-def notebook_title(nb: Any) -> str | None:
-    """The first heading of ``nb``'s first markdown cell, or ``None``."""
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        for line in cell.source.split("\n"):
-            if line.startswith("# "):
-                return str(line[2:].strip()) or None
-        return None
-    return None
-
-
-def book_order(toc: Path, notebooks: Path) -> list[str]:
-    """The notebooks of ``notebooks`` that the table of contents ``toc`` names, in its order.
-
-    Each is given by its path inside ``notebooks``, as Voila's list names it.
-    Raises ``ValueError`` with a one-line reason when ``toc`` cannot be read.
-    """
-    yaml = importlib.import_module("yaml")
-    try:
-        tree = yaml.safe_load(toc.read_text(encoding="utf-8"))
-    except yaml.MarkedYAMLError as exc:
-        where = f" at line {exc.problem_mark.line + 1}" if exc.problem_mark else ""
-        raise ValueError(f"{exc.problem or 'not YAML'}{where}") from exc
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            name = node.get("file", node.get("root"))
-            if isinstance(name, str):
-                path = toc.parent / (name if name.endswith(".ipynb") else name + ".ipynb")
-                with contextlib.suppress(ValueError):  # a page of the book, not a notebook here
-                    found.append(path.resolve().relative_to(notebooks.resolve()).as_posix())
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(tree)
-    return found
-
-
-def listing(items: Iterable[dict[str, Any]], titles: dict[str, str],
-            order: list[str]) -> list[tuple[dict[str, Any], str]]:
-    """The list page's entries with their titles: notebooks in ``order``, then the rest by title.
-
-    ``items`` are Voila's entries for a folder (each a contents model with
-    ``type``, ``name`` and ``path``); ``titles`` maps a notebook's path to its
-    title, and a notebook without one is named by its file name.
-    """
-    entries = []
-    for item in items:
-        name = str(item["name"])
-        if item["type"] == "notebook":
-            title = titles.get(str(item["path"])) or name.removesuffix(".ipynb").replace("-", " ")
-        else:
-            title = name
-        place = order.index(item["path"]) if item["path"] in order else len(order)
-        entries.append(((item["type"] != "notebook", place, title.casefold()), item, title))
-    return [(item, title) for _, item, title in sorted(entries, key=lambda entry: entry[0])]
-
-
 def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_size: int,
                  cull_after: float, template: str = TEMPLATE,
                  base: str = "/") -> dict[str, dict[str, Any]]:
@@ -318,7 +237,8 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
     Voila's routes and the XSRF cookie live under it (Voila leaves that cookie
     at ``/``, where the servers of other users behind one proxy would see it).
     The notary that says whether a notebook is trusted keeps its secret and
-    its signatures in memory, for this server alone (see :func:`sign_notebooks`).
+    its signatures in memory, for this server alone (see
+    :func:`~.notebooks.sign_notebooks`).
     """
     kernels: dict[str, Any] = {}
     if cull_after:
@@ -348,63 +268,17 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
         # (which ipykernel warns about); Windows has only TCP.
         "KernelManager": {"transport": "ipc"} if os.name == "posix" else {},
         "NotebookNotary": {"db_file": ":memory:", "secret": secrets.token_bytes(32)},
-        "VoilaExporter": {"preprocessors": [f"{__name__}.without_myst_targets"]},
+        "VoilaExporter": {"preprocessors": [f"{__name__.rpartition('.')[0]}.notebooks.without_myst_targets"]},
         "TagRemovePreprocessor": {"remove_cell_tags": [BOOK_ONLY_TAG]},
     }
-
-
-def read_notebooks(notebooks: Path) -> dict[str, Any]:
-    """Every notebook under ``notebooks`` that nbformat can read, by its path inside the folder.
-
-    A notebook that cannot be read is left out here; Voila says what is wrong
-    with it when it is opened.
-    """
-    nbformat = importlib.import_module("nbformat")
-    found: dict[str, Any] = {}
-    for path in sorted(notebooks.rglob("*.ipynb")):
-        if ".ipynb_checkpoints" in path.parts:
-            continue
-        try:
-            found[path.relative_to(notebooks).as_posix()] = nbformat.read(path, as_version=4)
-        except (OSError, ValueError):
-            continue
-    return found
-
-
-def sign_notebooks(notary: Any, notebooks: dict[str, Any]) -> None:
-    """Sign ``notebooks`` with ``notary``, so that the server counts them as trusted.
-
-    Serving a folder runs its notebooks, so the teacher who serves it has
-    chosen to trust them; with :func:`voila_config` the signatures last as
-    long as the server.
-    """
-    for nb in notebooks.values():
-        notary.sign(nb)
-
-
-def _listing_of(notebooks: Path, served: dict[str, Any]) -> tuple[Any, str | None]:
-    """The list page's ``loo_listing`` for ``served``, and a note when ``_toc.yml`` is unreadable.
-
-    The table of contents is looked for beside the notebooks folder, where
-    the book keeps it; without one the notebooks are listed by title.
-    """
-    titles = {path: title for path, nb in served.items() if (title := notebook_title(nb))}
-    order: list[str] = []
-    toc = notebooks.parent / "_toc.yml"
-    problem = None
-    if toc.is_file():
-        try:
-            order = book_order(toc, notebooks)
-        except ValueError as exc:
-            problem = f"note: {toc} could not be read ({exc}); the notebooks are listed by title"
-    return partial(listing, titles=titles, order=order), problem
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the classroom server until it is stopped (Ctrl-C or SIGTERM)."""
     try:
         importlib.import_module("voila.app")
-        from . import adapter, admission, handlers, identity  # they need Voila
+        from . import admission, identity
+        from .app import ClassroomVoila  # Voila's application, with the classroom's routes
         traitlets_config = importlib.import_module("traitlets.config")
         ioloop = importlib.import_module("tornado.ioloop")
     except ImportError:
@@ -415,7 +289,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ...teaching.issued import KEY_VARIABLE
     from ...widgets.assignment import CLASS_FOLDER
-    from .doors import Doors, code_problem, make_class_code, route, under
+    from .doors import Doors, code_problem, make_class_code
+    from .notebooks import listing_of, read_notebooks
     from .store import CHECK_S, ClassBook, ClassBookError
 
     notebooks = Path(args.notebooks or NOTEBOOKS).resolve()
@@ -488,7 +363,7 @@ def run(args: argparse.Namespace) -> int:
         **config.Voila.tornado_settings,
         "log_function": partial(log_request, record_prometheus_metrics=False)}
     served = read_notebooks(notebooks)
-    in_order, toc_problem = _listing_of(notebooks, served)
+    in_order, toc_problem = listing_of(notebooks, served)
 
     if args.max_students:
         most, why = args.max_students, "as --max-students says"
@@ -502,36 +377,10 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(ClassBookError):  # page cookies then last this run only
         places.key = book_of_class.setting("page_cookie_key", secrets.token_urlsafe(32)).encode()
 
-    watch = handlers.solution_watcher(book_of_class, doors)
-
-    def routes_of(self: Any, voila_routes: list[Any]) -> list[Any]:
-        sign_notebooks(self.contents_manager.notary, served)
-        places.taken = adapter.says_when_ready(self.kernel_manager)
-        adapter.template_globals(self)["loo_listing"] = in_order
-
-        def opened(handler: Any, kernel_id: str) -> None:
-            places.opened(kernel_id, identity.asking(handler, places))
-
-        found: list[Any] = [
-            *handlers.place_routes(places, self.kernel_manager, base),
-            *handlers.student_routes(book_of_class, code, doors, base),
-            *handlers.teacher_routes(book_of_class, code,
-                                     under(base, "voila/book/") if serve_book else "", doors,
-                                     base),
-            *(adapter.packed_route(adapter.classroom_socket(
-                adapter.gated_page(route, partial(handlers.admit_page, places)), watch,
-                opened, places.closed))
-              for route in voila_routes)]
-        if serve_book:
-            # Last, so Voila's own /voila/... routes win.
-            found.append(adapter.static_route(route(base, r"voila/(.*)"), str(book)))
-        if base != "/":  # the prefix without its last slash, as a person might type it
-            found.append(adapter.redirect_route(re.escape(base.rstrip("/")), base))
-        return found
-
-    classroom = type("ClassroomVoila", (adapter.AdaptedVoila,),
-                     {"classroom_routes": routes_of, "largest_body": LARGEST_BODY})
-    app = classroom(config=config)
+    config.ClassroomVoila.class_code = code
+    config.ClassroomVoila.book_site = str(book) if serve_book else ""
+    app = ClassroomVoila(config=config, class_store=book_of_class, class_admission=places,
+                         class_doors=doors, served_notebooks=served, notebook_listing=in_order)
     app.initialize(argv=[])
     # Voila logs an address of its own (the host's name, the token left out);
     # announce() prints the one to open.
