@@ -110,11 +110,15 @@ def run(*command: str, cwd: Path | None = None, show: bool = False) -> None:
 
 # -- what is wanted --------------------------------------------------------------
 
+CLASSROOM_PAGES = ROOT / "loo_tutor" / "apps" / "classroom" / "templates"
+"""The classroom server's pages, which the browser does not need."""
+
+
 def package_sources() -> list[Path]:
     """loo-tutor's files (modules and data) as the browser gets them."""
     return sorted(p for p in (ROOT / "loo_tutor").rglob("*")
                   if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
-                  and "classroom_templates" not in p.parts)  # the classroom server's pages
+                  and not p.is_relative_to(CLASSROOM_PAGES))
 
 
 def browser_sources() -> list[Path]:

@@ -33,7 +33,7 @@ from urllib.parse import urlencode, urlsplit
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
-from loo_tutor.apps.admission import PAGE_COOKIE
+from loo_tutor.apps.classroom.admission import PAGE_COOKIE
 
 SUBPROTOCOL = "v1.kernel.websocket.jupyter.org"
 CONTROL_TARGET = "jupyter.widget.control"

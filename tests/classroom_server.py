@@ -30,13 +30,13 @@ from typing import Any, TypeVar
 
 import psutil
 
-from loo_tutor.apps.admission import PAGE_COOKIE
+from loo_tutor.apps.classroom.admission import PAGE_COOKIE
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 START_TIMEOUT = 120.0
 _ADDRESS = re.compile(r"Open (http://\S+) in a browser")
-KERNEL_MARK = re.compile(r"ipykernel|loo_tutor\.apps\.classroom_kernel")
+KERNEL_MARK = re.compile(r"ipykernel|loo_tutor\.apps\.classroom\.kernel")
 """What a kernel's command line holds: Jupyter's launcher, or the classroom's."""
 
 

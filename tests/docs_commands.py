@@ -51,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loo_tutor.apps.classroom_doors import normal_base
+from loo_tutor.apps.classroom.doors import normal_base
 
 from classroom_server import free_port
 

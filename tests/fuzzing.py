@@ -69,7 +69,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from loo_tutor.apps import classroom
+from loo_tutor.apps.classroom import server as classroom
 from loo_tutor.apps.cli import main
 from loo_tutor.engine.cards import CARDS, parse_card
 from loo_tutor.engine.errors import LooError, MalformedRecord, NotationError

@@ -560,7 +560,7 @@ def _class_marked(folder: str) -> tuple[list[Marked], Assignment | None]:
     from pathlib import Path
 
     from ..teaching.assignment import class_assignment
-    from .classbook import ClassBook, ClassBookError
+    from .classroom.store import ClassBook, ClassBookError
 
     try:
         book = ClassBook(Path(folder), create=False)
@@ -702,11 +702,11 @@ CLASSROOM_PORT = 8866
 
 
 def _run_classroom(args: argparse.Namespace) -> int:
-    from . import classroom
+    from .classroom import server
 
     if args.assignment is not None and _keep_class_assignment(args) != EXIT_LEGAL:
         return EXIT_BAD
-    return classroom.run(args)
+    return server.run(args)
 
 
 def _keep_class_assignment(args: argparse.Namespace) -> int:
@@ -716,7 +716,7 @@ def _keep_class_assignment(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..teaching.assignment import class_assignment, read_assignment, save_for_class
-    from .classroom import new_class_folder
+    from .classroom.server import new_class_folder
 
     try:
         assignment = read_assignment(args.assignment)
@@ -758,7 +758,7 @@ def _count(text: str) -> int:
 
 
 def _base_url(text: str) -> str:
-    from .classroom_doors import normal_base
+    from .classroom.doors import normal_base
 
     try:
         return normal_base(text)
@@ -832,7 +832,7 @@ def _add_classroom_command(commands: Any) -> None:
 def _run_class_backup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .classbook import ClassBook, ClassBookError
+    from .classroom.store import ClassBook, ClassBookError
 
     try:
         book = ClassBook(Path(args.folder), create=False)

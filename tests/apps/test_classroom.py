@@ -35,7 +35,9 @@ from urllib.parse import urlsplit
 import nbformat
 import pytest
 
-from loo_tutor.apps import classroom
+from loo_tutor.apps.classroom import adapter
+from loo_tutor.apps.classroom import notebooks as served
+from loo_tutor.apps.classroom import server as classroom
 from loo_tutor.apps.cli import build_parser, main
 
 from browser_support import in_browser, new_page
@@ -118,14 +120,15 @@ def test_the_templates_ship_in_the_package_and_link_to_no_other_host() -> None:
         assert not re.search(r"(src|href)=\"(https?:)?//", page.read_text()), page.name
     package_data = re.search(r"^loo_tutor = \[(.*?)\]$", (ROOT / "pyproject.toml").read_text(),
                              re.MULTILINE | re.DOTALL)
-    assert package_data and '"apps/classroom_templates/**/*"' in package_data.group(1)
+    assert package_data and '"apps/classroom/templates/**/*"' in package_data.group(1)
 
 
 _INSTALLED_CHECK = """
 import importlib.util, json, sys, sysconfig
 from pathlib import Path
 site = Path(sysconfig.get_paths()["purelib"])
-spec = importlib.util.spec_from_file_location("classroom", site / "loo_tutor" / "apps" / "classroom.py")
+spec = importlib.util.spec_from_file_location(
+    "classroom", site / "loo_tutor" / "apps" / "classroom" / "server.py")
 classroom = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(classroom)
 print(json.dumps({"script": str(classroom.PAGE_SCRIPT), "site": str(site),
@@ -188,7 +191,7 @@ def _notebook(*cells: Any) -> Any:
 def test_myst_targets_are_dropped_from_markdown_cells() -> None:
     heading = nbformat.v4.new_markdown_cell("(try-lead-as-a)=\n## Your turn\n\n(not a target)")
     nb = _notebook(heading, nbformat.v4.new_code_cell("(x)="))
-    cleaned, resources = classroom.without_myst_targets(nb, {"kept": 1})
+    cleaned, resources = served.without_myst_targets(nb, {"kept": 1})
     assert cleaned.cells[0].source == "## Your turn\n\n(not a target)"
     assert cleaned.cells[1].source == "(x)="  # code is left alone
     assert resources == {"kept": 1}
@@ -196,14 +199,14 @@ def test_myst_targets_are_dropped_from_markdown_cells() -> None:
 
 def test_a_notebook_title_is_its_first_heading() -> None:
     heading = nbformat.v4.new_markdown_cell("(a-target)=\n# The forced ace\n\nText.")
-    assert classroom.notebook_title(_notebook(nbformat.v4.new_code_cell("1"), heading)) == \
+    assert served.notebook_title(_notebook(nbformat.v4.new_code_cell("1"), heading)) == \
         "The forced ace"
-    assert classroom.notebook_title(_notebook(nbformat.v4.new_markdown_cell("No heading"))) is None
-    assert classroom.notebook_title(_notebook()) is None
+    assert served.notebook_title(_notebook(nbformat.v4.new_markdown_cell("No heading"))) is None
+    assert served.notebook_title(_notebook()) is None
 
 
 def test_the_list_follows_the_book_and_shows_titles() -> None:
-    order = classroom.book_order(ROOT / "_toc.yml", NOTEBOOKS)
+    order = served.book_order(ROOT / "_toc.yml", NOTEBOOKS)
     # Every notebook the project ships is in the book, each once.
     assert sorted(order) == sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
     toc = (ROOT / "_toc.yml").read_text()
@@ -211,14 +214,14 @@ def test_the_list_follows_the_book_and_shows_titles() -> None:
     items = [{"type": "notebook", "name": name, "path": name} for name in sorted(order)]
     items.append({"type": "directory", "name": "more", "path": "more"})
     titles = {"forced-ace.ipynb": "The forced ace"}
-    listed = classroom.listing(items, titles, order)
+    listed = served.listing(items, titles, order)
     assert [item["path"] for item, _ in listed] == [*order, "more"]
     shown = {item["path"]: title for item, title in listed}
     assert shown["forced-ace.ipynb"] == "The forced ace"
     assert shown["practice.ipynb"] == "practice"  # no title known: the file's name
     # Notebooks the book does not name come after, by title.
     extra = [{"type": "notebook", "name": n, "path": n} for n in ("b.ipynb", "a.ipynb")]
-    assert [i["path"] for i, _ in classroom.listing(extra + items[:1], {"b.ipynb": "A"}, order)] \
+    assert [i["path"] for i, _ in served.listing(extra + items[:1], {"b.ipynb": "A"}, order)] \
         == [items[0]["path"], "b.ipynb", "a.ipynb"]
 
 
@@ -226,7 +229,7 @@ def test_a_table_of_contents_that_cannot_be_read_is_one_line(tmp_path: Path) -> 
     toc = tmp_path / "_toc.yml"
     toc.write_text("parts: [unclosed\n", encoding="utf-8")
     with pytest.raises(ValueError) as problem:
-        classroom.book_order(toc, tmp_path)
+        served.book_order(toc, tmp_path)
     assert "\n" not in str(problem.value) and str(problem.value)
 
 
@@ -349,10 +352,10 @@ def test_a_message_for_a_closed_page_is_dropped_quietly() -> None:
     log = _Log()
     plain = _socket_to_a_closed_page(raise_at_once=False)
     assert _unretrieved_failures(plain, log) == ["Task exception was never retrieved"]
-    route = classroom._classroom_socket((r"/api/kernels/(.*)/channels", plain))
+    route = adapter.classroom_socket((r"/api/kernels/(.*)/channels", plain))
     assert _unretrieved_failures(route[1], log) == []
     assert log.lines == [("debug", "Message not sent, the page has closed")]
-    at_once = classroom._classroom_socket((r"/k", _socket_to_a_closed_page(raise_at_once=True)))
+    at_once = adapter.classroom_socket((r"/k", _socket_to_a_closed_page(raise_at_once=True)))
     _unretrieved_failures(at_once[1], log)  # does not raise
     assert log.lines[1:] == [("debug", "Message not sent, the page has closed")]
 
@@ -360,7 +363,7 @@ def test_a_message_for_a_closed_page_is_dropped_quietly() -> None:
 def test_only_websocket_routes_are_changed() -> None:
     web = importlib.import_module("tornado.web")
     route = (r"/x", web.RequestHandler, {})
-    assert classroom._classroom_socket(route) is route
+    assert adapter.classroom_socket(route) is route
 
 
 class _Renderer:
@@ -403,7 +406,7 @@ def test_a_kernel_kept_ready_is_announced_once_its_notebook_has_run() -> None:
     async def play() -> list[list[str]]:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")  # at start, before the hook
-        classroom._says_when_ready(kernels)
+        adapter.says_when_ready(kernels)
         seen = []
         await asyncio.sleep(0)  # the kernel has started: nothing said yet
         await asyncio.sleep(0)
@@ -441,7 +444,7 @@ def test_the_students_are_the_kernels_taken_from_the_pools_and_still_running() -
     async def play() -> list[int]:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        taken = classroom._says_when_ready(kernels)
+        taken = adapter.says_when_ready(kernels)
         assert taken is not None
         students = partial(_students, taken)
         counted = [students()]
@@ -462,7 +465,7 @@ def test_a_kernel_started_outside_the_pools_is_a_student_s() -> None:
     async def play() -> int:
         kernels = _Pools()
         kernels.fill_if_needed(delay=0, notebook_name="a.ipynb")
-        taken = classroom._says_when_ready(kernels)
+        taken = adapter.says_when_ready(kernels)
         assert taken is not None
         await asyncio.sleep(0)
         await asyncio.sleep(0)
@@ -474,7 +477,7 @@ def test_a_kernel_started_outside_the_pools_is_a_student_s() -> None:
 
 def test_without_preheated_kernels_nothing_is_watched() -> None:
     kernels = type("Plain", (), {"fill_if_needed": print})()
-    students = classroom._says_when_ready(kernels)
+    students = adapter.says_when_ready(kernels)
     assert kernels.fill_if_needed is print and students is None
 
 
@@ -657,7 +660,7 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
     assert headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]
     assert gzip.decompress(packed) == plain and len(packed) < len(plain) / 2
     assert int(headers["Content-Length"]) == len(packed)
-    assert headers["Cache-Control"] == f"max-age={classroom.CACHE_SECONDS}"
+    assert headers["Cache-Control"] == f"max-age={adapter.CACHE_SECONDS}"
     part, headers = _get(script, **{"Accept-Encoding": "gzip", "Range": "bytes=0-9"})
     assert part == plain[:10] and headers["Content-Encoding"] is None
     page, headers = _get(server.url + "voila/render/forced-ace.ipynb",
@@ -680,8 +683,8 @@ def test_classroom_sends_voila_files_compressed_and_cacheable(server: Server) ->
 def test_classroom_list_of_notebooks(server: Server) -> None:
     requests: list[str] = []
     errors: list[str] = []
-    order = classroom.book_order(ROOT / "_toc.yml", NOTEBOOKS)
-    titles = [classroom.notebook_title(nbformat.read(NOTEBOOKS / name, as_version=4))
+    order = served.book_order(ROOT / "_toc.yml", NOTEBOOKS)
+    titles = [served.notebook_title(nbformat.read(NOTEBOOKS / name, as_version=4))
               for name in order]
     assert None not in titles
 
@@ -800,7 +803,7 @@ def test_tornado_is_given_a_ping_timeout_no_longer_than_its_interval() -> None:
         def get_websocket_protocol(self) -> tuple[int, int]:
             return self.ping_interval, self.ping_timeout
 
-    handler = classroom._classroom_socket((r"/api/kernels/(.*)/channels", JupyterLike))[1]
+    handler = adapter.classroom_socket((r"/api/kernels/(.*)/channels", JupyterLike))[1]
     socket = object.__new__(handler)
     assert socket.get_websocket_protocol() == (30_000, 30_000)
     assert socket.ping_timeout == 90_000

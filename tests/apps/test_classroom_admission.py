@@ -19,8 +19,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from loo_tutor.apps import admission
-from loo_tutor.apps.admission import Admission, Verdict, default_most
+from loo_tutor.apps.classroom import admission
+from loo_tutor.apps.classroom.admission import Admission, Verdict, default_most
 
 from browser_support import in_browser, new_page
 from classroom_protocol import PAGE, TRAINER, Student

@@ -1,6 +1,6 @@
 """The classroom under a prefix (``--base-url``), as behind JupyterHub's ``/user/NAME/``.
 
-The prefix is read once (:func:`~loo_tutor.apps.classroom_doors.normal_base`):
+The prefix is read once (:func:`~loo_tutor.apps.classroom.doors.normal_base`):
 a bad one is one line and exit status 2. Then a real server started with
 ``--base-url /user/ann/`` is asked over HTTP: it prints its addresses under
 the prefix, a student joins and answers there, the teacher's page, its
@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
-from loo_tutor.apps.classroom import address
-from loo_tutor.apps.classroom_doors import local_path, normal_base, route, under
+from loo_tutor.apps.classroom.doors import local_path, normal_base, route, under
+from loo_tutor.apps.classroom.server import address
 from loo_tutor.apps.cli import main
 from loo_tutor.engine.cards import card_text
 from loo_tutor.teaching.exercises import Kind, LegalCards, make

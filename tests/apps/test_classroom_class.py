@@ -1,6 +1,6 @@
 """The classroom knows its class: students join by name, every answer is kept, the teacher sees it.
 
-The class book (``loo_tutor/apps/classbook.py``) is checked on its own; then
+The class book (``loo_tutor/apps/classroom/store.py``) is checked on its own; then
 against a running server: a student's answers are judged by the server and
 kept under the name their cookie belongs to, the teacher's routes refuse
 anyone without the teacher's token (a student's cookie or a forged name
@@ -30,7 +30,7 @@ from typing import Any
 import psutil
 import pytest
 
-from loo_tutor.apps.classbook import SCHEMA_VERSION, ClassBook, ClassBookError
+from loo_tutor.apps.classroom.store import SCHEMA_VERSION, ClassBook, ClassBookError
 from loo_tutor.apps.cli import main
 from loo_tutor.engine.cards import card_text
 from loo_tutor.teaching.exercises import Kind, LegalCards, make

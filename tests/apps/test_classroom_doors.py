@@ -24,8 +24,7 @@ from typing import Any
 import pytest
 from test_classroom_class import Browser
 
-from loo_tutor.apps.classbook import SHOWN, ClassBook
-from loo_tutor.apps.classroom_doors import (
+from loo_tutor.apps.classroom.doors import (
     CODE_LETTERS,
     Bucket,
     Tries,
@@ -33,6 +32,7 @@ from loo_tutor.apps.classroom_doors import (
     local_path,
     make_class_code,
 )
+from loo_tutor.apps.classroom.store import SHOWN, ClassBook
 from loo_tutor.engine.cards import card_text
 from loo_tutor.records.data import example
 from loo_tutor.teaching.exercises import Kind, LegalCards, make
@@ -99,7 +99,7 @@ def test_with_the_servers_token_no_student_route_answers_without_it(tmp_path: Pa
                         **{"Content-Type": "application/json"})[0] == 403
         assert '"name"' not in eve.get("loo/me")[1]
         script = (Path(__file__).resolve().parents[2] / "loo_tutor" / "apps"
-                  / "classroom_templates" / "teacher" / "teacher.js").read_text()
+                  / "classroom" / "templates" / "teacher" / "teacher.js").read_text()
         assert eve.get("loo/teacher.js")[1] != script
         assert ClassBook(tmp_path).summary().students == []
         # With the token (once in the address, then the login cookie it gives), a browser

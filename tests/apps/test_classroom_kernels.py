@@ -10,7 +10,8 @@ import pytest
 from jupyter_client.manager import KernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
-from loo_tutor.apps import classroom, kernels
+from loo_tutor.apps.classroom import kernels
+from loo_tutor.apps.classroom import server as classroom
 
 
 def test_only_the_python_kernel_is_started_as_the_classroom_s() -> None:

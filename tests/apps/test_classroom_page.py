@@ -26,7 +26,7 @@ from urllib.parse import urljoin
 import nbformat
 import pytest
 
-from loo_tutor.apps import classroom
+from loo_tutor.apps.classroom import server as classroom
 
 from browser_support import LIVE_TIMEOUT_MS, in_browser, new_page, outside_site
 from classroom_server import (

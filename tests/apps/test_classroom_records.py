@@ -32,9 +32,8 @@ from typing import Any
 import pytest
 from test_classroom_class import Browser
 
-from loo_tutor.apps.classbook import DATABASE, ClassBook, ClassBookError
-from loo_tutor.apps.classroom_students import UNKEPT
-from loo_tutor.apps.classroom_teacher import class_html, initials
+from loo_tutor.apps.classroom.handlers import UNKEPT, class_html, initials
+from loo_tutor.apps.classroom.store import DATABASE, ClassBook, ClassBookError
 from loo_tutor.apps.cli import main
 from loo_tutor.teaching.exercises import Kind, make
 from loo_tutor.teaching.marking import Mark, judge, key_answer

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from loo_tutor.apps import classroom
+from loo_tutor.apps.classroom import server as classroom
 
 from classroom_server import (
     Server,

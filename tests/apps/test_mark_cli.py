@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from loo_tutor.apps.classbook import ClassBook
+from loo_tutor.apps.classroom.store import ClassBook
 from loo_tutor.apps.cli import main
 from loo_tutor.engine.rules import RuleId
 from loo_tutor.render.worksheet import MAX_COUNT

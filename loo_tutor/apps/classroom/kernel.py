@@ -1,7 +1,7 @@
 """The classroom's kernel: ipykernel without the parts a student's page can never use.
 
-Started by the classroom server for each page (see :mod:`loo_tutor.apps.kernels`)
-as ``python -m loo_tutor.apps.classroom_kernel -f CONNECTION_FILE``, in place
+Started by the classroom server for each page (see :mod:`loo_tutor.apps.classroom.kernels`)
+as ``python -m loo_tutor.apps.classroom.kernel -f CONNECTION_FILE``, in place
 of ``python -m ipykernel_launcher``. It is the same kernel, less
 
 * the debugger: ipykernel imports debugpy at start when it is installed,
@@ -11,13 +11,13 @@ of ``python -m ipykernel_launcher``. It is the same kernel, less
   one SQLite file in the user's home folder, shared by all the kernels of
   a class; the cells are the notebook's own, and nothing reads them back.
 
-Started as ``python -m loo_tutor.apps.classroom_kernel --warm FD`` instead,
+Started as ``python -m loo_tutor.apps.classroom.kernel --warm FD`` instead,
 it is the classroom's *warm parent* (:func:`warm`): one process that has
 imported ipykernel and loo-tutor's widgets once, and forks a kernel for each
 request on the listening socket ``FD``. A kernel forked so skips the half
 second of processor time each kernel otherwise spends importing, and shares
 the memory of what was imported with the warm parent until it writes to it
-(:class:`loo_tutor.apps.kernels.ForkedProvisioner` asks for the kernels).
+(:class:`loo_tutor.apps.classroom.kernels.ForkedProvisioner` asks for the kernels).
 """
 
 from __future__ import annotations

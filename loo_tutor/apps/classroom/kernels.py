@@ -3,7 +3,7 @@
 Voila finds the kernel a notebook asks for (``python3``) through its kernel
 spec manager, which it lets a configuration replace
 (``VoilaConfiguration.kernel_spec_manager_class``): :class:`ClassroomKernelSpecs`
-starts the Python kernels as :mod:`loo_tutor.apps.classroom_kernel`, the same
+starts the Python kernels as :mod:`loo_tutor.apps.classroom.kernel`, the same
 ipykernel with less to load.
 
 Each such kernel is forked from one *warm parent* (:class:`WarmParent`), a
@@ -34,7 +34,7 @@ from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
-KERNEL_MODULE = "loo_tutor.apps.classroom_kernel"
+KERNEL_MODULE = "loo_tutor.apps.classroom.kernel"
 """The module each Python kernel of the classroom runs."""
 PROVISIONER = "loo-classroom-forked"
 """The name of :class:`ForkedProvisioner` among Jupyter's kernel provisioners."""
@@ -121,7 +121,7 @@ class _Forked:
 
 
 class WarmParent:
-    """The process the classroom's kernels are forked from (:func:`.classroom_kernel.warm`).
+    """The process the classroom's kernels are forked from (:func:`.kernel.warm`).
 
     Started with a listening Unix socket of its own; requests wait on the
     socket while it imports. It ends when this process does (its standard

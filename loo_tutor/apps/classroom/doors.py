@@ -1,6 +1,6 @@
 """What the classroom's routes check before they do anything: limits, class codes, reports.
 
-:mod:`.classroom_students` and :mod:`.classroom_teacher` share one
+The routes of :mod:`.handlers` share one
 :class:`Doors` per server:
 
 * joining is limited: :data:`JOIN_TRIES` failed tries a minute from one

@@ -7,16 +7,16 @@ one worked out from the machine when it starts (:func:`default_most`).
 
 A student who arrives when the class is full is never left on a page that
 does not come: the server answers at once with a short page that says, in
-words, that it is waiting for a place (:func:`waiting_page`). That page asks
-the server for a place (``/loo/place``, :class:`PlaceHandler`), which
+words, that it is waiting for a place (``waiting.html``, drawn by :mod:`.handlers`). That page asks
+the server for a place (``/loo/place``, :class:`~.handlers.PlaceHandler`), which
 answers once one is free, keeping it a moment for that page alone, and the
 page then opens the app. Students wait in the order they came. A student
 still waiting after ``--wait-for-place`` gets a page that says plainly
-that the class is full (:func:`full_page`), with a link to try again.
+that the class is full (``full.html``), with a link to try again.
 
 A place is a student's, not a page's. The kernels pages have taken from
 Voila's pools of kernels kept ready, and that have not ended, are read in
-the pools (:func:`loo_tutor.apps.classroom._says_when_ready`); each is
+the pools (:func:`loo_tutor.apps.classroom.adapter.says_when_ready`); each is
 tied to whoever its page's connections come from (:meth:`Admission.opened`):
 a joined student, or a browser holding the page's cookie
 (:data:`PAGE_COOKIE`). One student with two apps open holds one place, and
@@ -29,19 +29,16 @@ running is a student's.
 A request for an app from a browser that is neither a joined student nor
 holding the page's cookie (such as a bare ``curl``) takes no kernel: it gets
 a short page that sets the cookie and opens the app again
-(:func:`opening_page`), which a browser does at once.
+(``opening.html``), which a browser does at once.
 """
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import hashlib
 import hmac
-import html
 import importlib
 import itertools
-import json
 import os
 import secrets
 import time
@@ -108,71 +105,12 @@ def students(most: int) -> str:
     return "one student" if most == 1 else f"{most} students"
 
 
-def _minutes(seconds: float) -> str:
+def minutes(seconds: float) -> str:
+    """``seconds`` in words, as the admission's pages say a wait."""
     if seconds < 60:
         return f"{round(seconds)} seconds"
     minutes = round(seconds / 60)
     return "a minute" if minutes == 1 else f"{minutes} minutes"
-
-
-def _page(title: str, body: str, retry_url: str | None = None) -> str:
-    refresh = (f"<noscript><meta http-equiv=\"refresh\" content=\"{RETRY_S};url="
-               f"{html.escape(retry_url)}\"></noscript>" if retry_url else "")
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<link rel=\"icon\" href=\"data:,\"><title>{html.escape(title)}</title>{refresh}</head>\n"
-        "<body style=\"font: 16px/1.5 system-ui, sans-serif; max-width: 40em; "
-        "margin: 3em auto; padding: 0 1em\">"
-        f"<main><h1>{html.escape(title)}</h1>{body}</main></body></html>\n")
-
-
-def waiting_page(most: int, wait_s: float, open_url: str, place_url: str, home_url: str) -> str:
-    """The page of a student who waits for a place; it opens ``open_url`` once ``place_url`` says so.
-
-    ``home_url`` is the list of the classroom's pages.
-
-    The page asks ``place_url`` again and again; each answer comes when a
-    place is free, when the wait is over, or after :data:`ASK_S`.
-    """
-    script = (
-        "<script>(function () {"
-        f"var open = {json.dumps(open_url)}, ask = {json.dumps(place_url)};"
-        "function again() {"
-        " fetch(ask, {cache: 'no-store'})"
-        "  .then(function (reply) { return reply.json(); })"
-        "  .then(function (answer) { if (answer.go) { location.replace(open); } else { again(); } })"
-        "  .catch(function () { setTimeout(again, 5000); });"
-        "}"
-        "again();"
-        "})();</script>")
-    body = (
-        "<p role=\"status\">Waiting for the server: all the places of this class are taken "
-        f"({html.escape(students(most))} at once). This page opens your app by itself as soon "
-        f"as a place is free, so keep it open. If none is free within {_minutes(wait_s)}, "
-        "it says so.</p>"
-        f"<p><a href=\"{html.escape(home_url)}\">All the classroom's pages</a></p>" + script)
-    return _page("Waiting for a place", body, open_url)
-
-
-def opening_page(open_url: str) -> str:
-    """The page of a request for an app without the page's cookie: it opens ``open_url`` again."""
-    script = f"<script>location.replace({json.dumps(open_url)});</script>"
-    body = (f"<p role=\"status\">Opening the page… <a href=\"{html.escape(open_url)}\">"
-            "Open it</a> if it does not open by itself.</p>" + script)
-    return _page("Opening the page", body).replace(
-        "</title>", f"</title><noscript><meta http-equiv=\"refresh\" content=\"0;url="
-        f"{html.escape(open_url)}\"></noscript>", 1)
-
-
-def full_page(most: int, wait_s: float, again_url: str) -> str:
-    """The page of a student who waited ``wait_s`` and found no place; ``again_url`` waits again."""
-    body = (
-        f"<p role=\"status\">The class is full: this server takes {html.escape(students(most))} "
-        f"at once, and all the places were still taken after {_minutes(wait_s)}. Ask your "
-        "teacher, or try again in a while.</p>"
-        f"<p><a href=\"{html.escape(again_url)}\">Try again</a></p>")
-    return _page("The class is full", body)
 
 
 class Verdict(enum.Enum):
@@ -214,7 +152,7 @@ class Admission:
     ``wait_s`` is how long a student waits for a place before being told the
     class is full; ``clock`` gives the time in seconds (for the tests).
     ``taken`` gives the ids of the kernels pages have taken and how many are
-    being taken still (:func:`loo_tutor.apps.classroom._says_when_ready`).
+    being taken still (:func:`loo_tutor.apps.classroom.adapter.says_when_ready`).
     """
 
     most: int
@@ -381,37 +319,3 @@ TICKET = "loo-place"
 def with_ticket(url: str, ticket: str) -> str:
     """``url`` (a path and maybe a query) asking for the place of ``ticket``."""
     return f"{url}{'&' if '?' in url else '?'}{TICKET}={ticket}"
-
-
-def place_handler() -> type:
-    """The Tornado handler of ``/loo/place`` (made here, as Tornado is imported with Voila)."""
-    from tornado import web
-
-    class PlaceHandler(web.RequestHandler):
-        """``/loo/place?ticket=T``: answers ``{"go": true}`` once the page of ``T`` should open."""
-
-        def initialize(self, admission: Admission, kernel_manager: Any) -> None:
-            self.admission = admission
-            self.kernels = kernel_manager
-
-        async def get(self) -> None:
-            ticket = self.get_argument("ticket", "")
-            self.set_header("Cache-Control", "no-store")
-            asked = self.admission.clock()
-            while not self.admission.ready(self.kernels, ticket):
-                if self.admission.clock() - asked >= ASK_S:
-                    self.finish({"go": False})
-                    return
-                await asyncio.sleep(CHECK_S)
-            self.finish({"go": True})
-
-    return PlaceHandler
-
-
-def routes(admission: Admission, kernel_manager: Any,
-           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
-    """The route a waiting page asks for a place, for the classroom server under ``base``."""
-    from .classroom_doors import route
-
-    return [(route(base, "loo/place"), place_handler(),
-             {"admission": admission, "kernel_manager": kernel_manager})]

@@ -59,10 +59,10 @@ from pathlib import Path
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
-from ..engine.errors import LooError
-from ..teaching.assignment import class_assignment
-from ..teaching.marking import NOT_AN_EXERCISE, RIGHT, WRONG, Mark, Marked
-from ..teaching.score import SOLUTION, score
+from ...engine.errors import LooError
+from ...teaching.assignment import class_assignment
+from ...teaching.marking import NOT_AN_EXERCISE, RIGHT, WRONG, Mark, Marked
+from ...teaching.score import SOLUTION, score
 
 SCHEMA_VERSION = 1
 """The version of the schema below; a database of another version is not opened."""
