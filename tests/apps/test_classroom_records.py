@@ -377,6 +377,14 @@ def test_the_teachers_page_lists_kinds_one_to_six_with_their_names(tmp_path: Pat
     assert initials("Zoë  van Ng") == "Z. v. N." and '<time datetime="' + WHEN in page
 
 
+_SMALL_CONTROLS = """() => [...document.querySelectorAll('button, input, select, a.loo-export')]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([, box]) => box.width < 24 || box.height < 24)
+  .map(([el, box]) => `${el.tagName} ${el.name || el.innerText} ${box.width}x${box.height}`)"""
+"""The controls of a page (links in a sentence aside) smaller than 24 x 24 px (WCAG 2.2's smallest target)."""
+
+
 def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
         tmp_path: Path) -> None:
     server = start("--port", str(free_port()), "--pool-size", "0", data=tmp_path / "class")
@@ -405,6 +413,7 @@ def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
             seen["zone"] = page.locator(".loo-zone").inner_text()
             seen["time"] = row.locator("time").inner_text()
             seen["font"] = page.evaluate("getComputedStyle(document.body).fontSize")
+            seen["small controls"] = page.evaluate(_SMALL_CONTROLS)
             page.get_by_role("button", name="Projector view").click()
             seen["projector font"] = page.evaluate("getComputedStyle(document.body).fontSize")
             seen["initials"] = row.locator("th").inner_text()
@@ -420,6 +429,7 @@ def test_the_teachers_page_in_the_teachers_time_zone_and_on_a_projector(
     finally:
         stop(server)
     status, csv = seen["csv"]
+    assert seen["small controls"] == []
     assert status == 200 and csv.startswith("\ufeffstudent,") and "Zoë Ng" in csv
     utc = datetime.datetime.fromisoformat(when.replace("Z", "+00:00"))
     local = utc.astimezone(datetime.timezone(datetime.timedelta(hours=9)))
