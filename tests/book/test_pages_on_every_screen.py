@@ -22,9 +22,10 @@ again on every screen, in the opposite order:
   serious or critical WCAG 2 A/AA violation, in the page and in any frame,
   theme elements included, once the page is live and again after the presses.
 
-Each page is a test of its own, so that the pages can be shared out among
-pytest's workers; the pages of one worker share one browser window, so the
-in-browser Python is fetched once and then comes from the cache.
+Each page is a test of its own, in one of two classes (the chapters and the
+notebooks) that pytest's workers share out; the pages of one worker share one
+browser window, so the in-browser Python is fetched once and then comes from
+the cache.
 """
 
 from __future__ import annotations
@@ -317,9 +318,9 @@ def window(browser: Any) -> Iterator[Any]:
         context.close()
 
 
-@pytest.mark.parametrize("path", pages_with_code())
-def test_every_widget_page_goes_live_and_reads_well(site: str, window: Any, path: str) -> None:
-    page = window
+def look_at_page(site: str, page: Any, path: str) -> None:
+    """Open ``path`` on the first screen, see it go live, look at it on every screen,
+    press everything, and look again; fails with what is wrong."""
     first = SCREENS[0]
     page.set_viewport_size({"width": first.width, "height": first.height})
     page.goto(f"{site}/{path}", wait_until="domcontentloaded")
@@ -340,6 +341,22 @@ def test_every_widget_page_goes_live_and_reads_well(site: str, window: Any, path
             frame.evaluate(_SETTLE)
     found += look_on(page, SCREENS[::-1], "after pressing")
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+# The pages come in two classes, the chapters and the notebooks, which pytest-xdist
+# (--dist loadscope, as ./dev runs it) gives to its two workers.
+
+
+class TestChapters:
+    @pytest.mark.parametrize("path", [p for p in pages_with_code() if p.startswith("book/")])
+    def test_goes_live_and_reads_well(self, site: str, window: Any, path: str) -> None:
+        look_at_page(site, window, path)
+
+
+class TestNotebooks:
+    @pytest.mark.parametrize("path", [p for p in pages_with_code() if not p.startswith("book/")])
+    def test_goes_live_and_reads_well(self, site: str, window: Any, path: str) -> None:
+        look_at_page(site, window, path)
 
 
 def test_the_accessibility_checker_is_not_part_of_the_site() -> None:
