@@ -92,7 +92,7 @@ class Answers:
 
 def _db_count(database: Path) -> int:
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        return int(db.execute("SELECT count(*) FROM answers").fetchone()[0])
+        return int(db.execute("SELECT count(*) FROM class_answers").fetchone()[0])
 
 
 async def _student(browser: Any, base: str, name: str, rounds: int, arrive: float,
@@ -218,7 +218,7 @@ def class_answers(server: Server, database: Path, students: int, rounds: int, st
     if failure:
         raise failure[0]
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        ids = [row[0] for row in db.execute("SELECT check_id FROM answers")]
+        ids = [row[0] for row in db.execute("SELECT check_id FROM class_answers")]
     out.rows, out.distinct = len(ids), len(set(ids))
     out.missing = len(set(out.shown) - set(ids))
     out.extra = len(set(ids) - set(out.shown))

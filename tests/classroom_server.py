@@ -74,11 +74,13 @@ def free_port() -> int:
             return port
 
 
-def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | None = None,
+def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | str | None = None,
           same_port: bool = False) -> Server:
     """Start the classroom (``args`` after the notebooks folder); returns once it is listening.
 
-    The class is kept in ``data``, or in a new temporary folder. When another
+    The class is kept in ``data``, or in a new temporary folder; ``data`` may
+    also be a ``postgresql://`` address, and the server then runs in a new
+    temporary folder (:attr:`Server.folder`), where it keeps the class's files. When another
     program took the ``--port`` given between :func:`free_port` and the start
     (a run beside this one), it starts again on another free port, unless
     ``same_port`` (a server started again where its pages look for it).
@@ -102,12 +104,15 @@ class PortTaken(RuntimeError):
     """The classroom could not listen on its port: something else listens there."""
 
 
-def _start(args: tuple[str, ...], notebooks: Path, data: Path | None) -> Server:
+def _start(args: tuple[str, ...], notebooks: Path, data: Path | str | None) -> Server:
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    folder = data or Path(tempfile.mkdtemp(prefix="loo-class-"))
+    address = isinstance(data, str)
+    folder = Path(tempfile.mkdtemp(prefix="loo-class-")) if address or data is None \
+        else Path(data)
     process = subprocess.Popen([sys.executable, "-m", "loo_tutor", "classroom", str(notebooks),
-                                "--data", str(folder), *args], cwd=ROOT,
+                                "--data", str(data if address else folder), *args],
+                               cwd=folder if address else ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
     server = Server(process, folder=folder)
@@ -139,7 +144,7 @@ def _start(args: tuple[str, ...], notebooks: Path, data: Path | None) -> Server:
 
 
 @contextmanager
-def serving(*args: str, data: Path | None = None) -> Iterator[Server]:
+def serving(*args: str, data: Path | str | None = None) -> Iterator[Server]:
     """The classroom started with ``args`` on a free port of 127.0.0.1 (see :func:`start`),
     stopped when the block ends."""
     running = start("--port", str(free_port()), *args, data=data)
@@ -181,7 +186,7 @@ def issue_key(folder: Path) -> bytes:
     db = sqlite3.connect(folder / "class.sqlite3")
     try:
         return bytes.fromhex(db.execute(
-            "SELECT value FROM settings WHERE key = 'issue_key'").fetchone()[0])
+            "SELECT value FROM class_settings WHERE key = 'issue_key'").fetchone()[0])
     finally:
         db.close()
 

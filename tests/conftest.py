@@ -15,6 +15,9 @@ from loo_tutor import check, loads
 
 from browser_support import CHROMIUM, FLAGS, HTML, build_book, built_site, require_chromium
 
+# A real PostgreSQL server for the class store's tests (tests/postgres_server.py)
+from postgres_server import postgres_database, postgres_server  # noqa: F401
+
 if os.environ.get("LOO_TUTOR_EXPECT_COMPILED"):
     from build_compiled import compiled_modules
 

@@ -455,7 +455,7 @@ def _run_mark(args: argparse.Namespace) -> int:
                                                      for path in args.files]
     if args.class_folder:
         try:
-            students, kept = _class_marked(args.class_folder)
+            students, kept = _class_marked(args.class_folder, args.class_name)
         except (ValueError, LooError) as exc:
             print(f"error: {_one_line(str(exc))}", file=sys.stderr)
             worst = EXIT_BAD
@@ -549,9 +549,11 @@ def _score_line(marked: Marked, assignment: Assignment | None) -> str:
     return line
 
 
-def _class_marked(folder: str) -> tuple[list[Marked], Assignment | None]:
-    """Each student of the class kept in ``folder`` (``loo-tutor classroom --data``), marked,
-    and the class's assignment (``None`` when it has none).
+def _class_marked(folder: str, class_name: str = "class") -> tuple[list[Marked],
+                                                                  Assignment | None]:
+    """Each student of the class ``class_name`` kept in ``folder`` (``loo-tutor classroom
+    --data``: a folder or a ``postgresql://`` address), marked, and the class's assignment
+    (``None`` when it has none).
 
     Raises:
         ValueError: no class is kept there, or it cannot be read.
@@ -560,17 +562,20 @@ def _class_marked(folder: str) -> tuple[list[Marked], Assignment | None]:
     from pathlib import Path
 
     from ..teaching.assignment import class_assignment
-    from .classroom.store import ClassBook, ClassBookError
+    from .classroom.engines import is_address, open_store
+    from .classroom.store import ClassBookError
 
+    address = is_address(folder)
     try:
-        book = ClassBook(Path(folder), create=False)
+        book = open_store(folder if address else Path(folder), create=False,
+                          class_name=class_name)
         try:
-            students = book.marked(folder)
+            students = book.marked(book.where if address else folder)
         finally:
             book.close()
     except ClassBookError as exc:
         raise ValueError(str(exc)) from exc
-    return students, class_assignment(folder)
+    return students, class_assignment(book.folder if address else folder)
 
 
 def _detail_lines(marked: Marked, assignment: Assignment | None) -> list[str]:
@@ -673,8 +678,12 @@ def _add_mark_command(commands: Any) -> None:
     mark.add_argument("files", nargs="*", metavar="FILE", help="an answers file, or - for stdin")
     mark.add_argument("--class", dest="class_folder", metavar="DIR",
                       help="also mark every answer a classroom kept in DIR (the folder of "
-                           "'loo-tutor classroom --data DIR', or a copy of its class.sqlite3), "
-                           "one line per student")
+                           "'loo-tutor classroom --data DIR', or a copy of its class.sqlite3, "
+                           "or the postgresql://... address it was given), one line per "
+                           "student")
+    mark.add_argument("--class-name", default="class", metavar="NAME",
+                      help="with --class: the class of the store to mark, as 'loo-tutor "
+                           "classroom --class-name' named it (default: class)")
     mark.add_argument("--key", metavar="KEY",
                       help="the assignment to mark against (a key.yaml written by worksheet or "
                            "exercise, or a file listing title, id and exercises): every "
@@ -716,13 +725,14 @@ def _keep_class_assignment(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..teaching.assignment import class_assignment, read_assignment, save_for_class
+    from .classroom.engines import files_folder
     from .classroom.server import new_class_folder
 
     try:
         assignment = read_assignment(args.assignment)
         if args.data is None:
             args.data = str(new_class_folder(Path.cwd()))
-        folder = Path(args.data)
+        folder = files_folder(args.data, args.class_name)
         folder.mkdir(parents=True, exist_ok=True)
         earlier = class_assignment(folder)
         save_for_class(folder, assignment)
@@ -810,7 +820,12 @@ def _add_classroom_command(commands: Any) -> None:
                       help="the folder that keeps the class: the students' names and every "
                            "answer checked, in an SQLite database (default: a new folder "
                            "loo-class-DATE-TIME in the current folder, named at start); give "
-                           "the same folder again to carry on with the same class")
+                           "the same folder again to carry on with the same class. Or a "
+                           "PostgreSQL database's address, postgresql://USER@HOST/DB, which "
+                           "several classroom servers can share, each serving one class")
+    room.add_argument("--class-name", default="class", metavar="NAME",
+                      help="the class of the store this server serves, letters, digits, "
+                           "'-', '_' or '.' (default: class); a store holds several")
     room.add_argument("--class-code", default=None, metavar="CODE",
                       help="what students type when they join, at least 8 letters or "
                            "digits (default: none on this machine only; with --host, one "

@@ -425,8 +425,8 @@ def test_a_server_killed_mid_class_loses_no_answer_its_pages_showed(tmp_path: Pa
     assert "Joined as Gus" in back["bar"] and "answers right" in back["verdict"]
     db = sqlite3.connect(tmp_path / "class.sqlite3")
     kept = [(row[0], row[1]) for row in db.execute(
-        "SELECT check_id, answer FROM answers JOIN students ON students.id = answers.student "
-        "WHERE students.name = 'Gus' ORDER BY answers.id")]
+        "SELECT check_id, answer FROM class_answers JOIN class_students ON class_students.id = "
+        "class_answers.student WHERE class_students.name = 'Gus' ORDER BY class_answers.id")]
     assert sorted(check for check, _ in kept) == sorted([*checks, back["id"]])
     assert len(checks) == 4
     assert dict(kept)[back["id"]] == judge("legal-cards", 2024, back["answer"]).answer

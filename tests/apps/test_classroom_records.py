@@ -57,7 +57,7 @@ def _alone(database: Path, into: Path) -> list[str]:
     try:
         if not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
             return []  # not even the tables yet
-        return [row[0] for row in db.execute("SELECT check_id FROM answers ORDER BY id")]
+        return [row[0] for row in db.execute("SELECT check_id FROM class_answers ORDER BY id")]
     finally:
         db.close()
 

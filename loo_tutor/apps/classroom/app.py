@@ -23,7 +23,7 @@ from . import adapter, handlers, identity
 from .admission import Admission
 from .doors import Doors, route, under
 from .notebooks import sign_notebooks
-from .store import ClassBook
+from .store import SQLBook
 
 LARGEST_BODY = 64 * 1024
 """The most bytes a request's body may have (the largest the pages send is a report of a
@@ -40,7 +40,7 @@ class ClassroomVoila(adapter.AdaptedVoila):
     book_site = Unicode("", help="The folder of the built book, served under voila/; "
                         "empty for none.").tag(config=True)
 
-    class_store = Instance(ClassBook, help="The class store: who joined, and what they checked.")
+    class_store = Instance(SQLBook, help="The class store: who joined, and what they checked.")
     class_admission = Instance(Admission, help="How many students at once, and who waits.")
     class_doors = Instance(Doors, args=(), help="The limits and checks of the class's routes.")
     served_notebooks = Dict(help="The notebooks served, by their path in the folder.")

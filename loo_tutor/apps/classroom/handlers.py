@@ -113,7 +113,7 @@ from .doors import (
     route,
     under,
 )
-from .store import SHOWN, STUCK_AFTER, ClassBook, ClassBookError, ClassSummary, now
+from .store import SHOWN, STUCK_AFTER, ClassBookError, ClassStore, ClassSummary, now
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ class ClassroomHandler(PlainHandler):
 
     answers_json = False
 
-    def initialize(self, book: ClassBook, code: str = "", doors: Doors | None = None) -> None:
+    def initialize(self, book: ClassStore, code: str = "", doors: Doors | None = None) -> None:
         self.book = book
         self.code = code
         self.doors = doors if doors is not None else Doors()
@@ -342,7 +342,7 @@ _SHOWN_BYTES = _SHOWN.encode()
 _REPORT = re.compile(r'data-loo-checked=\\"([^"\\]*)\\"')
 
 
-def solution_watcher(book: ClassBook, doors: Doors) -> Callable[[Any, str | bytes], None]:
+def solution_watcher(book: ClassStore, doors: Doors) -> Callable[[Any, str | bytes], None]:
     """What watches the kernels' messages on their way to a page, for a solution shown.
 
     *Show solution* in a classroom's exercise writes a report of the showing
@@ -502,7 +502,7 @@ def class_html(summary: ClassSummary | None, rules_base: str, problem: str | Non
 class TeacherHandler(ClassroomHandler):
     """What the teacher's routes share: the token, checked before anything is said."""
 
-    def initialize(self, book: ClassBook, code: str = "", doors: Doors | None = None,
+    def initialize(self, book: ClassStore, code: str = "", doors: Doors | None = None,
                    rules_base: str = "") -> None:
         super().initialize(book, code, doors)
         self.rules_base = rules_base
@@ -594,7 +594,7 @@ class ScriptHandler(PlainHandler):
         self.finish(SCRIPT.read_bytes())
 
 
-def teacher_routes(book: ClassBook, code: str, rules_base: str, doors: Doors | None = None,
+def teacher_routes(book: ClassStore, code: str, rules_base: str, doors: Doors | None = None,
            base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
     """The teacher's routes, for the classroom server under the prefix ``base``."""
     given = {"book": book, "code": code, "rules_base": rules_base, "doors": doors or Doors()}
@@ -605,7 +605,7 @@ def teacher_routes(book: ClassBook, code: str, rules_base: str, doors: Doors | N
             (route(base, r"loo/teacher\.js"), ScriptHandler, {})]
 
 
-def student_routes(book: ClassBook, code: str, doors: Doors | None = None,
+def student_routes(book: ClassStore, code: str, doors: Doors | None = None,
            base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
     """The students' routes, for the classroom server under the prefix ``base``."""
     given = {"book": book, "code": code, "doors": doors or Doors()}

@@ -6,7 +6,7 @@ first, in Jupyter Server):
 
 * a joined student: the join cookie (:data:`COOKIE`, HttpOnly, same-site,
   :data:`COOKIE_DAYS` days) holds a secret whose student the class store
-  keeps (:meth:`~loo_tutor.apps.classroom.store.ClassBook.student_of`);
+  keeps (:meth:`~loo_tutor.apps.classroom.store.SQLBook.student_of`);
 * the teacher: the teacher's token, in the address the server prints or in
   the cookie (:data:`TEACHER_COOKIE`) the teacher's page gives for the
   teacher's routes alone;
@@ -26,7 +26,7 @@ from .store import ClassBookError
 
 if TYPE_CHECKING:
     from .admission import Admission
-    from .store import ClassBook
+    from .store import ClassStore
 
 COOKIE = "loo-student"
 """The cookie holding a joined browser's secret."""
@@ -35,7 +35,7 @@ TEACHER_COOKIE = "loo-teacher"
 """The cookie holding the teacher's token on the teacher's pages."""
 
 
-def student(handler: Any, book: ClassBook) -> tuple[int, str] | None:
+def student(handler: Any, book: ClassStore) -> tuple[int, str] | None:
     """The student of ``book`` whose browser sends ``handler``'s request, or ``None``."""
     return book.student_of(handler.get_cookie(COOKIE))
 
@@ -46,14 +46,14 @@ def give_student_cookie(handler: Any, secret: str) -> None:
                        expires_days=COOKIE_DAYS)
 
 
-def is_teacher(handler: Any, book: ClassBook) -> bool:
+def is_teacher(handler: Any, book: ClassStore) -> bool:
     """Whether ``handler``'s request carries the teacher's token (in the address or its cookie)."""
     token = book.teacher_token().encode()
     given = handler.get_argument("token", None) or handler.get_cookie(TEACHER_COOKIE) or ""
     return hmac.compare_digest(given.encode("utf-8", "replace"), token)
 
 
-def give_teacher_cookie(handler: Any, book: ClassBook) -> None:
+def give_teacher_cookie(handler: Any, book: ClassStore) -> None:
     """Have the teacher's browser keep the teacher's token, for the teacher's routes alone."""
     handler.set_cookie(TEACHER_COOKIE, book.teacher_token(),
                        path=under(handler.base_url, "loo/teacher"), httponly=True,
@@ -65,7 +65,7 @@ def asking(handler: Any, places: Admission) -> str | None:
     return places.who(handler.get_cookie(COOKIE), handler.get_cookie(PAGE_COOKIE))
 
 
-def student_named(book: ClassBook, secret: str | None) -> str | None:
+def student_named(book: ClassStore, secret: str | None) -> str | None:
     """The student of ``book`` whose join cookie holds ``secret``, as the admission names them."""
     try:
         found = book.student_of(secret)

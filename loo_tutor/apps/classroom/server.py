@@ -57,7 +57,9 @@ and the reader sees the widgets. For a class the server
   content), Voila's own files for an hour, so a page opened again, or
   reloaded, asks the server again only for itself;
 * keeps the class in a folder (``--data``, or a new folder it names at
-  start): students join by name (:mod:`.handlers`, :mod:`.identity`), every exercise
+  start), or as one class (``--class-name``) of a PostgreSQL database
+  (``--data postgresql://...``, :mod:`.postgres`): students join by name
+  (:mod:`.handlers`, :mod:`.identity`), every exercise
   checked on a page is judged again by the server and kept
   (:mod:`.store`), and the teacher watches the class on a page of their
   own (:mod:`.handlers`), with the token printed at start; on
@@ -124,7 +126,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .store import ClassBook
+    from .store import ClassStore
 
 EXIT_BAD = 2
 INSTALL_HINT = "pip install 'voila>=0.5,<0.6' 'loo-tutor[widgets]'"
@@ -290,8 +292,9 @@ def run(args: argparse.Namespace) -> int:
     from ...teaching.issued import KEY_VARIABLE
     from ...widgets.assignment import CLASS_FOLDER
     from .doors import Doors, code_problem, make_class_code
+    from .engines import open_store
     from .notebooks import listing_of, read_notebooks
-    from .store import CHECK_S, ClassBook, ClassBookError
+    from .store import CHECK_S, DEFAULT_CLASS, ClassBookError
 
     notebooks = Path(args.notebooks or NOTEBOOKS).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -314,8 +317,8 @@ def run(args: argparse.Namespace) -> int:
     serve_book = (book / "index.html").exists()
 
     try:
-        data = Path(args.data) if args.data else new_class_folder(Path.cwd())
-        book_of_class = ClassBook(data)
+        data = args.data or new_class_folder(Path.cwd())
+        book_of_class = open_store(data, class_name=getattr(args, "class_name", DEFAULT_CLASS))
     except ClassBookError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD
@@ -398,7 +401,9 @@ def run(args: argparse.Namespace) -> int:
             print(toc_problem, flush=True)
         if args.page == "light" and template != TEMPLATE:
             print(f"note: {SCRIPT_MISSING}; the pages use Voila's own front end", flush=True)
-        print(f"The class (names and answers) is kept in {book_of_class.folder}", flush=True)
+        print(f"The class (names and answers) is kept in {book_of_class.where}"
+              + (f", as the class {book_of_class.class_name}"
+                 if book_of_class.class_name != DEFAULT_CLASS else ""), flush=True)
         if book_of_class.problem:
             print(_unkept(book_of_class.problem), flush=True)
         if code:
@@ -437,7 +442,7 @@ def _unkept(problem: str) -> str:
             "until it is put right; the teacher's page says so too.")
 
 
-def _look_over(book: ClassBook, said: list[str | None]) -> None:
+def _look_over(book: ClassStore, said: list[str | None]) -> None:
     """Have ``book`` copy its write-ahead log into its file, and say when it cannot be kept.
 
     ``said`` holds the problem last said, so that each is said once.
@@ -445,5 +450,5 @@ def _look_over(book: ClassBook, said: list[str | None]) -> None:
     problem = book.check()
     if problem != said[0]:
         print(_unkept(problem) if problem else
-              f"The class can be kept again in {book.folder}.", flush=True)
+              f"The class can be kept again in {book.where}.", flush=True)
         said[0] = problem

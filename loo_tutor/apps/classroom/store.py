@@ -1,13 +1,24 @@
-"""The class book: who joined a classroom and every answer they checked, in SQLite.
+"""The class store: who joined a class and every answer they checked.
 
-One database file, ``class.sqlite3``, in the folder the teacher chose
-(``loo-tutor classroom --data DIR``). This module alone reads and writes it
-and owns its schema, whose version is the database's ``user_version``
-(:data:`SCHEMA_VERSION`). The database runs in WAL mode and each answer is
-committed before the server replies to the page that sent it, so a server
-killed at any moment keeps every answer it acknowledged.
+One interface (:class:`ClassStore`) and two engines, which run the same
+queries (:class:`SQLBook`) on the same schema, built and versioned by the
+numbered SQL files of ``migrations/`` (:func:`migrations`):
 
-What is kept:
+* SQLite (:class:`ClassBook`, the default): one database file,
+  ``class.sqlite3``, in the folder the teacher chose (``loo-tutor classroom
+  --data DIR``), for one machine and no set-up. Its schema's version is the
+  database's ``user_version``; a book of an earlier version is migrated when
+  the server opens it;
+* PostgreSQL (:class:`~loo_tutor.apps.classroom.postgres.PostgresBook`,
+  ``--data postgresql://...``), which several servers share.
+
+A store holds several classes, each named (``--class-name``, by default
+:data:`DEFAULT_CLASS`); a server serves one. On SQLite the database runs in
+WAL mode and each answer is committed before the server replies to the page
+that sent it, so a server killed at any moment keeps every answer it
+acknowledged.
+
+What is kept (in tables named ``class_...``):
 
 * ``students``: each name that joined, unique whatever its capitals,
   spacing, width and look-alike letters (:func:`folded_name`), and when it
@@ -23,11 +34,10 @@ What is kept:
   working across a restart with the same folder;
 * ``rejoin``: each student's rejoin code, which lets them join again under
   their name from another browser; a code emptied by the teacher
-  (:meth:`ClassBook.release`) lets the next browser that joins under the
-  name take it, with no code. The table is made when a book is opened, so
-  a book of version 1 made before it gets it too.
+  (:meth:`SQLBook.release`) lets the next browser that joins under the
+  name take it, with no code.
 
-The database file alone is the class: the server has SQLite copy its
+On SQLite, the database file alone is the class: the server has SQLite copy its
 write-ahead log into the file every :data:`CHECK_S` seconds
 (:meth:`ClassBook.check`) and when it stops (:meth:`ClassBook.close`), so a
 teacher who copies ``class.sqlite3`` copies every answer kept until then;
@@ -56,6 +66,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Protocol
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
@@ -64,8 +75,6 @@ from ...teaching.assignment import class_assignment
 from ...teaching.marking import NOT_AN_EXERCISE, RIGHT, WRONG, Mark, Marked
 from ...teaching.score import SOLUTION, score
 
-SCHEMA_VERSION = 1
-"""The version of the schema below; a database of another version is not opened."""
 DATABASE = "class.sqlite3"
 """The database's file name in the class folder."""
 LONGEST_NAME = 40
@@ -81,39 +90,6 @@ NAME_TAKEN = "Choose another name."
 """All a student is told when the name they typed cannot be theirs: it says nothing of who
 is in the class."""
 
-_SCHEMA = """
-CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE students (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    folded TEXT NOT NULL UNIQUE,
-    joined TEXT NOT NULL
-);
-CREATE TABLE sessions (
-    secret TEXT PRIMARY KEY,
-    student INTEGER NOT NULL REFERENCES students(id)
-);
-CREATE TABLE answers (
-    id INTEGER PRIMARY KEY,
-    student INTEGER NOT NULL REFERENCES students(id),
-    check_id TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    answer TEXT NOT NULL,
-    verdict TEXT NOT NULL,
-    rule TEXT NOT NULL,
-    message TEXT NOT NULL,
-    rule_name TEXT NOT NULL,
-    expected TEXT NOT NULL,
-    time TEXT NOT NULL,
-    UNIQUE (student, check_id)
-);
-CREATE INDEX answers_by_student ON answers (student, kind, id);
-"""
-_REJOIN = """CREATE TABLE IF NOT EXISTS rejoin (
-    student INTEGER PRIMARY KEY REFERENCES students(id),
-    code TEXT NOT NULL
-)"""
 REJOIN_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """The letters of a rejoin code: no 0 and O, no 1, I and L, which read alike."""
 REJOIN_LENGTH = 6
@@ -288,40 +264,6 @@ class _Tally:
             self.rule_count[mark.rule] = self.rule_count.get(mark.rule, 0) + 1
             self.rule_students.setdefault(mark.rule, set()).add(student)
 
-    @classmethod
-    def of(cls, db: sqlite3.Connection) -> _Tally:
-        """The tally of every answer kept in ``db``, read once."""
-        tally = cls()
-        names = dict(db.execute("SELECT id, name FROM students").fetchall())
-        db.execute("BEGIN")  # one snapshot for every query
-        try:
-            for student, count, last in db.execute(
-                    "SELECT student, count(*), max(time) FROM answers GROUP BY student"):
-                one = tally.students.setdefault(student, _Student(names[student]))
-                one.checks += count
-                one.last = max(one.last, last)
-                tally.total += count
-            for student, rule, count in db.execute(
-                    "SELECT student, rule, count(*) FROM answers WHERE verdict = ? "
-                    "AND rule IS NOT NULL AND rule != '' GROUP BY student, rule", (WRONG,)):
-                tally.students[student].missed[rule] = count
-                tally.rule_count[rule] = tally.rule_count.get(rule, 0) + count
-                tally.rule_students.setdefault(rule, set()).add(student)
-            for student, kind, seed, verdict in db.execute(
-                    "SELECT student, kind, seed, verdict FROM answers WHERE verdict != ? "
-                    "ORDER BY id", (NOT_AN_EXERCISE,)):
-                _keep(tally.students[student].exercises.setdefault((kind, seed), []), verdict)
-            for student, kind, verdict in db.execute(
-                    "SELECT student, kind, verdict FROM (SELECT student, kind, verdict, "
-                    "row_number() OVER (PARTITION BY student, kind ORDER BY id DESC) AS back "
-                    f"FROM answers WHERE verdict != ?) WHERE back <= {STUCK_AFTER} "
-                    "ORDER BY student, kind, back DESC", (NOT_AN_EXERCISE,)):
-                tally.students[student].recent.setdefault(
-                    kind, deque(maxlen=STUCK_AFTER)).append(verdict)
-        finally:
-            db.execute("COMMIT")
-        return tally
-
     def summary(self, names: list[tuple[int, str]],
                 assignment: list[tuple[str, int]] | None) -> ClassSummary:
         """The summary of the students ``names`` (id, name), in that order, each scored
@@ -356,12 +298,410 @@ class _Tally:
         return ClassSummary(shown, stuck, missed, total)
 
 
-class ClassBook:
-    """The class kept in ``folder``: open it, then join, record and read.
+DEFAULT_CLASS = "class"
+"""The class a server keeps when it is given no name for it (``--class-name``); a class
+book of version 1, which held one class, holds it under this name once migrated."""
+MIGRATIONS = Path(__file__).with_name("migrations")
+"""The schema's migrations: ``NNNN_what.sql``, applied in order, each once."""
+
+
+def migrations() -> list[tuple[int, str]]:
+    """Every migration of the schema, in order: its number and its SQL.
+
+    Plain numbered SQL files, shipped with the package, and no migration
+    tool or ORM: the store is a handful of tables, the same files build it
+    on SQLite and on PostgreSQL, and the SQL in them is the SQL both speak
+    (``INSERT ... SELECT``, ``CREATE TABLE IF NOT EXISTS``, ``UNIQUE``
+    constraints). The one word an engine reads for itself is ``AUTO_ID``,
+    the integer key the database numbers (:meth:`SQLBook._auto_id`). Each
+    engine keeps the number of the last one applied in its own way
+    (SQLite's ``user_version``; a one-row table on PostgreSQL).
+    """
+    found = []
+    for path in sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql")):
+        found.append((int(path.name[:4]), path.read_text(encoding="utf-8")))
+    numbers = [number for number, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ClassBookError(f"the class store's migrations in {MIGRATIONS} are not numbered "
+                             f"1, 2, 3...: {numbers}")
+    return found
+
+
+SCHEMA_VERSION = len(list(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql")))
+"""The version of the schema (its last migration); a store of a later version is not opened."""
+
+
+class ClassStore(Protocol):
+    """What the classroom server, the teacher's page and ``loo-tutor mark --class`` need of
+    a class store, whichever engine keeps it (:class:`ClassBook` on SQLite,
+    :class:`~loo_tutor.apps.classroom.postgres.PostgresBook`): one class of a store that
+    may hold several, named :attr:`class_name`."""
+
+    folder: Path
+    """The local folder of the class's files (its assignment)."""
+    where: str
+    """Where the class is kept, as the teacher is told (no password)."""
+    class_name: str
+    problem: str | None
+    read_only: bool
+
+    def check(self) -> str | None: ...
+    def backup(self, target: Path) -> None: ...
+    def close(self) -> None: ...
+    def setting(self, key: str, make: str) -> str: ...
+    def teacher_token(self) -> str: ...
+    def new_teacher_token(self) -> str: ...
+    def join(self, name: str, code: str = "") -> tuple[str | None, str]: ...
+    def rejoin_code(self, student: int) -> str: ...
+    def release(self, name: str) -> str | None: ...
+    def student_of(self, secret: str | None) -> tuple[int, str] | None: ...
+    def record(self, student: int, check_id: str, mark: Mark, time: str) -> bool: ...
+    def was_shown(self, student: int, kind: str, seed: int) -> bool: ...
+    def rows(self, student: int | None = None) -> Iterator[Entry]: ...
+    def checks(self, student: int) -> list[tuple[str, str, int, str]]: ...
+    def marked(self, path: str) -> list[Marked]: ...
+    def count(self) -> int: ...
+    def summary(self, student: int | None = None) -> ClassSummary: ...
+
+
+class SQLBook:
+    """One class of a store, as SQL reads and writes it on either engine.
+
+    Every query is written once, with ``?`` for its parameters; an engine
+    gives :meth:`_using` a connection that takes them (SQLite's own, or
+    PostgreSQL's through :class:`~loo_tutor.apps.classroom.postgres.Paramstyle`).
+    What an engine does for itself (connecting, its transactions, telling
+    what a failure means, keeping its schema's version) is in its subclass.
+    """
+
+    folder: Path
+    where: str
+    class_name: str
+    problem: str | None
+    read_only: bool
+    _tally: _Tally | None
+    _seen: int
+    _run_token: str | None
+
+    def _start(self, class_name: str) -> None:
+        self.class_name = class_name
+        self.problem = None
+        self._tally = None
+        self._seen = 0
+        self._run_token = None
+
+    # -- what each engine does for itself -----------------------------------------------
+
+    def _using(self, writing: bool = False) -> contextlib.AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def check(self) -> str | None:
+        """Look the store over; :attr:`problem` as it is now (the server calls it every
+        :data:`CHECK_S` seconds)."""
+        raise NotImplementedError
+
+    def backup(self, target: Path) -> None:
+        """Copy the store into the new file ``target``, where the engine can."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _begin(self, db: Any) -> None:
+        db.execute("BEGIN")
+
+    def _taken(self) -> tuple[type[BaseException], ...]:
+        """The exceptions that say a row broke a ``UNIQUE`` constraint."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _auto_id() -> str:
+        raise NotImplementedError
+
+    def _migrate(self, db: Any, version: int) -> None:
+        """Apply every migration after ``version``, each in a transaction of its own."""
+        raise NotImplementedError
+
+    def _schema(self, version: int) -> list[tuple[int, str]]:
+        """The migrations after ``version``, with ``AUTO_ID`` in this engine's words.
+
+        Raises:
+            ClassBookError: the store is of a later version than this loo-tutor reads.
+        """
+        if version > SCHEMA_VERSION:
+            raise ClassBookError(f"{self.where} was written by another version of loo-tutor "
+                                 f"(class book version {version}, this one reads "
+                                 f"{SCHEMA_VERSION})")
+        return [(number, sql.replace("AUTO_ID", self._auto_id()))
+                for number, sql in migrations() if number > version]
+
+    # -- settings ----------------------------------------------------------------------
+
+    def setting(self, key: str, make: str) -> str:
+        """The setting ``key``; set to ``make`` first when it has none."""
+        query = "SELECT value FROM class_settings WHERE class = ? AND key = ?"
+        with self._using() as db:
+            found = db.execute(query, (self.class_name, key)).fetchone()
+        if found:
+            return str(found[0])
+        with self._using(writing=True) as db:
+            db.execute("INSERT INTO class_settings (class, key, value) VALUES (?, ?, ?) "
+                       "ON CONFLICT DO NOTHING", (self.class_name, key, make))
+            value: str = db.execute(query, (self.class_name, key)).fetchone()[0]
+        return value
+
+    def teacher_token(self) -> str:
+        """The teacher's token: made once for the class, then the same at every start.
+
+        A book that can neither read nor keep one gives a token made for
+        this run of the server.
+        """
+        try:
+            return self.setting("teacher_token", secrets.token_urlsafe(24))
+        except ClassBookError:
+            if self._run_token is None:
+                self._run_token = secrets.token_urlsafe(24)
+            return self._run_token
+
+    def new_teacher_token(self) -> str:
+        """Replace the teacher's token with a new one (the old address stops working)."""
+        with self._using(writing=True) as db:
+            db.execute("INSERT INTO class_settings (class, key, value) VALUES (?, ?, ?) "
+                       "ON CONFLICT (class, key) DO UPDATE SET value = excluded.value",
+                       (self.class_name, "teacher_token", secrets.token_urlsafe(24)))
+        return self.teacher_token()
+
+    # -- students ----------------------------------------------------------------------
+
+    def join(self, name: str, code: str = "") -> tuple[str | None, str]:
+        """Join ``name`` to the class: ``(secret, name kept)``, or ``(None, why not)``.
+
+        The secret is the new browser session's, to be kept in its cookie.
+        A name taken by another student of the class, as :func:`folded_name`
+        compares them, is refused with :data:`NAME_TAKEN` alone, unless
+        ``code`` is that student's rejoin code or the teacher has released
+        the name: the browser then joins as that student (:meth:`rejoin_code`).
+
+        Raises:
+            ClassBookError: the book cannot keep the student now.
+        """
+        kept = tidy_name(name)
+        problem = name_problem(kept)
+        if problem:
+            return None, problem
+        secret = secrets.token_urlsafe(32)
+        with self._using(writing=True) as db:
+            try:
+                self._begin(db)
+                made = db.execute(
+                    "INSERT INTO class_students (class, name, folded, joined) "
+                    "VALUES (?, ?, ?, ?) RETURNING id",
+                    (self.class_name, kept, folded_name(kept), now())).fetchone()
+                db.execute("INSERT INTO class_sessions (secret, student) VALUES (?, ?)",
+                           (secret, made[0]))
+                db.execute("COMMIT")
+            except self._taken():
+                db.execute("ROLLBACK")
+                again = self._rejoin(kept, code, secret)
+                if again is None:
+                    return None, NAME_TAKEN
+                return secret, again
+        return secret, kept
+
+    def _rejoin(self, name: str, code: str, secret: str) -> str | None:
+        """Give the student ``name`` the new session ``secret`` when ``code`` lets them in."""
+        with self._using(writing=True) as db:
+            found = db.execute(
+                "SELECT class_students.id, class_students.name, class_rejoin.code "
+                "FROM class_students LEFT JOIN class_rejoin "
+                "ON class_rejoin.student = class_students.id "
+                "WHERE class_students.class = ? AND class_students.folded = ?",
+                (self.class_name, folded_name(name))).fetchone()
+            if found is None or found[2] is None:
+                return None
+            typed = "".join(code.split()).upper()
+            if found[2] and not (typed and hmac.compare_digest(typed, found[2])):
+                return None
+            self._begin(db)
+            db.execute("INSERT INTO class_sessions (secret, student) VALUES (?, ?)",
+                       (secret, found[0]))
+            if not found[2]:  # released: a new code for the new browser
+                db.execute("UPDATE class_rejoin SET code = ? WHERE student = ?",
+                           (_new_code(), found[0]))
+            db.execute("COMMIT")
+        return str(found[1])
+
+    def rejoin_code(self, student: int) -> str:
+        """The code that lets ``student`` join again from another browser (made if need be)."""
+        with self._using() as db:
+            found = db.execute("SELECT code FROM class_rejoin WHERE student = ?",
+                               (student,)).fetchone()
+        if found and found[0]:
+            return str(found[0])
+        with self._using(writing=True) as db:
+            made = _new_code()
+            db.execute("INSERT INTO class_rejoin (student, code) VALUES (?, ?) "
+                       "ON CONFLICT (student) DO UPDATE SET code = excluded.code",
+                       (student, made))
+        return made
+
+    def release(self, name: str) -> str | None:
+        """Let the next browser that joins as ``name`` take it, with no code; the name kept.
+
+        Every browser that joined as the student leaves the class (its
+        session ends); their answers stay theirs. ``None`` when no student
+        of the class goes by ``name``.
+        """
+        with self._using(writing=True) as db:
+            found = db.execute("SELECT id, name FROM class_students WHERE class = ? "
+                               "AND folded = ?", (self.class_name, folded_name(name))).fetchone()
+            if found is None:
+                return None
+            self._begin(db)
+            db.execute("DELETE FROM class_sessions WHERE student = ?", (found[0],))
+            db.execute("INSERT INTO class_rejoin (student, code) VALUES (?, '') "
+                       "ON CONFLICT (student) DO UPDATE SET code = excluded.code", (found[0],))
+            db.execute("COMMIT")
+        return str(found[1])
+
+    def student_of(self, secret: str | None) -> tuple[int, str] | None:
+        """The student (id, name) of this class whose browser holds ``secret``, or ``None``."""
+        if not secret:
+            return None
+        with self._using() as db:
+            found = db.execute(
+                "SELECT class_students.id, class_students.name FROM class_sessions "
+                "JOIN class_students ON class_students.id = class_sessions.student "
+                "WHERE class_sessions.secret = ? AND class_students.class = ?",
+                (secret, self.class_name)).fetchone()
+        return (int(found[0]), str(found[1])) if found else None
+
+    # -- answers -----------------------------------------------------------------------
+
+    def record(self, student: int, check_id: str, mark: Mark, time: str) -> bool:
+        """Keep ``mark`` as ``student``'s check ``check_id``; False when it was kept already.
+
+        The row is committed (to disk) before this returns.
+
+        Raises:
+            ClassBookError: the book cannot keep it now (nothing is kept).
+        """
+        with self._using(writing=True) as db:
+            cursor = db.execute(
+                "INSERT INTO class_answers (student, check_id, kind, seed, answer, verdict, "
+                "rule, message, rule_name, expected, time) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
+                 mark.message, mark.rule_name, mark.expected, time))
+            return bool(cursor.rowcount == 1)
+
+    def was_shown(self, student: int, kind: str, seed: int) -> bool:
+        """Whether ``student`` was shown the solution of the exercise ``kind`` ``seed``."""
+        with self._using() as db:
+            return db.execute(
+                "SELECT 1 FROM class_answers WHERE student = ? AND kind = ? AND seed = ? "
+                "AND verdict = ? LIMIT 1", (student, kind, seed, SHOWN)).fetchone() is not None
+
+    def rows(self, student: int | None = None) -> Iterator[Entry]:
+        """Every answer of the class kept, in the order checked (only ``student``'s when
+        given)."""
+        query = ("SELECT class_students.name, kind, seed, answer, verdict, rule, message, "
+                 "rule_name, expected, time FROM class_answers JOIN class_students "
+                 "ON class_students.id = class_answers.student WHERE class_students.class = ?")
+        with self._using() as db:
+            if student is None:
+                found = db.execute(query + " ORDER BY class_answers.id",
+                                   (self.class_name,)).fetchall()
+            else:
+                found = db.execute(query + " AND class_answers.student = ? "
+                                   "ORDER BY class_answers.id",
+                                   (self.class_name, student)).fetchall()
+        for name, kind, seed, answer, verdict, rule, message, rule_name, expected, time in found:
+            yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
+                             expected), time
+
+    def checks(self, student: int) -> list[tuple[str, str, int, str]]:
+        """``student``'s checks in the order kept: each one's id, kind, seed and verdict."""
+        with self._using() as db:
+            found = db.execute("SELECT check_id, kind, seed, verdict FROM class_answers "
+                               "WHERE student = ? ORDER BY id", (student,)).fetchall()
+        return [(str(one), str(kind), int(seed), str(verdict)) for one, kind, seed, verdict in found]
+
+    def marked(self, path: str) -> list[Marked]:
+        """Each student's answers, as ``loo-tutor mark`` marks an answers file named ``path``:
+        in the order checked, the place of each being ``check 1``, ``check 2``…"""
+        marks: dict[str, list[tuple[str, Mark, str]]] = {}
+        for student, mark, when in self.rows():
+            kept = marks.setdefault(student, [])
+            kept.append((f"check {len(kept) + 1}", mark, when))
+        return [Marked(path, student, tuple(kept)) for student, kept in marks.items()]
+
+    def count(self) -> int:
+        """How many answers of the class are kept."""
+        with self._using() as db:
+            return int(db.execute(
+                "SELECT count(*) FROM class_answers JOIN class_students "
+                "ON class_students.id = class_answers.student WHERE class_students.class = ?",
+                (self.class_name,)).fetchone()[0])
+
+    def _assignment_keys(self) -> list[tuple[str, int]] | None:
+        """The exercises of the class's assignment, or ``None`` without one (or unreadable)."""
+        try:
+            found = class_assignment(self.folder)
+        except (LooError, OSError):
+            return None
+        return None if found is None else list(found.keys())
+
+    def _catch_up(self, db: Any) -> int:
+        """Add to the summary the answers kept since it last looked; how many there were.
+
+        The summary's cursor is the id of the last answer it read: ids only
+        grow (SQLite numbers a row one past the largest; PostgreSQL's identity
+        counts up), and a class's answers are written by its one server, one
+        at a time, so none is committed behind the cursor.
+        """
+        if self._tally is None:
+            self._tally, self._seen = _Tally(), 0
+        new = db.execute(
+            "SELECT class_answers.id, class_answers.student, class_students.name, kind, seed, "
+            "answer, verdict, rule, message, rule_name, expected, time FROM class_answers "
+            "JOIN class_students ON class_students.id = class_answers.student "
+            "WHERE class_students.class = ? AND class_answers.id > ? ORDER BY class_answers.id",
+            (self.class_name, self._seen)).fetchall()
+        for row in new:
+            answer, student, name, kind, seed, *rest, time = row
+            self._tally.add(int(student), str(name), Mark(kind, int(seed), *rest), time)
+            self._seen = int(answer)
+        return len(new)
+
+    def summary(self, student: int | None = None) -> ClassSummary:
+        """The class at a glance (or one student's part of it, for their own page).
+
+        Each student's exercises of each kind are scored with the one score
+        model (:func:`loo_tutor.teaching.score.score`), against the class's
+        assignment when it has one: ``right`` counts the exercises right,
+        ``tried`` the exercises scored. Each call reads only the answers kept
+        since the last (:meth:`_catch_up`), and adds them to what it read before.
+        """
+        with self._using() as db:
+            self._catch_up(db)
+            names = db.execute(
+                "SELECT id, name FROM class_students WHERE class = ?"
+                + (" AND id = ?" if student is not None else "") + " ORDER BY folded",
+                (self.class_name,) if student is None else (self.class_name, student)).fetchall()
+        assert self._tally is not None
+        return self._tally.summary([(int(one), str(name)) for one, name in names],
+                                   self._assignment_keys())
+
+
+class ClassBook(SQLBook):
+    """The class kept in ``folder``, on SQLite: open it, then join, record and read.
 
     The folder and its database are made if need be, unless ``create`` is
     False (reading a class after the lesson, which opens it read-only, and
-    then ``folder`` may also be a class book's file, such as a backup).
+    then ``folder`` may also be a class book's file, such as a backup). A
+    book of an earlier version is migrated when it is opened to write; read
+    only, it is migrated in a copy in memory, the file untouched.
 
     Raises:
         ClassBookError: ``folder`` is not a class's folder (a file, another
@@ -371,21 +711,20 @@ class ClassBook:
             database is not raised but kept in :attr:`problem`.
     """
 
-    def __init__(self, folder: Path, create: bool = True) -> None:
+    def __init__(self, folder: Path, create: bool = True,
+                 class_name: str = DEFAULT_CLASS) -> None:
+        self._start(class_name)
+        self.where = str(folder)
         if not create and folder.is_file():  # a class book's file itself, such as a backup
             folder, self.path = folder.parent, folder
         else:
             self.path = folder / DATABASE
         self.folder = folder
-        self.problem: str | None = None
-        """Why answers cannot be kept now, in one line; ``None`` while they can."""
         self.read_only = not create
-        self._run_token: str | None = None
         self._log_seen: tuple[int, int] | None = None
         self._db: sqlite3.Connection | None = None
         if folder.exists() and not folder.is_dir():
             raise ClassBookError(f"cannot keep the class in {folder}: it is a file, not a folder")
-        self._tally: _Tally | None = None
         if not create and not self.path.is_file():
             raise ClassBookError(f"no class is kept in {folder} (it has no {DATABASE})")
         try:
@@ -406,17 +745,48 @@ class ClassBook:
             if "damaged" not in self.problem:
                 self._open_to_read_if_can()
 
+    def _begin(self, db: Any) -> None:
+        db.execute("BEGIN IMMEDIATE")
+
+    def _taken(self) -> tuple[type[BaseException], ...]:
+        return (sqlite3.IntegrityError,)
+
+    @staticmethod
+    def _auto_id() -> str:
+        return "INTEGER PRIMARY KEY"
+
+    def _migrate(self, db: Any, version: int) -> None:
+        """Apply the migrations after ``version``; SQLite keeps the version in ``user_version``.
+
+        Foreign keys are off while they run, as SQLite asks of a migration
+        that copies tables, and are looked over before each one commits.
+        """
+        steps = self._schema(version)
+        if not steps:
+            return
+        db.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number, sql in steps:
+                try:
+                    db.executescript(f"BEGIN IMMEDIATE;{sql};PRAGMA user_version={number};")
+                    if db.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                        raise ClassBookError(f"the class book {self.path} cannot be migrated "
+                                             f"to version {number}: its rows do not hold "
+                                             "together")
+                    db.execute("COMMIT")
+                finally:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+        finally:
+            db.execute("PRAGMA foreign_keys=ON")
+
     def _open(self) -> None:
         db = self._connected()
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         db.execute("PRAGMA busy_timeout=5000")
-        version = self._version(db)
-        if version == 0:
-            db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};"
-                             "COMMIT;")
-        db.execute(_REJOIN)
+        self._migrate(db, self._version(db))
         self._look_over(db)
         self._log_seen = self._log_now()
 
@@ -445,7 +815,10 @@ class ClassBook:
         self._open()
 
     def _open_to_read(self) -> None:
-        """Open the database read-only; a folder SQLite may not write is opened as it stands."""
+        """Open the database read-only; a folder SQLite may not write is opened as it stands.
+
+        A book of an earlier version is copied into memory and migrated there.
+        """
         for mode in ("mode=ro", "immutable=1"):
             with contextlib.suppress(sqlite3.OperationalError):
                 self.close()
@@ -456,9 +829,16 @@ class ClassBook:
                 break
         db = self._connected()
         self.read_only = True
-        if self._version(db) == 0:
+        version = self._version(db)
+        if version == 0:
             raise ClassBookError(f"no class is kept in {self.folder} ({DATABASE} is empty)")
         self._look_over(db)
+        if version < SCHEMA_VERSION:
+            copy = sqlite3.connect(":memory:", isolation_level=None)
+            db.backup(copy)
+            db.close()
+            self._db = copy
+            self._migrate(copy, version)
 
     def _open_to_read_if_can(self) -> None:
         """After a failure to open for writing, read what the class book holds, when it can."""
@@ -476,10 +856,8 @@ class ClassBook:
             if tables:
                 raise ClassBookError(f"{self.path} holds another program's tables, "
                                      "not a class; choose another folder")
-        elif version != SCHEMA_VERSION:
-            raise ClassBookError(f"{self.path} was written by another version of loo-tutor "
-                                 f"(class book version {version}, this one reads "
-                                 f"{SCHEMA_VERSION})")
+        elif version > SCHEMA_VERSION:
+            self._schema(version)  # says which
         return version
 
     def _look_over(self, db: sqlite3.Connection) -> None:
@@ -568,228 +946,3 @@ class ClassBook:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         self._db.close()
         self._db = None
-
-    # -- settings ----------------------------------------------------------------------
-
-    def setting(self, key: str, make: str) -> str:
-        """The setting ``key``; set to ``make`` first when it has none."""
-        with self._using() as db:
-            found = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        if found:
-            return str(found[0])
-        with self._using(writing=True) as db:
-            db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, make))
-            value: str = db.execute("SELECT value FROM settings WHERE key = ?",
-                                    (key,)).fetchone()[0]
-        return value
-
-    def teacher_token(self) -> str:
-        """The teacher's token: made once for the folder, then the same at every start.
-
-        A book that can neither read nor keep one gives a token made for
-        this run of the server.
-        """
-        try:
-            return self.setting("teacher_token", secrets.token_urlsafe(24))
-        except ClassBookError:
-            if self._run_token is None:
-                self._run_token = secrets.token_urlsafe(24)
-            return self._run_token
-
-    def new_teacher_token(self) -> str:
-        """Replace the teacher's token with a new one (the old address stops working)."""
-        with self._using(writing=True) as db:
-            db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-                       ("teacher_token", secrets.token_urlsafe(24)))
-        return self.teacher_token()
-
-    # -- students ----------------------------------------------------------------------
-
-    def join(self, name: str, code: str = "") -> tuple[str | None, str]:
-        """Join ``name`` to the class: ``(secret, name kept)``, or ``(None, why not)``.
-
-        The secret is the new browser session's, to be kept in its cookie.
-        A name taken by another student, as :func:`folded_name` compares
-        them, is refused with :data:`NAME_TAKEN` alone, unless ``code`` is
-        that student's rejoin code or the teacher has released the name: the
-        browser then joins as that student (:meth:`rejoin_code`).
-
-        Raises:
-            ClassBookError: the book cannot keep the student now.
-        """
-        kept = tidy_name(name)
-        problem = name_problem(kept)
-        if problem:
-            return None, problem
-        secret = secrets.token_urlsafe(32)
-        with self._using(writing=True) as db:
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                cursor = db.execute(
-                    "INSERT INTO students (name, folded, joined) VALUES (?, ?, ?)",
-                    (kept, folded_name(kept), now()))
-                db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)",
-                           (secret, cursor.lastrowid))
-                db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                db.execute("ROLLBACK")
-                again = self._rejoin(kept, code, secret)
-                if again is None:
-                    return None, NAME_TAKEN
-                return secret, again
-        return secret, kept
-
-    def _rejoin(self, name: str, code: str, secret: str) -> str | None:
-        """Give the student ``name`` the new session ``secret`` when ``code`` lets them in."""
-        with self._using(writing=True) as db:
-            found = db.execute(
-                "SELECT students.id, students.name, rejoin.code FROM students LEFT JOIN rejoin "
-                "ON rejoin.student = students.id WHERE students.folded = ?",
-                (folded_name(name),)).fetchone()
-            if found is None or found[2] is None:
-                return None
-            typed = "".join(code.split()).upper()
-            if found[2] and not (typed and hmac.compare_digest(typed, found[2])):
-                return None
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT INTO sessions (secret, student) VALUES (?, ?)", (secret, found[0]))
-            if not found[2]:  # released: a new code for the new browser
-                db.execute("UPDATE rejoin SET code = ? WHERE student = ?",
-                           (_new_code(), found[0]))
-            db.execute("COMMIT")
-        return str(found[1])
-
-    def rejoin_code(self, student: int) -> str:
-        """The code that lets ``student`` join again from another browser (made if need be)."""
-        with self._using() as db:
-            found = db.execute("SELECT code FROM rejoin WHERE student = ?", (student,)).fetchone()
-        if found and found[0]:
-            return str(found[0])
-        with self._using(writing=True) as db:
-            made = _new_code()
-            db.execute("INSERT OR REPLACE INTO rejoin (student, code) VALUES (?, ?)",
-                       (student, made))
-        return made
-
-    def release(self, name: str) -> str | None:
-        """Let the next browser that joins as ``name`` take it, with no code; the name kept.
-
-        Every browser that joined as the student leaves the class (its
-        session ends); their answers stay theirs. ``None`` when no student
-        goes by ``name``.
-        """
-        with self._using(writing=True) as db:
-            found = db.execute("SELECT id, name FROM students WHERE folded = ?",
-                               (folded_name(name),)).fetchone()
-            if found is None:
-                return None
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("DELETE FROM sessions WHERE student = ?", (found[0],))
-            db.execute("INSERT OR REPLACE INTO rejoin (student, code) VALUES (?, '')",
-                       (found[0],))
-            db.execute("COMMIT")
-        return str(found[1])
-
-    def student_of(self, secret: str | None) -> tuple[int, str] | None:
-        """The student (id, name) whose browser holds ``secret``, or ``None``."""
-        if not secret:
-            return None
-        with self._using() as db:
-            found = db.execute(
-                "SELECT students.id, students.name FROM sessions JOIN students "
-                "ON students.id = sessions.student WHERE sessions.secret = ?",
-                (secret,)).fetchone()
-        return (int(found[0]), str(found[1])) if found else None
-
-    # -- answers -----------------------------------------------------------------------
-
-    def record(self, student: int, check_id: str, mark: Mark, time: str) -> bool:
-        """Keep ``mark`` as ``student``'s check ``check_id``; False when it was kept already.
-
-        The row is committed (to disk) before this returns.
-
-        Raises:
-            ClassBookError: the book cannot keep it now (nothing is kept).
-        """
-        with self._using(writing=True) as db:
-            cursor = db.execute(
-                "INSERT OR IGNORE INTO answers (student, check_id, kind, seed, answer, verdict, "
-                "rule, message, rule_name, expected, time) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (student, check_id, mark.kind, mark.seed, mark.answer, mark.verdict, mark.rule,
-                 mark.message, mark.rule_name, mark.expected, time))
-            kept = cursor.rowcount == 1
-            if kept and self._tally is not None:
-                found = db.execute("SELECT name FROM students WHERE id = ?",
-                                   (student,)).fetchone()
-                self._tally.add(student, str(found[0]), mark, time)
-        return kept
-
-    def was_shown(self, student: int, kind: str, seed: int) -> bool:
-        """Whether ``student`` was shown the solution of the exercise ``kind`` ``seed``."""
-        with self._using() as db:
-            return db.execute(
-                "SELECT 1 FROM answers WHERE student = ? AND kind = ? AND seed = ? "
-                "AND verdict = ? LIMIT 1", (student, kind, seed, SHOWN)).fetchone() is not None
-
-    def rows(self, student: int | None = None) -> Iterator[Entry]:
-        """Every answer kept, in the order checked (only ``student``'s when given)."""
-        query = ("SELECT students.name, kind, seed, answer, verdict, rule, message, rule_name, "
-                 "expected, time FROM answers JOIN students ON students.id = answers.student")
-        with self._using() as db:
-            if student is None:
-                found = db.execute(query + " ORDER BY answers.id").fetchall()
-            else:
-                found = db.execute(query + " WHERE answers.student = ? ORDER BY answers.id",
-                                   (student,)).fetchall()
-        for name, kind, seed, answer, verdict, rule, message, rule_name, expected, time in found:
-            yield name, Mark(kind, int(seed), answer, verdict, rule, message, rule_name,
-                             expected), time
-
-    def checks(self, student: int) -> list[tuple[str, str, int, str]]:
-        """``student``'s checks in the order kept: each one's id, kind, seed and verdict."""
-        with self._using() as db:
-            found = db.execute("SELECT check_id, kind, seed, verdict FROM answers "
-                               "WHERE student = ? ORDER BY id", (student,)).fetchall()
-        return [(str(one), str(kind), int(seed), str(verdict)) for one, kind, seed, verdict in found]
-
-    def marked(self, path: str) -> list[Marked]:
-        """Each student's answers, as ``loo-tutor mark`` marks an answers file named ``path``:
-        in the order checked, the place of each being ``check 1``, ``check 2``…"""
-        marks: dict[str, list[tuple[str, Mark, str]]] = {}
-        for student, mark, when in self.rows():
-            kept = marks.setdefault(student, [])
-            kept.append((f"check {len(kept) + 1}", mark, when))
-        return [Marked(path, student, tuple(kept)) for student, kept in marks.items()]
-
-    def count(self) -> int:
-        """How many answers are kept."""
-        with self._using() as db:
-            return int(db.execute("SELECT count(*) FROM answers").fetchone()[0])
-
-    def _assignment_keys(self) -> list[tuple[str, int]] | None:
-        """The exercises of the class's assignment, or ``None`` without one (or unreadable)."""
-        try:
-            found = class_assignment(self.folder)
-        except (LooError, OSError):
-            return None
-        return None if found is None else list(found.keys())
-
-    def summary(self, student: int | None = None) -> ClassSummary:
-        """The class at a glance (or one student's part of it, for their own page).
-
-        Each student's exercises of each kind are scored with the one score
-        model (:func:`loo_tutor.teaching.score.score`), against the class's
-        assignment when it has one: ``right`` counts the exercises right,
-        ``tried`` the exercises scored. The rows are read once, the first
-        time; after that the summary is kept up to date as answers are
-        recorded.
-        """
-        with self._using() as db:
-            if self._tally is None:
-                self._tally = _Tally.of(db)
-            names = db.execute(
-                "SELECT id, name FROM students" + (" WHERE id = ?" if student is not None else "")
-                + " ORDER BY folded", (() if student is None else (student,))).fetchall()
-        return self._tally.summary([(int(one), str(name)) for one, name in names],
-                                   self._assignment_keys())
