@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from browser_support import LIVE_PAGE, LIVE_TIMEOUT_MS, in_browser, new_page, open_live
@@ -108,6 +109,10 @@ def test_python_that_stops_after_going_live_leaves_the_widgets_readable(site: st
             # Once the page has kept what it fetches, its worker is the only one
             # (the second, which imports Pyodide's scripts, has ended).
             page.wait_for_function("() => document.documentElement?.dataset.looLiveSettled === ''")
+            # The browser tells of the second's end a moment later: wait for it, within bounds.
+            deadline = time.monotonic() + LIVE_TIMEOUT_MS / 1000
+            while len(page.workers) > 1 and time.monotonic() < deadline:
+                page.wait_for_timeout(100)
             assert len(page.workers) == 1, page.workers
             # The worker throws outside any handler, as when its memory runs out.
             page.workers[0].evaluate(
