@@ -96,12 +96,14 @@ def exchange_after_pass(name: str) -> tuple[RuleKey, str]:
     )
 
 
+def _before_announced(name: str, doing: str, turn: str) -> str:
+    return (f"{name} cannot {doing} yet: the announcements are not finished and it is "
+            f"{turn}'s turn to announce.")
+
+
 def exchange_before_announced(name: str, turn: str) -> tuple[RuleKey, str]:
     """An exchange while ``turn`` is still to announce (V-EXCHANGE)."""
-    return VariantRuleId.EXCHANGE, (
-        f"{name} cannot exchange yet: the announcements are not finished and it is "
-        f"{turn}'s turn to announce."
-    )
+    return VariantRuleId.EXCHANGE, _before_announced(name, "exchange", turn)
 
 
 def exchange_not_in(name: str) -> tuple[RuleKey, str]:
@@ -163,10 +165,7 @@ def too_many_discards(name: str, count: int, limit: int, hand_size: int
 
 def play_before_announced(name: str, turn: str) -> tuple[RuleKey, str]:
     """A card played while ``turn`` is still to announce (R-PLAY-ORDER)."""
-    return RuleId.PLAY_ORDER, (
-        f"{name} cannot play yet: the announcements are not finished and it is "
-        f"{turn}'s turn to announce."
-    )
+    return RuleId.PLAY_ORDER, _before_announced(name, "play", turn)
 
 
 def play_before_exchanged(name: str) -> tuple[RuleKey, str]:
