@@ -200,6 +200,13 @@ def test_a_damaged_database_is_named_by_the_book_and_by_mark(
     assert err.startswith(f"error: the class book {folder / DATABASE} is damaged (")
     assert "fault in loo-tutor" not in err and len(err.splitlines()) == 1
 
+    # A damaged copy of the book's file, given itself, is named as given.
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes((folder / DATABASE).read_bytes())
+    assert main(["mark", "--class", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: the class book {copy} is damaged (")
+
 
 def test_a_log_that_cannot_be_copied_into_the_file_stops_the_answers(tmp_path: Path) -> None:
     folder = tmp_path / "class"

@@ -178,12 +178,12 @@ def _damage(detail: str) -> bool:
     return any(word in detail for word in ("malformed", "not a database", "corrupt"))
 
 
-def _trouble(folder: Path, exc: BaseException) -> str:
-    """What ``exc``, raised reading or writing the class book in ``folder``, means, in one line."""
+def _trouble(path: Path, exc: BaseException) -> str:
+    """What ``exc``, raised reading or writing the class book ``path``, means, in one line."""
     name = str(getattr(exc, "sqlite_errorname", ""))
     detail = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
     detail = " ".join(detail.replace("*** in database main ***", "").lower().split())
-    path = folder / DATABASE
+    folder = path.parent
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or _damage(detail):
         return f"the class book {path} is damaged ({detail})"
     if name.startswith("SQLITE_FULL") or getattr(exc, "errno", None) == errno.ENOSPC:
@@ -738,7 +738,7 @@ class ClassBook(SQLBook):
             self.close()
             raise
         except (OSError, sqlite3.Error) as exc:
-            self.problem = _trouble(folder, exc)
+            self.problem = _trouble(self.path, exc)
             self.close()
             if not create:
                 raise ClassBookError(self.problem) from exc
@@ -887,7 +887,7 @@ class ClassBook(SQLBook):
             if db.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     db.execute("ROLLBACK")
-            self.problem = _trouble(self.folder, exc)
+            self.problem = _trouble(self.path, exc)
             raise ClassBookError(self.problem) from exc
 
     def check(self) -> str | None:
@@ -904,7 +904,7 @@ class ClassBook(SQLBook):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             self._look_over(self._db)
         except (OSError, sqlite3.Error) as exc:
-            self.problem = _trouble(self.folder, exc)
+            self.problem = _trouble(self.path, exc)
         else:
             self.problem = None
         return self.problem
@@ -933,7 +933,7 @@ class ClassBook(SQLBook):
             copy.close()
             target.unlink(missing_ok=True)
             if isinstance(exc, sqlite3.Error) and _damage(str(exc).lower()):
-                raise ClassBookError(_trouble(self.folder, exc)) from exc
+                raise ClassBookError(_trouble(self.path, exc)) from exc
             raise ClassBookError(f"cannot write {target}: {str(exc).lower()}") from exc
         copy.close()
 
