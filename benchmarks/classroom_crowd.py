@@ -488,7 +488,8 @@ async def _classes(machines: list[Machine], students: int, args: argparse.Namesp
 
 def database_counts(address: str) -> dict[str, int]:
     """What PostgreSQL has counted for the database at ``address``: its transactions
-    committed, and the rows inserted and updated, in all and per table of the class store."""
+    committed, and the rows inserted and updated, in all and per table of the class store;
+    and the write-ahead log written by the whole server (this run's alone)."""
     import psycopg
 
     with psycopg.connect(address, autocommit=True) as db:
@@ -496,7 +497,10 @@ def database_counts(address: str) -> dict[str, int]:
         commits, inserted, updated = db.execute(
             "SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database "
             "WHERE datname = current_database()").fetchone() or (0, 0, 0)
-        counts = {"commits": int(commits), "inserted": int(inserted), "updated": int(updated)}
+        records, wal = db.execute("SELECT wal_records, wal_bytes FROM pg_stat_wal").fetchone() \
+            or (0, 0)
+        counts = {"commits": int(commits), "inserted": int(inserted), "updated": int(updated),
+                  "WAL records": int(records), "WAL bytes": int(wal)}
         for table, rows in db.execute("SELECT relname, n_tup_ins + n_tup_upd "
                                       "FROM pg_stat_user_tables"):
             counts[f"rows of {table}"] = int(rows)
@@ -575,6 +579,9 @@ def school(args: argparse.Namespace) -> bool:
           f"({grown['commits'] / max(1, checks):.1f} per check, the teachers' pages' "
           f"reads included); in the whole database, PostgreSQL's own catalogs included: "
           f"{grown['inserted']} rows inserted, {grown['updated']} updated")
+    print(f"    write-ahead log: {grown['WAL records']} records, "
+          f"{grown['WAL bytes'] / 1024:.0f} kB ({grown['WAL bytes'] / max(1, checks):.0f} bytes "
+          f"per check, the joins included; the tests' PostgreSQL runs with fsync off)")
     print("    rows written per table: " + ", ".join(
         f"{key.removeprefix('rows of ')} {value}" for key, value in sorted(grown.items())
         if key.startswith("rows of ") and value))
