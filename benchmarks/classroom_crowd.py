@@ -55,6 +55,8 @@ school the Hub's and proxy's processor time and what PostgreSQL counted
 (pg_stat_database, pg_stat_user_tables) while the classes played.
 
     python benchmarks/classroom_crowd.py --school --school-students 60
+
+``--one-server`` with ``--school`` runs the one class on one server alone.
 """
 
 from __future__ import annotations
@@ -529,6 +531,8 @@ def school(args: argparse.Namespace) -> bool:
           f"{load[1]:.2f} {load[2]:.2f})")
     print_class(one)
     clean = clean and not one.pupils.errors and one.pupils.live == students
+    if args.one_server:
+        return clean
 
     # The school: PostgreSQL, two classroom servers, the Hub's proxy in front
     postgres = start_postgres()
@@ -612,6 +616,8 @@ def main() -> int:
                              "join by name and check exercises; the teacher's page is watched")
     parser.add_argument("--school-students", type=int, default=60,
                         help="students per class with --school (default 60)")
+    parser.add_argument("--one-server", action="store_true",
+                        help="with --school: the one class on one server with SQLite alone")
     args = parser.parse_args()
     if args.school:
         print(f"python benchmarks/classroom_crowd.py {' '.join(sys.argv[1:])}")
