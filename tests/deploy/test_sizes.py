@@ -101,3 +101,25 @@ def test_costs_that_cannot_be_read_are_said_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and str(broken) in done.stderr
 
+
+def test_the_administrators_page_shows_the_figures_the_costs_give() -> None:
+    page = (ROOT / "book" / "school.md").read_text(encoding="utf-8")
+    given = costs()
+    f = sizes.work_out(given).figures
+    measured = given["measured"]
+    shown = [f"| classes | {f['classes']} |", f"`--max-students` | {f['max_students']} |",
+             f"`{f['class_memory_request']}` requested, `{f['class_memory_limit']}` at most",
+             f"`{f['class_cpu_request']}` requested",
+             f"`max_connections` | {f['max_connections']} |",
+             f"`shared_buffers` | {f['shared_buffers']} |",
+             f"`max_wal_size` | {f['max_wal_size']} |",
+             f"| {measured['kernel_unique_mb']} MB |",
+             f"| {measured['server_per_student_mb']} MB |",
+             f"| {measured['check_wal_bytes']} bytes |",
+             f"| {measured['answer_bytes']} bytes |",
+             f"| {measured['connections_per_server']} |",
+             f"| {measured['arrival_server_cpu_s'] + measured['arrival_kernels_cpu_s']:.2f} s |",
+             f"| {measured['check_server_cpu_s'] + measured['check_kernels_cpu_s']:.3f} s |",
+             f"| {round(f['school_cores_at_the_bell'])} cores |"]
+    missing = [text for text in shown if text not in page]
+    assert not missing, f"book/school.md does not show: {missing}"
