@@ -11,8 +11,9 @@ free ports of 127.0.0.1 only, and a test authenticator (JupyterHub's
 :data:`PASSWORD`; admins log in with :data:`ADMIN_PASSWORD`).
 
 The classes are given as a table like ``classes.toml``'s: each class's
-``teachers``, and either nothing else (the Hub starts the classroom itself,
-a managed service, on a free port) or a ``url`` (an external classroom the
+``teachers`` (and ``students``, who then log in with the Hub), and either
+nothing else (the Hub starts the classroom itself, a managed service, on a
+free port) or a ``url`` (an external classroom the
 test starts, see :func:`service_environment`). It returns once the Hub's API
 answers through the proxy; :func:`wait_for_class` waits until a class's
 route is in the proxy and its classroom answers there. :func:`stop_hub` stops
@@ -121,6 +122,8 @@ def classes_toml(classes: Mapping[str, Mapping[str, Any]], command: Sequence[str
     for name, table in classes.items():
         lines.append(f'[classes."{name}"]')
         lines.append(f"teachers = {_toml(list(table.get('teachers', [])))}")
+        if "students" in table:
+            lines.append(f"students = {_toml(list(table['students']))}")
         if "url" in table:
             lines.append(f"url = {_toml(table['url'])}")
             lines.append(f"api_token_file = {_toml(str(tokens[name]))}")

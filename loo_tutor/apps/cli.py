@@ -798,6 +798,10 @@ def _add_classroom_command(commands: Any) -> None:
                            "gives (and the class store from LOO_TUTOR_DATA unless --data "
                            "gives it); the teacher logs in with the Hub, as a member of "
                            "its group teachers-NAME, instead of a token")
+    room.add_argument("--students", choices=("name", "hub"), default="name",
+                      help="how students join: 'name', typing their name (default), or "
+                           "'hub', logging in with the Hub (with --hub), under their Hub "
+                           "name")
     room.add_argument("--token", default=None,
                       help="the token readers must give (default: none on 127.0.0.1, "
                            "a generated one on any other address)")

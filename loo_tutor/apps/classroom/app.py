@@ -65,7 +65,10 @@ class ClassroomVoila(adapter.AdaptedVoila):
 
         found: list[Any] = [
             *handlers.place_routes(places, self.kernel_manager, base),
-            *handlers.student_routes(book, code, doors, base),
+            *handlers.student_routes(
+                book, code, doors, base,
+                self.class_teachers if self.class_teachers and self.class_teachers.students
+                else None),
             *handlers.teacher_routes(book, code,
                                      under(base, "voila/book/") if self.book_site else "",
                                      doors, base, self.class_teachers),

@@ -232,14 +232,59 @@ class ClassroomHandler(PlainHandler):
 
 
 class JoinHandler(ClassroomHandler):
-    """``/loo/join``: the form asking a student's name, and joining."""
+    """``/loo/join``: the form asking a student's name, and joining.
 
-    def get(self) -> None:
+    With ``--students hub`` (``hub`` given) there is no form: a student not
+    logged in with the Hub is sent to log in, and one who is joins under their
+    Hub name (:meth:`~.store.SQLBook.join_as`) and goes on to the page asked.
+    """
+
+    def initialize(self, book: ClassStore, code: str = "", doors: Doors | None = None,
+                   hub: Teachers | None = None) -> None:
+        super().initialize(book, code, doors)
+        self.hub = hub
+
+    async def get(self) -> None:
+        if self.hub is not None:
+            await self.join_with_hub()
+            return
         who = self.student()
         self.page(local_path(self.get_argument("next", self.base_url), self.base_url),
                   joined=who[1] if who else None)
 
+    async def join_with_hub(self) -> None:
+        assert self.hub is not None
+        target = local_path(self.get_argument("next", self.base_url), self.base_url)
+        name = await self.hub.student(self)
+        if name is None:
+            self.redirect(self.hub.login.login_url(self, self.request.uri))
+            return
+        who = self.student()
+        if who is not None and who[1] == name:
+            self.redirect(target)
+            return
+        if self.doors.by_class.full("class"):
+            self.set_status(429)
+            self.set_header("Retry-After", "60")
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(WAIT_A_MINUTE)
+            return
+        self.doors.by_class.note("class")
+        secret, said = self.book.join_as(name)
+        if secret is None:
+            self.set_status(400)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(said)
+            return
+        identity.give_student_cookie(self, secret)
+        self.redirect(target)
+
     def post(self) -> None:
+        if self.hub is not None:
+            self.set_status(403)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(HUB_STUDENTS)
+            return
         target = local_path(self.get_argument("next", self.base_url), self.base_url)
         typed = self.get_argument("name", "")
         address = self.request.remote_ip or ""
@@ -399,6 +444,8 @@ def solution_watcher(book: ClassStore, doors: Doors) -> Callable[[Any, str | byt
 SCRIPT = Path(__file__).resolve().parent / "templates" / "teacher" / "teacher.js"
 REFUSED = ("This page is the teacher's. Open the teacher's address the classroom server "
            "printed when it started.")
+HUB_STUDENTS = ("In this class you join as the school's JupyterHub knows you: open the "
+                "class's page and log in with the Hub.")
 HUB_LOGIN = ("This page is the teacher's: open the teacher's page, and log in with the "
              "school's JupyterHub.")
 
@@ -634,9 +681,9 @@ class CsvHandler(TeacherHandler):
 class HubCallbackHandler(PlainHandler):
     """``/oauth_callback`` under ``--hub``: the end of the Hub's login of a teacher.
 
-    The Hub's token for the teacher is kept in the teacher's cookie
+    The Hub's token is kept in the teacher's cookie, or a student's
     (:meth:`~.hub.Teachers.keep_token`), and the browser is sent back to the
-    teacher's page it set out from.
+    page it set out from.
     """
 
     def initialize(self, teachers: Teachers) -> None:
@@ -655,8 +702,8 @@ class HubCallbackHandler(PlainHandler):
             self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.finish(f"{exc}: open the teacher's page again.\n")
             return
-        self.teachers.keep_token(self, token)
-        self.redirect(local_path(next_url, under(self.base_url, "loo/teacher")))
+        self.teachers.keep_token(self, token, next_url)
+        self.redirect(local_path(next_url, self.base_url))
 
 
 class ScriptHandler(PlainHandler):
@@ -686,10 +733,12 @@ def teacher_routes(book: ClassStore, code: str, rules_base: str, doors: Doors | 
 
 
 def student_routes(book: ClassStore, code: str, doors: Doors | None = None,
-           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
-    """The students' routes, for the classroom server under the prefix ``base``."""
+                   base: str = "/", hub: Teachers | None = None,
+                   ) -> list[tuple[str, type, dict[str, Any]]]:
+    """The students' routes, for the classroom server under the prefix ``base``; with
+    ``hub`` (``--students hub``), the students join as the Hub logs them in."""
     given = {"book": book, "code": code, "doors": doors or Doors()}
-    return [(route(base, "loo/join"), JoinHandler, given),
+    return [(route(base, "loo/join"), JoinHandler, {**given, "hub": hub}),
             (route(base, "loo/me"), MeHandler, given),
             (route(base, "loo/answer"), AnswerHandler, given)]
 

@@ -26,6 +26,11 @@ are a member of the group ``teachers-NAME`` (:class:`Teachers`). The Hub's
 token for them is kept in a signed, HttpOnly cookie for the teacher's routes
 alone. Everything else (the students joining by name, the class code, the
 XSRF checks, the limits) is as without ``--hub``.
+
+With ``--students hub`` the students log in with the Hub too, and join under
+their Hub name, with no form to fill (:meth:`Teachers.student`); the Hub lets
+in the members of the class's group ``students-NAME`` (the shipped
+configuration gives them ``access:services!service=NAME``).
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ DATA_VARIABLE = "LOO_TUTOR_DATA"
 """Where the Hub gives the classroom its class store (the shipped configuration sets it)."""
 COOKIE = "loo-hub-teacher"
 """The cookie holding the Hub's token for the teacher, on the teacher's routes."""
+STUDENT_COOKIE = "loo-hub-student"
+"""The cookie holding the Hub's token for a student (``--students hub``), under the prefix."""
 CALLBACK = "oauth_callback"
 """The route, under the prefix, where the Hub's login ends."""
 
@@ -117,27 +124,36 @@ class Teachers:
     with its three methods in the tests).
     """
 
-    def __init__(self, service: HubService, login: Any) -> None:
+    def __init__(self, service: HubService, login: Any, students: bool = False) -> None:
         self.service = service
         self.login = login
+        self.students = students
+        """Whether the students log in with the Hub too (``--students hub``)."""
 
     @classmethod
-    def of(cls, service: HubService) -> Teachers:
+    def of(cls, service: HubService, students: bool = False) -> Teachers:
         from .adapter import HubLogin
 
         return cls(service, HubLogin(service.api_url, service.api_token, service.client_id,
-                                     service.callback, service.prefix))
+                                     service.callback, service.prefix), students)
 
     def cookie_path(self) -> str:
         return under(self.service.prefix, "loo/teacher")
 
-    async def user(self, handler: Any) -> dict[str, Any] | None:
-        """The Hub's model of the user whose browser sends ``handler``'s request, or ``None``."""
-        kept = handler.get_secure_cookie(COOKIE)
+    async def user(self, handler: Any, cookie: str = COOKIE) -> dict[str, Any] | None:
+        """The Hub's model of the user whose browser sends ``handler``'s request (by the
+        teacher's ``cookie``, or the student's), or ``None``."""
+        kept = handler.get_secure_cookie(cookie)
         if not kept:
             return None
         found: dict[str, Any] | None = await self.login.user(kept.decode("ascii", "replace"))
         return found
+
+    async def student(self, handler: Any) -> str | None:
+        """The Hub name of the student whose browser sends ``handler``'s request, or ``None``."""
+        found = await self.user(handler, STUDENT_COOKIE)
+        name = found.get("name") if found else None
+        return name if isinstance(name, str) and name else None
 
     def teaches(self, user: Mapping[str, Any]) -> bool:
         """Whether the Hub's ``user`` model is of a member of the class's teachers' group."""
@@ -148,10 +164,13 @@ class Teachers:
         return not_the_teacher(str(user.get("name", "?")), self.service.name,
                                self.service.group())
 
-    def keep_token(self, handler: Any, token: str) -> None:
-        """Have the teacher's browser keep the Hub's token, signed, for the teacher's routes."""
+    def keep_token(self, handler: Any, token: str, next_url: str) -> None:
+        """Have the browser keep the Hub's token, signed: a teacher's for the teacher's
+        routes, where ``next_url`` goes; a student's (``--students hub``) under the prefix."""
         secure = handler.request.protocol == "https" or \
             self.service.public_url.startswith("https:")
-        handler.set_secure_cookie(COOKIE, token, path=self.cookie_path(), httponly=True,
-                                  samesite="Lax", secure=secure, expires_days=1)
+        teacher = next_url.startswith(self.cookie_path()) or not self.students
+        handler.set_secure_cookie(COOKIE if teacher else STUDENT_COOKIE, token,
+                                  path=self.cookie_path() if teacher else self.service.prefix,
+                                  httponly=True, samesite="Lax", secure=secure, expires_days=1)
 

@@ -304,6 +304,10 @@ def run(args: argparse.Namespace) -> int:
     service = None
     teachers = None
     class_name = getattr(args, "class_name", DEFAULT_CLASS)
+    if getattr(args, "students", "name") == "hub" and not getattr(args, "hub", False):
+        print("error: --students hub needs --hub: the students log in with the Hub the "
+              "class is served by", file=sys.stderr)
+        return EXIT_BAD
     if getattr(args, "hub", False):
         from .hub import Teachers, environment, service_from
 
@@ -313,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_BAD
         service = found
         try:
-            teachers = Teachers.of(service)
+            teachers = Teachers.of(service, students=getattr(args, "students", "") == "hub")
         except ImportError:
             print("error: --hub needs JupyterHub's Python package; install it with: "
                   "pip install 'jupyterhub>=6,<7'", file=sys.stderr)
@@ -441,6 +445,9 @@ def run(args: argparse.Namespace) -> int:
                      else f"{base}loo/teacher on the Hub's address")
             print(f"Served as the JupyterHub service {service.name}: teachers log in with the "
                   f"Hub; the members of its group {service.group()} teach this class", flush=True)
+            if teachers is not None and teachers.students:
+                print("Students log in with the Hub and join under their Hub names",
+                      flush=True)
             print(f"Teacher's page: {where}", flush=True)
         else:
             teacher = address(args.host, args.port, None, base) + "loo/teacher?token="
