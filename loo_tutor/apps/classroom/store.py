@@ -542,9 +542,6 @@ class SQLBook:
             ClassBookError: the book cannot keep the student now.
         """
         kept = tidy_name(name)
-        problem = name_problem(kept)
-        if problem:
-            return None, problem
         for _ in range(2):  # a second time when another browser of theirs joined meanwhile
             with self._using(writing=True) as db:
                 found = db.execute("SELECT id, name FROM class_students WHERE class = ? "
@@ -558,9 +555,9 @@ class SQLBook:
                     db.execute("INSERT INTO class_sessions (secret, student) VALUES (?, ?)",
                                (secret, found[0]))
                     return secret, kept
-            made, _ = self.join(kept)
-            if made is not None:
-                return made, kept
+            made, said = self.join(kept)  # new: checked and kept as any name joining
+            if made is not None or said != NAME_TAKEN:
+                return made, said
         return None, NAME_TAKEN
 
     def rejoin_code(self, student: int) -> str:
