@@ -123,16 +123,17 @@ def class_services(school: dict, classes: dict, database: str) -> list[dict]:
     for name, table in classes.items():
         service = {"name": name, "display": True,
                    # The teacher's page is the school's own: no "authorize" page to confirm.
-                   "oauth_no_confirm": True,
-                   # The Hub stops if a class it starts does not answer within this many
-                   # seconds; a busy machine starting every class at once needs a while.
-                   "timeout": 120}
+                   "oauth_no_confirm": True}
         if "url" in table:
             token = Path(table["api_token_file"]).read_text().strip()
-            service.update(url=table["url"], api_token=token)
+            # At its start the Hub waits this many seconds for each class on another
+            # machine, one after another, and then carries on without it.
+            service.update(url=table["url"], api_token=token, timeout=10)
         else:
             students = ["--students", "hub"] if "students" in table else []
-            service.update(url=f"http://127.0.0.1:{table.get('port', port)}",
+            # The Hub stops if a class it starts does not answer within this many seconds;
+            # a busy machine starting every class at once needs a while.
+            service.update(timeout=120, url=f"http://127.0.0.1:{table.get('port', port)}",
                            command=[*command, "--hub", "--class-name", name, *students],
                            environment={DATA_VARIABLE: database} if database else {})
             if school.get("folder"):

@@ -152,7 +152,7 @@ url = "http://10.0.0.12:8101"
 api_token_file = "{token}"
 """, monkeypatch)
     assert config.JupyterHub.services == [{
-        "name": "10c", "display": True, "oauth_no_confirm": True, "timeout": 120,
+        "name": "10c", "display": True, "oauth_no_confirm": True, "timeout": 10,
         "url": "http://10.0.0.12:8101", "api_token": "s3cret"}]
     assert config.JupyterHub.load_groups["students-10c"] == {"users": ["dia"]}
 
