@@ -17,6 +17,7 @@ The teacher's page served through the Hub passes axe's checks.
 from __future__ import annotations
 
 import re
+import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -169,6 +170,24 @@ def test_a_bad_classes_file_stops_the_hub_with_one_line(
     with pytest.raises(SystemExit) as stopped:
         _shipped(tmp_path, classes, monkeypatch)
     assert said in str(stopped.value) and "\n" not in str(stopped.value)
+
+
+def test_hub_without_jupyterhub_installed_says_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from loo_tutor.apps.cli import main
+
+    for name, value in {"JUPYTERHUB_SERVICE_NAME": "9a",
+                        "JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:8101",
+                        "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api",
+                        "JUPYTERHUB_API_TOKEN": "secret"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setitem(sys.modules, "jupyterhub.services.auth", None)  # as if not installed
+    assert main(["classroom", "--hub"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("error: --hub needs JupyterHub's Python package; install it "
+                                 "with: pip install 'loo-tutor[hub]'\n")
+    assert main(["classroom", "--students", "hub"]) == 2
+    assert capsys.readouterr().err.startswith("error: --students hub needs --hub")
 
 
 # -- a school: the Hub, its proxy, PostgreSQL and its classes ---------------------------------

@@ -320,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
             teachers = Teachers.of(service, students=getattr(args, "students", "") == "hub")
         except ImportError:
             print("error: --hub needs JupyterHub's Python package; install it with: "
-                  "pip install 'jupyterhub>=6,<7'", file=sys.stderr)
+                  "pip install 'loo-tutor[hub]'", file=sys.stderr)
             return EXIT_BAD
         # The Hub says where the class listens and under which prefix its proxy serves it.
         args.host, args.port, args.base_url = service.host, service.port, service.prefix
