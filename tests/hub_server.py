@@ -245,7 +245,7 @@ def wait_for_class(hub: Hub, name: str, timeout: float = CLASS_TIMEOUT) -> str:
     returns the class's address."""
     route = f"/services/{name}"  # the proxy lists its routes without their last slash
     _wait(lambda: route in _routes_or_none(hub), hub, f"the proxy's route {route}/", timeout)
-    _wait(lambda: _answers(hub.class_url(name) + "loo/join"), hub,
+    _wait(lambda: _answers(hub.class_url(name) + "loo/me"), hub,
           f"class {name} to answer through the proxy", timeout)
     return hub.class_url(name)
 
