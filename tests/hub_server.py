@@ -11,11 +11,14 @@ free ports of 127.0.0.1 only, and a test authenticator (JupyterHub's
 :data:`PASSWORD`; admins log in with :data:`ADMIN_PASSWORD`).
 
 The classes are given as a table like ``classes.toml``'s: each class's
-``teachers``, and either nothing else (the Hub starts the classroom itself,
-a managed service, on a free port) or a ``url`` (an external classroom the
+``teachers`` (and ``students``, who then log in with the Hub), and either
+nothing else (the Hub starts the classroom itself, a managed service, on a
+free port) or a ``url`` (an external classroom the
 test starts, see :func:`service_environment`). It returns once the Hub's API
-answers through the proxy; :func:`wait_for_class` waits until a class's
-route is in the proxy and its classroom answers there. :func:`stop_hub` stops
+answers (on its own address: the Hub then waits for its classes, an external
+one for 10 s, before it adds their routes to the proxy);
+:func:`wait_for_class` waits until a class's route is in the proxy and its
+classroom answers there. :func:`stop_hub` stops
 the Hub, which stops the classrooms it started and its proxy, and then ends
 whatever of them is left, so that no process outlives the test.
 
@@ -60,6 +63,9 @@ PASSWORD = "a-class-of-loo-1"
 ADMIN_PASSWORD = "the-head-of-school-password-for-tests"
 """The password of the Hub's admins (``admins`` of :func:`start_hub`)."""
 START_TIMEOUT = 120.0
+CLASS_TIMEOUT = 300.0
+"""How long :func:`wait_for_class` waits: the Hub starts its classes one after another, and
+adds their routes once all have started."""
 STOP_TIMEOUT = 30.0
 CLASSROOM = [sys.executable, "-m", "loo_tutor", "classroom"]
 """The classroom's command the Hub runs for a class: this Python's loo-tutor."""
@@ -121,6 +127,8 @@ def classes_toml(classes: Mapping[str, Mapping[str, Any]], command: Sequence[str
     for name, table in classes.items():
         lines.append(f'[classes."{name}"]')
         lines.append(f"teachers = {_toml(list(table.get('teachers', [])))}")
+        if "students" in table:
+            lines.append(f"students = {_toml(list(table['students']))}")
         if "url" in table:
             lines.append(f"url = {_toml(table['url'])}")
             lines.append(f"api_token_file = {_toml(str(tokens[name]))}")
@@ -202,7 +210,9 @@ def start_hub(classes: Mapping[str, Mapping[str, Any]], *, database: str = "",
 
     threading.Thread(target=pump, daemon=True).start()
     try:
-        _wait(lambda: _answers(hub.url + "hub/api"), hub, "the Hub's API to answer")
+        # The Hub's own address: it answers before the Hub waits for its classes (an
+        # external one may be started only now) and adds their routes to the proxy.
+        _wait(lambda: _answers(hub.api_url), hub, "the Hub's API to answer")
     except BaseException:
         stop_hub(hub)
         raise
@@ -230,12 +240,12 @@ def _wait(ready: Any, hub: Hub, what: str, timeout: float = START_TIMEOUT) -> No
         time.sleep(0.2)  # the interval between two looks, not a guess at how long it takes
 
 
-def wait_for_class(hub: Hub, name: str, timeout: float = START_TIMEOUT) -> str:
+def wait_for_class(hub: Hub, name: str, timeout: float = CLASS_TIMEOUT) -> str:
     """Wait until class ``name``'s route is in the proxy and its classroom answers there;
     returns the class's address."""
     route = f"/services/{name}"  # the proxy lists its routes without their last slash
     _wait(lambda: route in _routes_or_none(hub), hub, f"the proxy's route {route}/", timeout)
-    _wait(lambda: _answers(hub.class_url(name) + "loo/join"), hub,
+    _wait(lambda: _answers(hub.class_url(name) + "loo/me"), hub,
           f"class {name} to answer through the proxy", timeout)
     return hub.class_url(name)
 

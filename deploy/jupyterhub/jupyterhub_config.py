@@ -33,8 +33,12 @@ What it sets up, per class ``NAME`` of ``classes.toml``:
   log in to the class's teacher's page, and refuses anyone else on its own
   page. The classroom checks the group again: a Hub user who is let through
   but is not in ``teachers-NAME`` (an admin) gets a page saying that the
-  class is not theirs. Students need no scope: the class's student pages
-  do not ask the Hub who they are.
+  class is not theirs. Students need no scope: they join by name, and the
+  class's student pages do not ask the Hub who they are;
+* for a class whose table lists ``students`` (Hub users), the students log
+  in with the Hub instead and join under their Hub names (the classroom's
+  ``--students hub``): the group ``students-NAME`` with those members, and
+  its role ``students-NAME`` with the same one scope.
 
 The Hub's own settings (the authenticator, the address it listens on, TLS,
 its database) are the school's: add them below, or in a second file that
@@ -99,9 +103,10 @@ def school_classes(path: Path) -> tuple[dict, dict]:
         if not CLASS_NAME.fullmatch(name):
             raise SystemExit(f"{path}: {name!r} is not a class name: small letters, "
                              "digits, '-', '_' or '.', starting and ending with a letter or digit")
-        unknown = set(table) - {"teachers", "url", "port", "api_token_file"}
-        if not isinstance(table.get("teachers", []), list):
-            raise SystemExit(f"{path}: class {name}: teachers is a list of Hub user names")
+        unknown = set(table) - {"teachers", "students", "url", "port", "api_token_file"}
+        for key in ("teachers", "students"):
+            if not isinstance(table.get(key, []), list):
+                raise SystemExit(f"{path}: class {name}: {key} is a list of Hub user names")
         if unknown:
             raise SystemExit(f"{path}: class {name}: unknown setting {sorted(unknown)[0]!r}")
         if "url" in table and "api_token_file" not in table:
@@ -118,16 +123,18 @@ def class_services(school: dict, classes: dict, database: str) -> list[dict]:
     for name, table in classes.items():
         service = {"name": name, "display": True,
                    # The teacher's page is the school's own: no "authorize" page to confirm.
-                   "oauth_no_confirm": True,
-                   # The Hub stops if a class it starts does not answer within this many
-                   # seconds; a busy machine starting every class at once needs a while.
-                   "timeout": 120}
+                   "oauth_no_confirm": True}
         if "url" in table:
             token = Path(table["api_token_file"]).read_text().strip()
-            service.update(url=table["url"], api_token=token)
+            # At its start the Hub waits this many seconds for each class on another
+            # machine, one after another, and then carries on without it.
+            service.update(url=table["url"], api_token=token, timeout=10)
         else:
-            service.update(url=f"http://127.0.0.1:{table.get('port', port)}",
-                           command=[*command, "--hub", "--class-name", name],
+            students = ["--students", "hub"] if "students" in table else []
+            # The Hub stops if a class it starts does not answer within this many seconds;
+            # a busy machine starting every class at once needs a while.
+            service.update(timeout=120, url=f"http://127.0.0.1:{table.get('port', port)}",
+                           command=[*command, "--hub", "--class-name", name, *students],
                            environment={DATA_VARIABLE: database} if database else {})
             if school.get("folder"):
                 service["cwd"] = school["folder"]
@@ -136,24 +143,32 @@ def class_services(school: dict, classes: dict, database: str) -> list[dict]:
     return services
 
 
-def teachers_groups(classes: dict) -> dict[str, dict]:
-    """JupyterHub's ``load_groups``: the group ``teachers-NAME`` of each class."""
-    return {f"teachers-{name}": {"users": list(table.get("teachers", []))}
-            for name, table in classes.items()}
+def class_groups(classes: dict) -> dict[str, dict]:
+    """JupyterHub's ``load_groups``: the group ``teachers-NAME`` of each class, and
+    ``students-NAME`` of each class whose students log in with the Hub."""
+    groups = {}
+    for name, table in classes.items():
+        groups[f"teachers-{name}"] = {"users": list(table.get("teachers", []))}
+        if "students" in table:
+            groups[f"students-{name}"] = {"users": list(table["students"])}
+    return groups
 
 
-def teachers_roles(classes: dict) -> list[dict]:
-    """JupyterHub's ``load_roles``: each class's teachers may log in to that class alone."""
-    return [{"name": f"teachers-{name}",
-             "description": f"The teachers of class {name}: they may open its teacher's page",
-             "scopes": [f"access:services!service={name}"],
-             "groups": [f"teachers-{name}"]}
-            for name in classes]
+def class_roles(classes: dict) -> list[dict]:
+    """JupyterHub's ``load_roles``: each class's groups may log in to that class alone."""
+    roles = []
+    for group in class_groups(classes):
+        who, _, name = group.partition("-")
+        roles.append({"name": group,
+                      "description": f"The {who} of class {name}: they may log in to it",
+                      "scopes": [f"access:services!service={name}"],
+                      "groups": [group]})
+    return roles
 
 
 school, classes = school_classes(CLASSES)
 database = os.environ.get(DATA_VARIABLE) or school.get("database", "")
 
 c.JupyterHub.services = class_services(school, classes, database)
-c.JupyterHub.load_groups = teachers_groups(classes)
-c.JupyterHub.load_roles = teachers_roles(classes)
+c.JupyterHub.load_groups = class_groups(classes)
+c.JupyterHub.load_roles = class_roles(classes)

@@ -792,6 +792,16 @@ def _add_classroom_command(commands: Any) -> None:
     room.add_argument("--base-url", type=_base_url, default="/", metavar="PATH",
                       help="serve everything under this path, such as /user/ann/ or "
                            "/services/loo/ behind JupyterHub's proxy (default /)")
+    room.add_argument("--hub", action="store_true",
+                      help="serve the class as a JupyterHub service: the address, the "
+                           "prefix and the class's name come from the environment the Hub "
+                           "gives (and the class store from LOO_TUTOR_DATA unless --data "
+                           "gives it); the teacher logs in with the Hub, as a member of "
+                           "its group teachers-NAME, instead of a token")
+    room.add_argument("--students", choices=("name", "hub"), default="name",
+                      help="how students join: 'name', typing their name (default), or "
+                           "'hub', logging in with the Hub (with --hub), under their Hub "
+                           "name")
     room.add_argument("--token", default=None,
                       help="the token readers must give (default: none on 127.0.0.1, "
                            "a generated one on any other address)")

@@ -4,7 +4,7 @@ any of them fails here, by name. The reaches are listed, with their reasons, in
 :mod:`loo_tutor.apps.classroom.adapter`, the one module of the package that makes them;
 the numbers below are that list's.
 
-Voila is pinned to 0.5 in requirements.txt and in the install hint.
+Voila is pinned to 0.5 in requirements.txt and in the install hint; JupyterHub to 6.1.1.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ PACKAGE = Path(adapter.__file__).parent
 PRIVATE = ("_pools", "fill_if_needed", "stop_generator", "voila_jinja2_env", "no_cache_paths",
            "_reason", "_jupyter_current_user", "get_content_size", "get_websocket_protocol",
            ".ping_timeout", "init_handlers", "RequestHandler.check_xsrf_cookie",
-           "_finished")
+           "_finished", "HubOAuth", "token_for_code")
 """The names of the reaches, which no module of the classroom but the adapter may write."""
 
 
@@ -143,3 +143,36 @@ def test_13_a_handler_says_it_has_answered_where_finished_reads_it() -> None:
     finishing = inspect.getsource(web.RequestHandler.finish)
     assert "self._finished = True" in finishing
     assert "self._finished = False" in inspect.getsource(web.RequestHandler.__init__)
+
+
+def test_14_the_hubs_oauth_has_the_steps_the_classroom_takes_and_its_mixin_patches_xsrf() -> None:
+    import jupyterhub
+    from jupyterhub.services import auth
+
+    assert jupyterhub.__version__ == "6.1.1", jupyterhub.__version__
+    hub = auth.HubOAuth
+    for name, parameters in {
+            "generate_pkce_code_challenge": ["self", "method"],
+            "set_state_cookie": ["self", "handler", "next_url", "code_verifier"],
+            "get_state_cookie_name": ["self", "state_id"],
+            "clear_oauth_state_cookies": ["self", "handler"],
+            "get_next_url": ["self", "state_id"],
+            "get_code_verifier": ["self", "state_id"],
+            "clear_oauth_state": ["self", "state_id"],
+            "token_for_code": ["self", "code", "code_verifier", "sync"],
+            "user_for_token": ["self", "token", "use_cache", "session_id", "sync"]}.items():
+        assert list(inspect.signature(getattr(hub, name)).parameters) == parameters, name
+    assert isinstance(hub.login_url, property) or "login_url" in hub.class_traits()
+    # The callback handler takes the same steps, in the same order.
+    callback = inspect.getsource(auth.HubOAuthCallbackHandler.get)
+    steps = ["get_state_cookie_name(", "get_secure_cookie(", "clear_oauth_state_cookies(",
+             "get_next_url(", "get_code_verifier(", "clear_oauth_state(", "token_for_code("]
+    at = [callback.index(step) for step in steps]
+    assert at == sorted(at), steps
+    # Why the classroom does not use get_user on its handlers: it patches their XSRF check.
+    assert "self._patch_xsrf(handler)" in inspect.getsource(hub._get_user)
+    assert "cls.check_xsrf_cookie = " in inspect.getsource(hub._patch_xsrf)
+    # The user model the Hub gives for any token holds the user's groups.
+    from jupyterhub import scopes
+
+    assert "read:users:groups!user" in scopes.identify_scopes()

@@ -51,9 +51,24 @@ What stays outside it, each with the reason:
 13. Tornado's ``RequestHandler._finished`` (:func:`finished`): whether Jupyter
     Server's ``prepare`` has already answered (a refusal), before the teacher's
     routes check the teacher's token.
+14. JupyterHub's ``HubOAuth`` (:class:`HubLogin`, ``loo-tutor classroom --hub``),
+    driven step by step through its public methods by the classroom's own
+    handlers, rather than through ``HubOAuthenticated`` and
+    ``HubOAuthCallbackHandler``: ``HubOAuth.get_user`` on a Jupyter Server
+    handler replaces ``check_xsrf_cookie`` and ``xsrf_token`` on Jupyter
+    Server's handler class (``_patch_xsrf``), which would change the XSRF
+    check of every route of the server, the students' included, and its
+    callback handler writes an ``_xsrf`` cookie of the Hub's own over the
+    server's. The steps are the callback handler's: the state cookie
+    (``set_state_cookie``, ``get_state_cookie_name``,
+    ``clear_oauth_state_cookies``), PKCE (``generate_pkce_code_challenge``),
+    the code for a token (``token_for_code``), and the user for a token
+    (``user_for_token``); the token is kept in the classroom's own signed
+    cookie.
 
 Nothing else in the classroom names a private part of these packages.
-Voila is pinned to 0.5 in requirements.txt and in the install hint.
+Voila is pinned to 0.5 in requirements.txt and in the install hint; JupyterHub to 6.1.1
+in requirements.txt, and imported only by ``--hub``.
 """
 
 from __future__ import annotations
@@ -382,3 +397,71 @@ def tornado_xsrf_check(handler: web.RequestHandler) -> None:
 def finished(handler: web.RequestHandler) -> bool:
     """Whether ``handler`` has already sent its whole answer (13)."""
     return bool(handler._finished)
+
+
+class HubLoginError(Exception):
+    """The Hub's login could not be finished; the message says why, in one line."""
+
+
+class HubLogin:
+    """The Hub's OAuth for the teacher's routes of a classroom served as a Hub service (14).
+
+    ``service`` is the service's environment as :mod:`.hub` reads it: the
+    Hub's API address and the service's token, its OAuth client id and
+    callback address, and its prefix (where the login's state cookie lives).
+    """
+
+    def __init__(self, api_url: str, api_token: str, client_id: str, callback: str,
+                 prefix: str) -> None:
+        from jupyterhub.services.auth import HubOAuth
+
+        self.auth = HubOAuth(api_url=api_url, api_token=api_token, oauth_client_id=client_id,
+                             oauth_redirect_uri=callback, base_url=prefix,
+                             # a teacher taken out of the class's group loses it within a minute
+                             cache_max_age=60)
+
+    def login_url(self, handler: web.RequestHandler, next_url: str) -> str:
+        """The Hub's address that logs the browser of ``handler`` in and sends it back to
+        ``next_url`` (through the callback); the login's state goes into a cookie."""
+        from tornado.httputil import url_concat
+
+        params: dict[str, str] = {}
+        verifier = None
+        if self.auth.pkce_enabled:
+            verifier, challenge, method = self.auth.generate_pkce_code_challenge()
+            params.update(code_challenge=challenge, code_challenge_method=method)
+        params["state"] = self.auth.set_state_cookie(handler, next_url=next_url,
+                                                     code_verifier=verifier)
+        return str(url_concat(self.auth.login_url, params))
+
+    async def finish(self, handler: web.RequestHandler) -> tuple[str, str]:
+        """The callback's work: the Hub's token for the code it sent, and the address the
+        login set out from.
+
+        Raises:
+            HubLoginError: the Hub said no, or the state is not this browser's.
+        """
+        error = handler.get_argument("error", "")
+        if error:
+            raise HubLoginError(f"the Hub did not log you in: "
+                                f"{handler.get_argument('error_description', error)}")
+        code = handler.get_argument("code", "")
+        state = handler.get_argument("state", "")
+        if not code or not state:
+            raise HubLoginError("this address is the end of the Hub's login, opened without it")
+        kept = handler.get_secure_cookie(self.auth.get_state_cookie_name(state))
+        self.auth.clear_oauth_state_cookies(handler)
+        if kept is None or kept.decode("ascii", "replace") != state:
+            raise HubLoginError("the Hub's login did not start in this browser, or took "
+                                "too long")
+        next_url = str(self.auth.get_next_url(state))
+        verifier = self.auth.get_code_verifier(state)
+        self.auth.clear_oauth_state(state)
+        token = await self.auth.token_for_code(code, sync=False, code_verifier=verifier)
+        return str(token), next_url
+
+    async def user(self, token: str) -> dict[str, Any] | None:
+        """The Hub's model of the user whose token this is (with their ``groups``), or ``None``
+        for a token the Hub does not know (any more)."""
+        found = await self.auth.user_for_token(token, sync=False)
+        return found if isinstance(found, dict) else None

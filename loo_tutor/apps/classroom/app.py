@@ -22,6 +22,7 @@ from traitlets import Dict, Instance, Unicode
 from . import adapter, handlers, identity
 from .admission import Admission
 from .doors import Doors, route, under
+from .hub import Teachers
 from .notebooks import sign_notebooks
 from .store import SQLBook
 
@@ -45,6 +46,9 @@ class ClassroomVoila(adapter.AdaptedVoila):
     class_doors = Instance(Doors, args=(), help="The limits and checks of the class's routes.")
     served_notebooks = Dict(help="The notebooks served, by their path in the folder.")
     notebook_listing = AnyTrait(help="The list page's loo_listing (notebooks.listing_of).")
+    class_teachers = Instance(Teachers, allow_none=True,
+                              help="The teachers the Hub logs in (--hub), or None: the "
+                                   "teacher's token.")
 
     def classroom_routes(self, voila_routes: list[Any]) -> list[Any]:
         """The class's routes, then Voila's wrapped for a class, then the book's."""
@@ -61,10 +65,13 @@ class ClassroomVoila(adapter.AdaptedVoila):
 
         found: list[Any] = [
             *handlers.place_routes(places, self.kernel_manager, base),
-            *handlers.student_routes(book, code, doors, base),
+            *handlers.student_routes(
+                book, code, doors, base,
+                self.class_teachers if self.class_teachers and self.class_teachers.students
+                else None),
             *handlers.teacher_routes(book, code,
                                      under(base, "voila/book/") if self.book_site else "",
-                                     doors, base),
+                                     doors, base, self.class_teachers),
             *(adapter.packed_route(adapter.classroom_socket(
                 adapter.gated_page(each, partial(handlers.admit_page, places)), watch,
                 opened, places.closed))

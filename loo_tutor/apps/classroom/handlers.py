@@ -50,7 +50,10 @@ The teacher's page of the classroom: the class live, and its answers as a grade 
 Routes of the classroom server (below its prefix, ``--base-url``; the paths
 here are written for ``/``), each answered only for the teacher's token
 (printed by the server at start, kept in the class folder so that it stays
-the same across restarts; never written into a student's page):
+the same across restarts; never written into a student's page), or, served as
+a JupyterHub service (``--hub``, :mod:`.hub`), only for a member of the Hub's
+group ``teachers-NAME``, logged in with the Hub's OAuth, which ends at
+``/oauth_callback``:
 
 * ``/loo/teacher?token=T``: keeps the token in an HttpOnly cookie for the
   teacher's pages and sends the browser on to ``/loo/teacher``, so that the
@@ -101,7 +104,7 @@ from ...teaching.exercises import Kind
 from ...teaching.issued import is_issued
 from ...teaching.marking import Mark, judge, write_grade_book
 from . import admission, identity, pages
-from .adapter import finished, knows_who_is_asking, reason, tornado_xsrf_check
+from .adapter import HubLoginError, finished, knows_who_is_asking, reason, tornado_xsrf_check
 from .admission import Admission, Verdict
 from .doors import (
     LONGEST_ID,
@@ -113,6 +116,7 @@ from .doors import (
     route,
     under,
 )
+from .hub import CALLBACK, Teachers
 from .store import SHOWN, STUCK_AFTER, ClassBookError, ClassStore, ClassSummary, now
 
 log = logging.getLogger(__name__)
@@ -228,14 +232,59 @@ class ClassroomHandler(PlainHandler):
 
 
 class JoinHandler(ClassroomHandler):
-    """``/loo/join``: the form asking a student's name, and joining."""
+    """``/loo/join``: the form asking a student's name, and joining.
 
-    def get(self) -> None:
+    With ``--students hub`` (``hub`` given) there is no form: a student not
+    logged in with the Hub is sent to log in, and one who is joins under their
+    Hub name (:meth:`~.store.SQLBook.join_as`) and goes on to the page asked.
+    """
+
+    def initialize(self, book: ClassStore, code: str = "", doors: Doors | None = None,
+                   hub: Teachers | None = None) -> None:
+        super().initialize(book, code, doors)
+        self.hub = hub
+
+    async def get(self) -> None:
+        if self.hub is not None:
+            await self.join_with_hub()
+            return
         who = self.student()
         self.page(local_path(self.get_argument("next", self.base_url), self.base_url),
                   joined=who[1] if who else None)
 
+    async def join_with_hub(self) -> None:
+        assert self.hub is not None
+        target = local_path(self.get_argument("next", self.base_url), self.base_url)
+        name = await self.hub.student(self)
+        if name is None:
+            self.redirect(self.hub.login.login_url(self, self.request.uri))
+            return
+        who = self.student()
+        if who is not None and who[1] == name:
+            self.redirect(target)
+            return
+        if self.doors.by_class.full("class"):
+            self.set_status(429)
+            self.set_header("Retry-After", "60")
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(WAIT_A_MINUTE)
+            return
+        self.doors.by_class.note("class")
+        secret, said = self.book.join_as(name)
+        if secret is None:
+            self.set_status(400)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(said)
+            return
+        identity.give_student_cookie(self, secret)
+        self.redirect(target)
+
     def post(self) -> None:
+        if self.hub is not None:
+            self.set_status(403)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(HUB_STUDENTS)
+            return
         target = local_path(self.get_argument("next", self.base_url), self.base_url)
         typed = self.get_argument("name", "")
         address = self.request.remote_ip or ""
@@ -395,6 +444,10 @@ def solution_watcher(book: ClassStore, doors: Doors) -> Callable[[Any, str | byt
 SCRIPT = Path(__file__).resolve().parent / "templates" / "teacher" / "teacher.js"
 REFUSED = ("This page is the teacher's. Open the teacher's address the classroom server "
            "printed when it started.")
+HUB_STUDENTS = ("In this class you join as the school's JupyterHub knows you: open the "
+                "class's page and log in with the Hub.")
+HUB_LOGIN = ("This page is the teacher's: open the teacher's page, and log in with the "
+             "school's JupyterHub.")
 
 
 def _kind_order(word: str) -> tuple[int, str]:
@@ -500,12 +553,24 @@ def class_html(summary: ClassSummary | None, rules_base: str, problem: str | Non
 
 
 class TeacherHandler(ClassroomHandler):
-    """What the teacher's routes share: the token, checked before anything is said."""
+    """What the teacher's routes share: the token, checked before anything is said.
+
+    Served as a Hub service (``--hub``, ``teachers`` given), the teacher's
+    token is not asked: the teacher is a member of the class's teachers'
+    group, as the Hub says of the user it logged in (:mod:`.hub`).
+    """
+
+    login_page = False
+    """Whether a browser not logged in with the Hub is sent to log in (the page), rather
+    than refused (what the page asks for)."""
+    hub_user = ""
+    """The Hub's name of the teacher asking, under ``--hub``."""
 
     def initialize(self, book: ClassStore, code: str = "", doors: Doors | None = None,
-                   rules_base: str = "") -> None:
+                   rules_base: str = "", teachers: Teachers | None = None) -> None:
         super().initialize(book, code, doors)
         self.rules_base = rules_base
+        self.teachers = teachers
 
     def unkept(self, problem: ClassBookError) -> str:
         return f"The class cannot be read just now: {problem}."
@@ -520,10 +585,34 @@ class TeacherHandler(ClassroomHandler):
 
     async def prepare(self) -> None:  # type: ignore[override]
         await super().prepare()
-        if not finished(self) and not self.is_teacher():
-            self.set_status(403)
-            self.set_header("Content-Type", "text/plain; charset=utf-8")
-            self.finish(REFUSED)
+        if finished(self):
+            return
+        if self.teachers is not None:
+            await self.hub_teacher()
+        elif not self.is_teacher():
+            self.refuse(REFUSED)
+
+    def refuse(self, text: str) -> None:
+        self.set_status(403)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(text)
+
+    async def hub_teacher(self) -> None:
+        """Let in a teacher of the class logged in with the Hub (``--hub``), or answer: the
+        Hub's login for a page opened by a browser not logged in, 403 for anyone else."""
+        assert self.teachers is not None
+        user = await self.teachers.user(self)
+        if user is None:
+            if self.request.method == "GET" and self.login_page:
+                self.redirect(self.teachers.login.login_url(self, self.request.uri))
+            else:
+                self.refuse(HUB_LOGIN)
+        elif not self.teachers.teaches(user):
+            app_log.warning("Refused the teacher's routes to the Hub's user %s, not in %s",
+                            user.get("name"), self.teachers.service.group())
+            self.refuse(self.teachers.refusal(user))
+        else:
+            self.hub_user = str(user.get("name", ""))
 
 
 class TeacherPageHandler(TeacherHandler):
@@ -535,9 +624,11 @@ class TeacherPageHandler(TeacherHandler):
     server's token would let it in (the teacher's token is the longer secret).
     """
 
+    login_page = True
+
     @allow_unauthenticated
     def get(self) -> None:
-        if self.get_argument("token", None):
+        if self.teachers is None and self.get_argument("token", None):
             if self.current_user is None:
                 self.identity_provider.set_login_cookie(
                     self, self.identity_provider.generate_anonymous_user(self))
@@ -548,7 +639,8 @@ class TeacherPageHandler(TeacherHandler):
         self.finish(pages.render(
             "teacher.html", base=self.base_url, code=self.code, xsrf=Markup(self.xsrf_form_html()),
             said=self.get_argument("said", ""), folder=str(self.book.folder),
-            summary=Markup(self.class_now())))
+            summary=Markup(self.class_now()), hub_user=self.hub_user,
+            class_name=self.book.class_name))
 
 
 class ClassHandler(TeacherHandler):
@@ -586,6 +678,34 @@ class CsvHandler(TeacherHandler):
         self.finish(out.getvalue())
 
 
+class HubCallbackHandler(PlainHandler):
+    """``/oauth_callback`` under ``--hub``: the end of the Hub's login of a teacher.
+
+    The Hub's token is kept in the teacher's cookie, or a student's
+    (:meth:`~.hub.Teachers.keep_token`), and the browser is sent back to the
+    page it set out from.
+    """
+
+    def initialize(self, teachers: Teachers) -> None:
+        self.teachers = teachers
+
+    def set_default_headers(self) -> None:
+        super().set_default_headers()
+        self.set_header("Cache-Control", "no-store")
+
+    @allow_unauthenticated
+    async def get(self) -> None:
+        try:
+            token, next_url = await self.teachers.login.finish(self)
+        except HubLoginError as exc:
+            self.set_status(400)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(f"{exc}: open the teacher's page again.\n")
+            return
+        self.teachers.keep_token(self, token, next_url)
+        self.redirect(local_path(next_url, self.base_url))
+
+
 class ScriptHandler(PlainHandler):
     """The teacher page's script (the page is the teacher's; the script holds no secret)."""
 
@@ -595,21 +715,30 @@ class ScriptHandler(PlainHandler):
 
 
 def teacher_routes(book: ClassStore, code: str, rules_base: str, doors: Doors | None = None,
-           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
-    """The teacher's routes, for the classroom server under the prefix ``base``."""
-    given = {"book": book, "code": code, "rules_base": rules_base, "doors": doors or Doors()}
-    return [(route(base, r"loo/teacher"), TeacherPageHandler, given),
-            (route(base, r"loo/teacher/class"), ClassHandler, given),
-            (route(base, r"loo/teacher/class\.csv"), CsvHandler, given),
-            (route(base, r"loo/teacher/release"), ReleaseHandler, given),
-            (route(base, r"loo/teacher\.js"), ScriptHandler, {})]
+                   base: str = "/", teachers: Teachers | None = None,
+                   ) -> list[tuple[str, type, dict[str, Any]]]:
+    """The teacher's routes, for the classroom server under the prefix ``base``; with
+    ``teachers`` (``--hub``), for the teachers the Hub logs in, and the end of its login."""
+    given = {"book": book, "code": code, "rules_base": rules_base, "doors": doors or Doors(),
+             "teachers": teachers}
+    found: list[tuple[str, type, dict[str, Any]]] = [
+        (route(base, r"loo/teacher"), TeacherPageHandler, given),
+        (route(base, r"loo/teacher/class"), ClassHandler, given),
+        (route(base, r"loo/teacher/class\.csv"), CsvHandler, given),
+        (route(base, r"loo/teacher/release"), ReleaseHandler, given),
+        (route(base, r"loo/teacher\.js"), ScriptHandler, {})]
+    if teachers is not None:
+        found.append((route(base, CALLBACK), HubCallbackHandler, {"teachers": teachers}))
+    return found
 
 
 def student_routes(book: ClassStore, code: str, doors: Doors | None = None,
-           base: str = "/") -> list[tuple[str, type, dict[str, Any]]]:
-    """The students' routes, for the classroom server under the prefix ``base``."""
+                   base: str = "/", hub: Teachers | None = None,
+                   ) -> list[tuple[str, type, dict[str, Any]]]:
+    """The students' routes, for the classroom server under the prefix ``base``; with
+    ``hub`` (``--students hub``), the students join as the Hub logs them in."""
     given = {"book": book, "code": code, "doors": doors or Doors()}
-    return [(route(base, "loo/join"), JoinHandler, given),
+    return [(route(base, "loo/join"), JoinHandler, {**given, "hub": hub}),
             (route(base, "loo/me"), MeHandler, given),
             (route(base, "loo/answer"), AnswerHandler, given)]
 

@@ -48,6 +48,11 @@ and the reader sees the widgets. For a class the server
   ``/user/ann/`` behind JupyterHub's proxy): Voila's routes and the
   classroom's own, the cookies, the pages' scripts and the addresses it
   prints, and nothing at the paths without it (:func:`~.doors.normal_base`);
+* serves the class as a JupyterHub service with ``--hub`` (:mod:`.hub`): the
+  address, the prefix, the class's name and its store come from the
+  environment the Hub gives, students come through the Hub's proxy with no
+  token, and the teacher logs in with the Hub instead of giving a token,
+  as a member of the Hub's group ``teachers-NAME``;
 * serves the built book (``_build/html`` beside the notebooks, when it
   exists) under ``/voila/``, so the rule links in the widgets lead to the
   rules pages as they do in the book;
@@ -296,6 +301,31 @@ def run(args: argparse.Namespace) -> int:
     from .notebooks import listing_of, read_notebooks
     from .store import CHECK_S, DEFAULT_CLASS, ClassBookError
 
+    service = None
+    teachers = None
+    class_name = getattr(args, "class_name", DEFAULT_CLASS)
+    if getattr(args, "students", "name") == "hub" and not getattr(args, "hub", False):
+        print("error: --students hub needs --hub: the students log in with the Hub the "
+              "class is served by", file=sys.stderr)
+        return EXIT_BAD
+    if getattr(args, "hub", False):
+        from .hub import Teachers, environment, service_from
+
+        found = service_from(environment())
+        if isinstance(found, str):
+            print(f"error: {found}", file=sys.stderr)
+            return EXIT_BAD
+        service = found
+        try:
+            teachers = Teachers.of(service, students=getattr(args, "students", "") == "hub")
+        except ImportError:
+            print("error: --hub needs JupyterHub's Python package; install it with: "
+                  "pip install 'loo-tutor[hub]'", file=sys.stderr)
+            return EXIT_BAD
+        # The Hub says where the class listens and under which prefix its proxy serves it.
+        args.host, args.port, args.base_url = service.host, service.port, service.prefix
+        if class_name == DEFAULT_CLASS:
+            class_name = service.name
     notebooks = Path(args.notebooks or NOTEBOOKS).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
     if count == 0:
@@ -308,7 +338,8 @@ def run(args: argparse.Namespace) -> int:
               "choose another with --port", file=sys.stderr)
         return EXIT_BAD
     token = args.token
-    if token is None and not is_loopback(args.host):
+    # Behind the Hub's proxy the students come with no token: the class code is their door.
+    if token is None and not is_loopback(args.host) and service is None:
         token = secrets.token_urlsafe(24)
     book = Path(args.book).resolve() if args.book else notebooks.parent / "_build" / "html"
     if args.book and not (book / "index.html").exists():
@@ -317,8 +348,8 @@ def run(args: argparse.Namespace) -> int:
     serve_book = (book / "index.html").exists()
 
     try:
-        data = args.data or new_class_folder(Path.cwd())
-        book_of_class = open_store(data, class_name=getattr(args, "class_name", DEFAULT_CLASS))
+        data = args.data or (service.data if service else "") or new_class_folder(Path.cwd())
+        book_of_class = open_store(data, class_name=class_name)
     except ClassBookError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD
@@ -383,7 +414,8 @@ def run(args: argparse.Namespace) -> int:
     config.ClassroomVoila.class_code = code
     config.ClassroomVoila.book_site = str(book) if serve_book else ""
     app = ClassroomVoila(config=config, class_store=book_of_class, class_admission=places,
-                         class_doors=doors, served_notebooks=served, notebook_listing=in_order)
+                         class_doors=doors, served_notebooks=served, notebook_listing=in_order,
+                         class_teachers=teachers)
     app.initialize(argv=[])
     # Voila logs an address of its own (the host's name, the token left out);
     # announce() prints the one to open.
@@ -408,9 +440,19 @@ def run(args: argparse.Namespace) -> int:
             print(_unkept(book_of_class.problem), flush=True)
         if code:
             print(f"Class code for students to type when they join: {code}", flush=True)
-        teacher = address(args.host, args.port, None, base) + "loo/teacher?token="
-        print(f"Teacher's page (keep this address to yourself): "
-              f"{teacher}{book_of_class.teacher_token()}", flush=True)
+        if service is not None:
+            where = (f"{service.public_url}loo/teacher" if service.public_url
+                     else f"{base}loo/teacher on the Hub's address")
+            print(f"Served as the JupyterHub service {service.name}: teachers log in with the "
+                  f"Hub; the members of its group {service.group()} teach this class", flush=True)
+            if teachers is not None and teachers.students:
+                print("Students log in with the Hub and join under their Hub names",
+                      flush=True)
+            print(f"Teacher's page: {where}", flush=True)
+        else:
+            teacher = address(args.host, args.port, None, base) + "loo/teacher?token="
+            print(f"Teacher's page (keep this address to yourself): "
+                  f"{teacher}{book_of_class.teacher_token()}", flush=True)
         print(f"Open {address(args.host, args.port, token, base)} in a browser "
               "(Ctrl-C stops the server).", flush=True)
 

@@ -352,6 +352,7 @@ class ClassStore(Protocol):
     def teacher_token(self) -> str: ...
     def new_teacher_token(self) -> str: ...
     def join(self, name: str, code: str = "") -> tuple[str | None, str]: ...
+    def join_as(self, name: str) -> tuple[str | None, str]: ...
     def rejoin_code(self, student: int) -> str: ...
     def release(self, name: str) -> str | None: ...
     def student_of(self, secret: str | None) -> tuple[int, str] | None: ...
@@ -530,6 +531,34 @@ class SQLBook:
                            (_new_code(), found[0]))
             db.execute("COMMIT")
         return str(found[1])
+
+    def join_as(self, name: str) -> tuple[str | None, str]:
+        """Join the student ``name`` as someone else vouches for it (the school's Hub,
+        ``--students hub``): a new browser session for the student of that name, made if
+        new; ``(secret, name kept)``, or ``(None, why not)`` for a name the class cannot
+        keep or one that only looks like another student's.
+
+        Raises:
+            ClassBookError: the book cannot keep the student now.
+        """
+        kept = tidy_name(name)
+        for _ in range(2):  # a second time when another browser of theirs joined meanwhile
+            with self._using(writing=True) as db:
+                found = db.execute("SELECT id, name FROM class_students WHERE class = ? "
+                                   "AND folded = ?",
+                                   (self.class_name, folded_name(kept))).fetchone()
+                if found is not None:
+                    if found[1] != kept:
+                        return None, (f"Another student of this class has a name that looks "
+                                      f"like {kept}: ask your teacher.")
+                    secret = secrets.token_urlsafe(32)
+                    db.execute("INSERT INTO class_sessions (secret, student) VALUES (?, ?)",
+                               (secret, found[0]))
+                    return secret, kept
+            made, said = self.join(kept)  # new: checked and kept as any name joining
+            if made is not None or said != NAME_TAKEN:
+                return made, said
+        return None, NAME_TAKEN
 
     def rejoin_code(self, student: int) -> str:
         """The code that lets ``student`` join again from another browser (made if need be)."""
