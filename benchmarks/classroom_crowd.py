@@ -513,7 +513,6 @@ def school(args: argparse.Namespace) -> bool:
     """The school run: one class on one server with SQLite (no Hub), then two classes on two
     servers behind JupyterHub's proxy sharing one PostgreSQL; returns whether all was clean."""
     from hub_server import start_hub, stop_hub, wait_for_class
-
     from postgres_server import new_database, start_postgres, stop_postgres
 
     students = args.school_students
