@@ -270,6 +270,10 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
                                "progressive_rendering": False,
                                "kernel_spec_manager_class": KERNEL_SPECS},
         "MappingKernelManager": kernels,
+        # A kernel taken from the pool is replaced at once, not a second later (Voila's
+        # default): with one kernel kept ready, a class arriving a student a second
+        # would otherwise wait for a chain of kernels each started a second late.
+        "VoilaKernelManager": {"fill_delay": 0},
         # The kernels talk to the server over local sockets in the server's own
         # folder rather than TCP ports any program on the machine can reach
         # (which ipykernel warns about); Windows has only TCP.
