@@ -503,9 +503,11 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
         raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
     if len(hands) != len(players):
         refuse_hand_names(hands, players, seat)
+    # Declared a dict: the compiled build then reads it without a method call by name.
+    by_name: dict[Any, Any] = hands if type(hands) is dict else dict(hands)
     by_seat: list[tuple[Card, ...]] = []
     for name in players:
-        given = hands.get(name)  # None for a missing name, refused below
+        given = by_name.get(name)  # None for a missing name, refused below
         if type(given) is list:
             try:  # three canonical card texts: one lookup per card
                 first, second, third = given
