@@ -88,6 +88,10 @@ class Trick(NamedTuple):
 
 _Machine = TypeVar("_Machine", bound="DealMachine")
 
+# Builds a named tuple without running its Python __new__. Held here, the compiled
+# build calls it without looking up tuple and then __new__ at every trick.
+_NEW_TUPLE: Final = tuple.__new__
+
 _MACHINE_FIELDS: Final = (
     "profile", "players", "dealer", "order", "carried", "stakes", "pool", "hands", "indicator",
     "trump", "pam", "stock", "stock_size", "revealed_after", "announcements", "exchanges",
@@ -586,8 +590,7 @@ class DealMachine:
         winner = seats[trick_winner_index(cards, self.trump, self.pam)]
         # One card per seat here; a keyword to zip would cost a dict at every trick.
         plays = tuple(zip(seats, cards))  # noqa: B905
-        # tuple.__new__ builds the named tuple without running its Python __new__.
-        self.tricks.append(tuple.__new__(Trick, (self.leader, plays, winner)))
+        self.tricks.append(_NEW_TUPLE(Trick, (self.leader, plays, winner)))
         self.trick = []
         if len(self.tricks) == self.HAND_SIZE:
             self.phase = _OVER

@@ -13,6 +13,10 @@ from typing import Final, NamedTuple
 from .actions import Seat
 from .rules import Profile
 
+# Builds a named tuple without running its Python __new__. Held here, the compiled
+# build calls it without looking up tuple and then __new__ in every settlement.
+_NEW_TUPLE: Final = tuple.__new__
+
 _FRACTIONS: Final[dict[int, Fraction]] = {}
 _DENOMINATORS: Final = 1 << 20  # a key numerator * _DENOMINATORS + denominator names one pair
 
@@ -182,6 +186,5 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
     net = {}
     for seat, stake in enumerate(stakes):
         net[seat] = _part(row, gains[seat] - stake * per_unit, per_unit)
-    # tuple.__new__ builds the named tuple without running its Python __new__.
-    return tuple.__new__(Settlement, (payouts, looed, _part(row, left, per_unit), net,
-                                      _part(row, loo, per_unit)))
+    return _NEW_TUPLE(Settlement, (payouts, looed, _part(row, left, per_unit), net,
+                                   _part(row, loo, per_unit)))

@@ -111,14 +111,20 @@ class DealState(DealMachine):
     def __init__(self, players: Sequence[str], dealer: Seat, carried: Fraction,
                  dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
                  indicator: Card, profile: Profile = LIMITED,
-                 stock: tuple[Card, ...] = ()) -> None:
-        """A deal at its start; see :func:`start_deal`, which callers use."""
+                 stock: tuple[Card, ...] = (), kind: DealKind | None = None) -> None:
+        """A deal at its start; see :func:`start_deal`, which callers use.
+
+        ``kind`` is the deal's kind (R-DEAL-KIND) when the caller has worked it
+        out from ``carried`` already, as every caller that validated the miss
+        has; else it is worked out here.
+        """
         count = len(players)
         params = profile.params
         if not isinstance(params, ThreeCardParams):  # inline: a deal starts in every check
             params = params_of(profile)  # refused
         self._params = params
-        kind = _deal_kind(carried, params)
+        if kind is None:
+            kind = _deal_kind(carried, params)
         self._seat(profile, players, dealer, carried, dealt, indicator, stock,
                    3 * count + (3 if spare is not None else 0) + 1)
         self.kind = kind
@@ -141,7 +147,7 @@ class DealState(DealMachine):
 
     def _fresh(self) -> DealState:
         return DealState(self.players, self.dealer, self.carried, self.hands, self.miss,
-                         self.indicator, self.profile, self.stock)
+                         self.indicator, self.profile, self.stock, self.kind)
 
     # -- queries ---------------------------------------------------------
 
@@ -404,19 +410,21 @@ def deal_from_hands(players: Sequence[str], dealer: Seat, carried: Fraction | in
     every = [c for h in dealt for c in h] + list(spare or ()) + [indicator, *drawn]
     if len(set(every)) != len(every):
         raise RuleError("the same card appears twice", RuleId.PACK_CARDS)
-    return start_deal(players, dealer, carried, dealt, spare, indicator, profile, drawn)
+    return start_deal(players, dealer, carried, dealt, spare, indicator, profile, drawn, kind)
 
 
 def start_deal(players: Sequence[str], dealer: Seat, carried: Fraction,
                dealt: Sequence[tuple[Card, ...]], spare: tuple[Card, ...] | None,
                indicator: Card, profile: Profile = LIMITED,
-               stock: tuple[Card, ...] = ()) -> DealState:
+               stock: tuple[Card, ...] = (), kind: DealKind | None = None) -> DealState:
     """A deal at its start from seats and cards the caller has already validated.
 
     :func:`deal_from_hands` is the checked way in; deal records validate with
-    field names of their own and then come here.
+    field names of their own and then come here. ``kind``, when given, is
+    :func:`deal_kind` of ``carried``, which a caller that checked the miss
+    has worked out already: the deal does not work it out again.
     """
-    return DealState(players, dealer, carried, dealt, spare, indicator, profile, stock)
+    return DealState(players, dealer, carried, dealt, spare, indicator, profile, stock, kind)
 
 
 def deal_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -449,7 +457,8 @@ def _start_from_deck(players: Sequence[str], dealer: Seat, carried: Fraction,
     kind = deal_kind(carried, profile)
     hands, miss, indicator = split_deck(deck, len(players), dealer, kind, profile)
     stock = undealt(deck, len(players), kind, profile) if params_of(profile).irish else ()
-    return start_deal(players, dealer, carried, tuple(hands), miss, indicator, profile, stock)
+    return start_deal(players, dealer, carried, tuple(hands), miss, indicator, profile, stock,
+                      kind)
 
 
 def new_deal(players: Sequence[str], dealer: Seat, carried: Fraction | int,
@@ -494,9 +503,11 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
         raise MalformedRecord(f"hands: expected a mapping player -> cards, got {kind_of(hands)}")
     if len(hands) != len(players):
         refuse_hand_names(hands, players, seat)
+    # Declared a dict: the compiled build then reads it without a method call by name.
+    by_name: dict[Any, Any] = hands if type(hands) is dict else dict(hands)
     by_seat: list[tuple[Card, ...]] = []
     for name in players:
-        given = hands.get(name)  # None for a missing name, refused below
+        given = by_name.get(name)  # None for a missing name, refused below
         if type(given) is list:
             try:  # three canonical card texts: one lookup per card
                 first, second, third = given
@@ -508,7 +519,9 @@ def _record_cards(record: dict[str, Any], players: list[str], seat: dict[str, in
         if hands.keys() != seat.keys():  # an odd name is refused before an odd card
             refuse_hand_names(hands, players, seat)
         by_seat.append(read_cards(given, "hands", name, 3))
-    if profile.is_limited or (not params.irish and not params.single_pot_miss):
+    # A miss exactly when the deal is double, as in limited Loo (asked of the params,
+    # which read faster than profile.is_limited): the messages name the kind.
+    if not params.irish and not params.single_pot_miss:
         if kind is _DOUBLE and miss_text is None:
             raise MalformedRecord(
                 "miss: a double deal (carried above 0) needs the 3 cards of the miss"
@@ -545,7 +558,7 @@ def read_deal(record: dict[str, Any], players: list[str], seat: dict[str, int],
     kind = _deal_kind(carried, params)
     hands, miss, indicator, stock = _record_cards(record, players, seat, dealer, kind, profile,
                                                   params)
-    start = start_deal(players, dealer, carried, hands, miss, indicator, profile, stock)
+    start = start_deal(players, dealer, carried, hands, miss, indicator, profile, stock, kind)
     announce = read_announce(record.get("announce"), seat, kind is _SIMPLE and miss is None,
                              RECORD_WORDS.get(profile.name))
     return start, announce, read_tricks(record.get("tricks"), 3), NO_CIVIL

@@ -86,6 +86,7 @@ class ParsedRecord:
         "civil",
         "dealer",
         "exchange",
+        "game",
         "players",
         "start",
         "tricks",
@@ -110,7 +111,7 @@ class ParsedRecord:
         if not known.issuperset(record):
             key = next(k for k in cast("dict[object, object]", record) if k not in known)
             raise MalformedRecord(f"{key}: unknown field (allowed: {', '.join(allowed)})")
-        players, seat = self._players(record.get("players"), profile)
+        players, seat = _read_players(record.get("players"), profile)
         dealer = record.get("dealer")
         if not isinstance(dealer, str) or dealer not in seat:
             raise MalformedRecord(f"dealer: {kind_of(dealer)} is not one of the players")
@@ -118,66 +119,71 @@ class ParsedRecord:
             raise MalformedRecord("carried: missing (use 0 when nothing was carried)")
         carried = parse_carried(record["carried"])
         dealer_seat = seat[dealer]
+        self.game = game
         self.players = players
         self.dealer = dealer_seat
         self.carried = carried
-        self.exchange = self._exchange(record.get("exchange"), seat)
+        self.exchange = _read_exchange(record.get("exchange"), seat)
         self.start, self.announce, self.tricks, self.civil = game.read_deal(
             record, players, seat, dealer_seat, carried, profile)
 
-    @staticmethod
-    def _players(players: Any, profile: Profile) -> tuple[list[str], dict[str, int]]:
-        """The players' names, and each name's seat."""
-        if not isinstance(players, list):
-            raise MalformedRecord(f"players: expected a list of names, got {kind_of(players)}")
-        try:
-            named = all(map(str.strip, players))
-        except TypeError:  # not text
-            named = False
-        if not named:
-            i, name = next((i, n) for i, n in enumerate(players)
-                           if not isinstance(n, str) or not n.strip())
-            raise MalformedRecord(
-                f"players: the {ordinal(i + 1)} is {kind_of(name)}, not a name "
-                "(quote names such as \"No\")"
-            )
-        seat = {name: index for index, name in enumerate(players)}
-        if len(seat) != len(players):
-            twice = next(n for n in players if players.count(n) > 1)
-            raise MalformedRecord(f"players: {twice!r} is listed twice")
-        if not profile.min_players <= len(players) <= profile.max_players:
-            raise MalformedRecord(
-                f"players: {len(players)} players; {profile.name} Loo needs "
-                f"{profile.min_players} to {profile.max_players} (R-SEAT-COUNT)"
-            )
-        return players, seat
 
-    @staticmethod
-    def _exchange(exchange: Any, seat: dict[str, int]
-                  ) -> list[tuple[int, tuple[Card, ...], bool]]:
-        """Each exchange: a list of the cards discarded, or (Pam Loo) a mapping
-        ``{discard: [...], take_turned: true}`` for a dealer who takes the turned card."""
-        if exchange is None:
-            return []
-        if not is_mapping(exchange):
-            raise MalformedRecord(
-                f"exchange: expected a mapping player -> cards discarded, got {kind_of(exchange)}"
-            )
-        swaps = []
-        for name, given in exchange.items():
-            if name not in seat:
-                raise MalformedRecord(f"exchange: {name!r} is not one of the players")
-            take = False
-            if is_mapping(given):
-                unknown = sorted(str(key) for key in given if key not in ("discard", "take_turned"))
-                if unknown:
-                    raise MalformedRecord(f"exchange.{name}: unknown key {unknown[0]!r} "
-                                          "(allowed: discard, take_turned)")
-                take = given.get("take_turned", False)
-                if not isinstance(take, bool):
-                    raise MalformedRecord(
-                        f"exchange.{name}.take_turned: expected true or false, got {kind_of(take)}"
-                    )
-                given = given.get("discard", [])
-            swaps.append((seat[name], read_cards(given, "exchange", name), take))
-        return swaps
+# The readers below are functions, not static methods: CPython 3.11 looks a static
+# method up the slow way at every call, and a record is read in every check.
+
+
+def _read_players(players: Any, profile: Profile) -> tuple[list[str], dict[str, int]]:
+    """The players' names, and each name's seat."""
+    if not isinstance(players, list):
+        raise MalformedRecord(f"players: expected a list of names, got {kind_of(players)}")
+    try:
+        named = all(map(str.strip, players))
+    except TypeError:  # not text
+        named = False
+    if not named:
+        i, name = next((i, n) for i, n in enumerate(players)
+                       if not isinstance(n, str) or not n.strip())
+        raise MalformedRecord(
+            f"players: the {ordinal(i + 1)} is {kind_of(name)}, not a name "
+            "(quote names such as \"No\")"
+        )
+    seat = {name: index for index, name in enumerate(players)}
+    if len(seat) != len(players):
+        twice = next(n for n in players if players.count(n) > 1)
+        raise MalformedRecord(f"players: {twice!r} is listed twice")
+    if not profile.min_players <= len(players) <= profile.max_players:
+        raise MalformedRecord(
+            f"players: {len(players)} players; {profile.name} Loo needs "
+            f"{profile.min_players} to {profile.max_players} (R-SEAT-COUNT)"
+        )
+    return players, seat
+
+
+def _read_exchange(exchange: Any, seat: dict[str, int]
+                   ) -> list[tuple[int, tuple[Card, ...], bool]]:
+    """Each exchange: a list of the cards discarded, or (Pam Loo) a mapping
+    ``{discard: [...], take_turned: true}`` for a dealer who takes the turned card."""
+    if exchange is None:
+        return []
+    if not is_mapping(exchange):
+        raise MalformedRecord(
+            f"exchange: expected a mapping player -> cards discarded, got {kind_of(exchange)}"
+        )
+    swaps = []
+    for name, given in exchange.items():
+        if name not in seat:
+            raise MalformedRecord(f"exchange: {name!r} is not one of the players")
+        take = False
+        if is_mapping(given):
+            unknown = sorted(str(key) for key in given if key not in ("discard", "take_turned"))
+            if unknown:
+                raise MalformedRecord(f"exchange.{name}: unknown key {unknown[0]!r} "
+                                      "(allowed: discard, take_turned)")
+            take = given.get("take_turned", False)
+            if not isinstance(take, bool):
+                raise MalformedRecord(
+                    f"exchange.{name}.take_turned: expected true or false, got {kind_of(take)}"
+                )
+            given = given.get("discard", [])
+        swaps.append((seat[name], read_cards(given, "exchange", name), take))
+    return swaps

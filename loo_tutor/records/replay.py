@@ -39,6 +39,10 @@ the turned card (Pam Loo's ``dealer_takes_trump``)."""
 
 _State = TypeVar("_State", bound=DealMachine)
 
+# Looked up once: reading a member off the Enum class is slow in a check.
+_ANNOUNCE: Final = Phase.ANNOUNCE
+_EXCHANGE: Final = Phase.EXCHANGE
+
 
 class Replay(Generic[_State]):
     """A record replayed step by step, typed by its game's deal.
@@ -266,9 +270,10 @@ def action_text(action: Action) -> str:
 
 def _check_trick_shape(state: DealMachine, tricks: list[tuple[Card, ...]]) -> None:
     """Structural checks made once the announcements are known to be legal."""
-    if state.phase is Phase.ANNOUNCE:
+    phase = state.phase
+    if phase is _ANNOUNCE:
         raise MalformedRecord("tricks: cards are played before the announcements are finished")
-    if state.phase is Phase.EXCHANGE:
+    if phase is _EXCHANGE:
         raise MalformedRecord("tricks: cards are played before the exchanges are finished")
     if state.taken_by_flush():
         raise MalformedRecord("tricks: a flush took the pool without play (V-FLUSH)")

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..engine.games import game_of
+from ..engine.games import GameSpec
 from ..engine.money import amount_texts
 from ..engine.rules import RuleKey
 from ..engine.state import DealMachine, Phase, amount_text
@@ -47,17 +47,17 @@ def check(record: Mapping[str, Any]) -> CheckResult:
     refused = take_actions(parsed, False, [], [])
     state = parsed.start  # which take_actions changed in place
     if refused is None:
-        return _result(state)
+        return _result(state, parsed.game)
     action, verdict = refused
     assert verdict.rule is not None  # a refusal names the rule it applies
-    return _result(state, error=(action.seat, phase_of(action), action_text(action),
-                                 verdict.rule, verdict.message))
+    return _result(state, parsed.game, error=(action.seat, phase_of(action), action_text(action),
+                                              verdict.rule, verdict.message))
 
 
-def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None = None
-            ) -> CheckResult:
-    """The result dict of CONTRACT.md §2.4, with the keys the game adds
-    (:attr:`GameSpec.add_result <loo_tutor.engine.games.GameSpec.add_result>`)."""
+def _result(state: DealMachine, game: GameSpec,
+            error: tuple[int, str, str, RuleKey, str] | None = None) -> CheckResult:
+    """The result dict of CONTRACT.md §2.4, with the keys ``game``, the game
+    played, adds (:attr:`GameSpec.add_result <loo_tutor.engine.games.GameSpec.add_result>`)."""
     names = state.players
     complete = error is None and state.phase is _OVER
     tricks: list[TrickResult] = []
@@ -72,7 +72,6 @@ def _result(state: DealMachine, error: tuple[int, str, str, RuleKey, str] | None
     for seat in state.active:
         active.append(names[seat])
     defender = state.defending()
-    game = game_of(state.profile)
     net: dict[str, str] = {}
     result: CheckResult = {
         "status": "illegal" if error else ("complete" if complete else "in_progress"),
