@@ -150,13 +150,15 @@ function askEarly() {
   };
 }
 
-// The gzipped response ``sent`` (a promise), unpacked as it arrives; a
-// response that failed is handed on as it is, for Pyodide to report.
+// The gzipped response ``sent`` (a promise), unpacked as it arrives and
+// read whole at once, so that it comes at the link's pace however late
+// Pyodide asks for it; a response that failed is handed on as it is, for
+// Pyodide to report.
 async function unpacked(sent) {
   const response = await sent;
   if (!response.ok || !response.body) return response;
-  return new Response(response.body.pipeThrough(new DecompressionStream('gzip')),
-    { headers: { 'Content-Type': 'application/zip' } });
+  const zip = await new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).blob();
+  return new Response(zip, { headers: { 'Content-Type': 'application/zip' } });
 }
 
 const COMPILE_ONLY = 'loo-live: compile only'; // a worker of this name only imports Pyodide's scripts
