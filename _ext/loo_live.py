@@ -344,7 +344,8 @@ def _finish(app: Sphinx, error: Exception | None) -> None:
     prepared = _prepared.pages if _prepared is not None else {}
     if _prepared is not None:  # beside Pyodide, in place of the whole standard library
         shutil.copy2(_prepared.snapshot, out / PYODIDE / vendor_pyodide.SNAPSHOT)
-        shutil.copy2(_prepared.stdlib, out / PYODIDE / vendor_pyodide.STDLIB)
+        shutil.copy2(_prepared.stdlib, out / PYODIDE / vendor_pyodide.SERVED_STDLIB)
+        (out / PYODIDE / vendor_pyodide.STDLIB).unlink(missing_ok=True)
     for docname in app.env.found_docs:
         page = out / f"{docname}.html"
         if not page.exists():

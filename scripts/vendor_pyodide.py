@@ -42,8 +42,11 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
+import gzip
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -77,6 +80,8 @@ PREPARED = CACHE / "pages"
 """The live pages' widgets made at build time, and the memory snapshot holding them."""
 SNAPSHOT = "snapshot.bin.gz"
 STDLIB = "python_stdlib.zip"
+SERVED_STDLIB = "python_stdlib.zip.gz"
+"""The standard library's zip as the site serves it (``_serve_zip``)."""
 STDLIB_IN_PYODIDE = "/lib/python313.zip"
 """Where Pyodide's Python has the standard library's zip (Python 3.13)."""
 KEEP_PREPARED = 3
@@ -200,17 +205,45 @@ def folder_archive(name: str, files: list[Path], base: Path) -> Path:
 # Pyodide running in Node, each .py replaced by its .pyc (unchecked
 # hash-based, as the sources are not shipped). Test folders are left out.
 _COMPILE_PY = """
+import ast
 import importlib._bootstrap_external as external
 import importlib.util
 import json
 import zipfile
 
-def compiled(data, name):
-    code = compile(data, name, "exec", dont_inherit=True)
+# Drops the docstrings of modules and functions, which nothing reads at run
+# time. A class keeps its own: dataclasses makes a class without one a
+# docstring from its signature as the class is made, which costs more than
+# it saves.
+class _NoDocstrings(ast.NodeTransformer):
+
+    def _drop(self, node):
+        body = node.body
+        if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.copy_location(ast.Pass(), body[0])]
+        return node
+
+    def visit_Module(self, node):
+        self.generic_visit(node)
+        return self._drop(node)
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)
+        return self._drop(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+
+def compiled(data, name, strip):
+    source = data
+    if strip:
+        source = _NoDocstrings().visit(ast.parse(data, name))
+    code = compile(source, name, "exec", dont_inherit=True)
     return external._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
 
 jobs = json.load(open("/work/compile-jobs.json"))
-for number, (source, target, label) in enumerate(jobs, 1):
+for number, (source, target, label, strip) in enumerate(jobs, 1):
     print(f"in-browser Python: compiling {label} to bytecode ({number} of {len(jobs)})", flush=True)
     with zipfile.ZipFile("/work/" + source) as zin, \\
          zipfile.ZipFile("/work/" + target + ".part", "w", zipfile.ZIP_DEFLATED) as zout:
@@ -220,7 +253,7 @@ for number, (source, target, label) in enumerate(jobs, 1):
                 continue
             data = zin.read(info)
             if name.endswith(".py") and ".dist-info/" not in name:
-                data, name = compiled(data, name), name[:-3] + ".pyc"
+                data, name = compiled(data, name, strip), name[:-3] + ".pyc"
             entry = zipfile.ZipInfo(name, info.date_time)
             entry.compress_type = zipfile.ZIP_DEFLATED
             zout.writestr(entry, data)
@@ -239,12 +272,23 @@ const [core, work, code] = process.argv.slice(2);
 """
 
 
-def compile_archives(core: Path, sources: dict[str, Path]) -> dict[str, Path]:
-    """Each archive of ``sources`` (label -> zip) with its modules compiled; cached by content."""
+def compile_archives(core: Path, sources: dict[str, Path],
+                     strip: Iterable[str] = ()) -> dict[str, Path]:
+    """Each archive of ``sources`` (label -> zip) with its modules compiled; cached by content.
+
+    The modules of the archives named in ``strip`` lose the docstrings of
+    modules and functions (``_NoDocstrings``): only the archives whose code
+    reads none (the standard library runs without any under ``python -OO``).
+    """
+    strip = set(strip)
     out = CACHE / "compiled"
     out.mkdir(exist_ok=True)
-    targets = {label: out / f"{sha256_of(src)[:16]}-{src.stem}.zip"
-               for label, src in sources.items()}
+
+    def key(label: str, src: Path) -> str:
+        how = f"{_COMPILE_PY}\0{label in strip}".encode()
+        return hashlib.sha256(src.read_bytes() + how).hexdigest()[:16]
+
+    targets = {label: out / f"{key(label, src)}-{src.stem}.zip" for label, src in sources.items()}
     for old in out.glob("*.zip"):  # earlier builds of changed archives
         if old not in targets.values():
             old.unlink()
@@ -259,7 +303,8 @@ def compile_archives(core: Path, sources: dict[str, Path]) -> dict[str, Path]:
                 copy = Path(tmp) / f"{index}.zip"
                 shutil.copy2(sources[label], copy)
                 staged.append([copy.relative_to(CACHE).as_posix(),
-                               targets[label].relative_to(CACHE).as_posix(), label])
+                               targets[label].relative_to(CACHE).as_posix(), label,
+                               label in strip])
             (CACHE / "compile-jobs.json").write_text(json.dumps(staged))
             (Path(tmp) / "compile.py").write_text(_COMPILE_PY)
             (Path(tmp) / "compile.js").write_text(_COMPILE_JS)
@@ -333,7 +378,10 @@ def vendor() -> None:
         archives[f"{name} {want['packages'][name]}"] = installed_archive(name, packages)
     archives["loo-tutor"] = folder_archive("loo_tutor", package_sources(), ROOT)
     archives["the live pages' own modules"] = folder_archive("browser", browser_sources(), BROWSER)
-    compiled = compile_archives(core, archives)
+    # ipywidgets fills in class docstrings as it imports (doc_subst): its
+    # packages and the other PyPI ones keep theirs.
+    compiled = compile_archives(core, archives, strip=("the standard library", "loo-tutor",
+                                                       "the live pages' own modules"))
     stdlib = compiled.pop("the standard library")
     write_site(core, bundle(stdlib, list(compiled.values())))
     STAMP.write_text(json.dumps(want, indent=1) + "\n")
@@ -383,7 +431,7 @@ class Prepared:
     snapshot: Path
     """Pyodide's memory with every page's widgets made (gzip)."""
     stdlib: Path
-    """The standard library's zip to serve, cut to what the pages import, with their cells."""
+    """The standard library's zip to serve, cut to what the pages import, with their cells (gzip)."""
     pages: dict[str, Any]
     """Page name -> ``{"state": widget state, "views": [model id shown by each output]}``."""
     failed: dict[str, str]
@@ -412,7 +460,7 @@ def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
             (work / "prepare.js").write_text(_PREPARE_JS, encoding="utf-8")
             run("node", str(work / "prepare.js"), str(OUT), str(work), str(work / SNAPSHOT))
             imported = json.loads((work / "prepared.json").read_text(encoding="utf-8"))["imported"]
-            _serve_zip(OUT / STDLIB, work / STDLIB, imported, pages)
+            _serve_zip(OUT / STDLIB, work / SERVED_STDLIB, imported, pages)
             (work / "pages.json").unlink()
             (work / "prepare.js").unlink()
             shutil.rmtree(folder, ignore_errors=True)
@@ -425,16 +473,128 @@ def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
             shutil.rmtree(old, ignore_errors=True)
     os.utime(folder)
     prepared = json.loads((folder / "prepared.json").read_text(encoding="utf-8"))
-    return Prepared(key, folder / SNAPSHOT, folder / STDLIB, prepared["pages"], prepared["failed"])
+    return Prepared(key, folder / SNAPSHOT, folder / SERVED_STDLIB, prepared["pages"],
+                    prepared["failed"])
 
 
 CELLS_MODULE = "loo_live_cells"
 """The module of the served zip that holds the live pages' cells, for a Python started afresh
 (``loo_live_worker.CELLS_MODULE``)."""
 # Modules that may be imported after the pages' widgets are made (a click,
-# an error shown), besides the packages shipped, which are kept whole.
+# an error shown), besides the modules of the packages shipped, which import_closure finds.
 LATER_IMPORTS = ("traceback", "linecache", "tokenize", "token", "textwrap", "difflib",
                  "pprint", "string", "decimal", "_pydecimal", "statistics", "bisect", "heapq")
+
+
+def shipped_sources() -> dict[str, Path]:
+    """Module name -> its source, for every module of the packages shipped (``PACKAGES``,
+    loo-tutor, the live pages' own modules), as the compiled archives hold them."""
+    found: dict[str, Path] = {}
+
+    def add(path: Path, base: Path) -> None:
+        parts = path.relative_to(base).with_suffix("").parts
+        if "tests" in parts[:-1]:  # left out when compiled
+            return
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    for path in package_sources():
+        if path.suffix == ".py":
+            add(path, ROOT)
+    for path in browser_sources():
+        add(path, BROWSER)
+    for name, packages in PACKAGES.items():
+        dist = metadata.distribution(name)
+        base = Path(str(dist.locate_file("")))
+        for file in dist.files or []:
+            if file.parts[0] in packages and file.suffix == ".py":
+                add(Path(str(dist.locate_file(file))), base)
+    return found
+
+
+def _type_checking(node: ast.AST) -> bool:
+    """Whether ``node`` is ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``), never run."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return ((isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+            or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """The modules the module ``name`` (source ``path``) may import, anywhere in its code.
+
+    Module level or inside a function, absolute or relative; ``from P import N``
+    gives both ``P`` and ``P.N``; ``importlib.import_module`` with a constant
+    name too. The body of ``if TYPE_CHECKING:`` is left out (it never runs).
+    """
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def resolve(module: str | None, level: int) -> str:
+        if not level:
+            return module or ""
+        parts = package.split(".")
+        base = parts[:len(parts) - level + 1]
+        return ".".join([*base, *([module] if module else [])])
+
+    def walk(node: ast.AST) -> None:
+        if _type_checking(node):
+            for child in getattr(node, "orelse", []):
+                walk(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = resolve(node.module, node.level)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+        elif (isinstance(node, ast.Call) and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+              and ((isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                   or (isinstance(node.func, ast.Name) and node.func.id == "import_module"))):
+            given = node.args[0].value
+            level = len(given) - len(given.lstrip("."))
+            found.add(resolve(given[level:] or None, level) if level else given)
+        for child in ast.iter_child_nodes(node):
+            walk(child)
+
+    walk(ast.parse(path.read_bytes(), str(path)))
+    return found
+
+
+def import_closure(start: Iterable[str], sources: dict[str, Path]) -> set[str]:
+    """The modules of ``sources`` that ``start`` may import, directly or not, ``start`` included.
+
+    A module brings its parent packages. ``from P import N``, where ``N`` is
+    no module and ``P`` hands out names from its modules as they are asked
+    for (a module ``__getattr__``), brings every module of ``P``.
+    """
+    lazy = {name for name, path in sources.items() if path.name == "__init__.py"
+            and any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+                    for node in ast.parse(path.read_bytes()).body)}
+    def with_parents(name: str) -> list[str]:
+        parts = name.split(".")
+        return [p for p in (".".join(parts[:n]) for n in range(1, len(parts) + 1)) if p in sources]
+
+    wanted: set[str] = set()
+    todo = [module for name in start for module in with_parents(name)]
+    while todo:
+        name = todo.pop()
+        if name in wanted:
+            continue
+        wanted.add(name)
+        for imported in imports_of(name, sources[name]):
+            todo.extend(with_parents(imported))
+            parent = imported.rpartition(".")[0]
+            if imported not in sources and parent in lazy:
+                todo.extend(m for m in sources if m.rpartition(".")[0] == parent)
+    return wanted
+
+
+def _module_of(member: str) -> str:
+    """The module a zip member ``a/b.pyc`` or ``a/b/__init__.pyc`` holds (``a.b``)."""
+    parts = member.removesuffix(".pyc").split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def _serve_zip(archive: Path, target: Path, imported: list[str],
@@ -444,27 +604,46 @@ def _serve_zip(archive: Path, target: Path, imported: list[str],
     It holds what the pages need and no more: the modules of the standard
     library Python imported while it made the pages' widgets (``imported``:
     the files imported from zips, as ``archive/member``) and those of
-    ``LATER_IMPORTS``; every file of the packages shipped (``PACKAGES``,
-    loo-tutor, the live pages' own modules), which a click may import
-    later; and the module ``CELLS_MODULE``, the cells of ``pages``, which a
-    Python started without the saved memory runs.
+    ``LATER_IMPORTS``; of the packages shipped (``PACKAGES``, loo-tutor, the
+    live pages' own modules), the modules imported and every module they may
+    import later, on a click (``import_closure``), with the data files of
+    their packages; and the module ``CELLS_MODULE``, the cells of ``pages``,
+    which a Python started without the saved memory runs.
+
+    The zip's members are stored, not compressed, and the zip is written
+    gzipped (``target``, a ``.gz``), which the worker unpacks as it arrives:
+    compressed whole, the modules share their names and words and the zip is
+    smaller, and Python reads each module without inflating it.
     """
     prefix = STDLIB_IN_PYODIDE + "/"
     used = {name[len(prefix):] for name in imported if name.startswith(prefix)}
     if not used:
         raise SystemExit(f"in-browser Python: no module was imported from {STDLIB_IN_PYODIDE}")
+    sources = shipped_sources()
+    wanted = import_closure((_module_of(name) for name in used if name.endswith(".pyc")), sources)
     whole = {package for packages in PACKAGES.values() for package in packages}
     whole |= {"loo_tutor", *(p.relative_to(BROWSER).parts[0].removesuffix(".py")
                              for p in browser_sources())}
     later = {f"{name}.pyc" for name in LATER_IMPORTS}
     cells = {page["page"]: page["cells"] for page in pages}
-    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+
+    def shipped(member: str) -> bool:
+        if member.endswith(".pyc"):
+            return _module_of(member) in wanted
+        folder = member.split("/")[:-1]  # a data file: kept with the package that holds it
+        while folder and ".".join(folder) not in sources:
+            folder.pop()
+        return ".".join(folder) in wanted
+
+    stored = io.BytesIO()
+    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(stored, "w", zipfile.ZIP_STORED) as zout:
         for info in zin.infolist():
             top = info.filename.split("/")[0].removesuffix(".pyc")
-            if info.filename in used or info.filename in later or top in whole:
-                zout.writestr(info, zin.read(info))
-        zout.writestr(zipfile.ZipInfo(f"{CELLS_MODULE}.py", ARCHIVE_DATE),
-                      f"PAGES = {cells!r}\n", zipfile.ZIP_DEFLATED)
+            if (info.filename in used or info.filename in later
+                    or (top in whole and shipped(info.filename))):
+                zout.writestr(zipfile.ZipInfo(info.filename, info.date_time), zin.read(info))
+        zout.writestr(zipfile.ZipInfo(f"{CELLS_MODULE}.py", ARCHIVE_DATE), f"PAGES = {cells!r}\n")
+    target.write_bytes(gzip.compress(stored.getvalue(), compresslevel=9, mtime=0))
 
 
 def main(argv: list[str] | None = None) -> int:

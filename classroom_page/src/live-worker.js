@@ -43,6 +43,9 @@ mark('worker started');
 const PYODIDE = new URL('../pyodide/', self.location.href).href;
 const SNAPSHOT = new URL(`../pyodide/snapshot.bin.gz${self.location.search}`, self.location.href).href;
 const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, self.location.href).href;
+// The site sends that zip gzipped, whole (its modules stored uncompressed):
+// the worker unpacks it as it arrives and hands it to Pyodide as STDLIB.
+const STDLIB_GZ = new URL(`../pyodide/python_stdlib.zip.gz${self.location.search}`, self.location.href).href;
 const WASM = `${PYODIDE}pyodide.asm.wasm`;
 const KEPT = 'loo-live-saved-memory'; // the folder of the origin's private file system that keeps it
 const KEPT_FILE = encodeURIComponent(SNAPSHOT); // the memory of this build, kept in KEPT
@@ -124,21 +127,38 @@ function importPyodide() {
 // Pyodide's WebAssembly and standard library, asked for as the worker
 // starts, beside Pyodide's scripts: Pyodide asks for them only once its
 // scripts have loaded and run, and then gets these responses, under way
-// (fetch, wrapped here, hands each out once; every other request goes out
-// as it comes).
+// (fetch, wrapped here, hands each out once, and asks again for either if
+// Pyodide does; every other request goes out as it comes). The standard
+// library comes gzipped (STDLIB_GZ) and is unpacked on its way.
 function askEarly() {
-  const asked = new Map([WASM, STDLIB].map((url) => {
-    const response = fetch(url);
+  const fetchAnew = self.fetch;
+  const fetchers = new Map([
+    [WASM, () => fetchAnew.call(self, WASM)],
+    [STDLIB, () => unpacked(fetchAnew.call(self, STDLIB_GZ))],
+  ]);
+  const asked = new Map([...fetchers].map(([url, fetcher]) => {
+    const response = fetcher();
     response.catch(() => {}); // reported by Pyodide, which takes it
     return [url, response];
   }));
-  const fetchAnew = self.fetch;
   self.fetch = (resource, options) => {
     const url = resource instanceof Request ? resource.url : String(resource);
     const response = asked.get(url);
     asked.delete(url);
-    return response || fetchAnew.call(self, resource, options);
+    if (response) return response;
+    return fetchers.has(url) ? fetchers.get(url)() : fetchAnew.call(self, resource, options);
   };
+}
+
+// The gzipped response ``sent`` (a promise), unpacked as it arrives and
+// read whole at once, so that it comes at the link's pace however late
+// Pyodide asks for it; a response that failed is handed on as it is, for
+// Pyodide to report.
+async function unpacked(sent) {
+  const response = await sent;
+  if (!response.ok || !response.body) return response;
+  const zip = await new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).blob();
+  return new Response(zip, { headers: { 'Content-Type': 'application/zip' } });
 }
 
 const COMPILE_ONLY = 'loo-live: compile only'; // a worker of this name only imports Pyodide's scripts

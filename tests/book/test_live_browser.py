@@ -77,8 +77,10 @@ def test_forced_ace_page_goes_live_and_the_engine_judges_clicks(site: str) -> No
     # The saved widgets are HTML in the page (_ext/loo_snapshot.py): a page
     # that goes live never loads the widget manager that would draw them.
     assert not [u for u in requests if "/html-manager/" in u or "/require.js" in u], requests
+    # The standard library's zip is sent gzipped, once; the worker unpacks it.
     stdlib = "/_static/pyodide/python_stdlib.zip"
-    assert sum(u.split("?")[0].endswith(stdlib) for u in requests) == 1
+    assert sum(u.split("?")[0].endswith(f"{stdlib}.gz") for u in requests) == 1, requests
+    assert not [u for u in requests if u.split("?")[0].endswith(stdlib)], requests
     assert sum(u.endswith("/pyodide.asm.wasm") for u in requests) == 1, requests
     # Python starts from the top of the page, before the page's own script loads.
     worker = next(i for i, u in enumerate(requests) if "/_static/live/worker.js" in u)
@@ -127,7 +129,7 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         # once, without waiting for Pyodide's script, which is held meanwhile.
         with page.expect_request(lambda r: r.url.split("?")[0].endswith("/pyodide.asm.wasm"),
                                  timeout=LIVE_TIMEOUT_MS), \
-                page.expect_request(lambda r: "/_static/pyodide/python_stdlib.zip" in r.url,
+                page.expect_request(lambda r: "/_static/pyodide/python_stdlib.zip.gz" in r.url,
                                     timeout=LIVE_TIMEOUT_MS):
             held[0].continue_()
         released.append(True)

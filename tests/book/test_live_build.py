@@ -11,6 +11,7 @@ run in the build's kernel but not in the in-browser Python is built.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import re
@@ -24,6 +25,7 @@ from sphinx.errors import ExtensionError
 
 import loo_live
 import loo_snapshot
+import vendor_pyodide
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,14 +92,27 @@ def test_the_site_serves_the_saved_memory_and_a_standard_library_cut_to_what_the
         book: Path) -> None:
     with gzip.open(PYODIDE / "snapshot.bin.gz") as saved:
         assert len(saved.read(1 << 20)) == 1 << 20
-    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as served:
+    assert not (PYODIDE / "python_stdlib.zip").exists(), "the zip is served gzipped only"
+    with _served_zip() as served:
         names = set(served.namelist())
         cells = served.read("loo_live_cells.py").decode()
-    # the packages shipped, whole, with the data they read at run time
+        # stored, for the gzip of the whole to compress
+        assert {info.compress_type for info in served.infolist()} == {zipfile.ZIP_STORED}
+        widgets = served.read("loo_tutor/widgets/__init__.pyc")
+    # the packages shipped: what the pages import or may import on a click,
+    # with the data they read at run time
     assert "loo_tutor/widgets/play.pyc" in names
-    assert "loo_tutor/analysis/lab.pyc" in names
+    assert "loo_tutor/widgets/practice.pyc" in names
+    assert "loo_tutor/analysis/solver.pyc" in names
     assert "loo_tutor/records/data/forced-ace.yaml" in names
+    assert "loo_tutor/render/styles/widgets.css" in names
     assert "ipywidgets/widgets/widget.pyc" in names
+    # and not what only the command line and the classroom server import
+    assert "loo_tutor/apps/cli.pyc" not in names
+    assert not [name for name in names if name.startswith("loo_tutor/apps/classroom/")]
+    # loo-tutor's modules and functions have no docstrings in the browser
+    assert b"Each widget's module is imported when the widget is first asked for" not in widgets
+    assert b"__getattr__" in widgets
     # the standard library: what the pages imported, not what they never do
     assert "fractions.pyc" in names
     assert "json/__init__.pyc" in names
@@ -106,6 +121,51 @@ def test_the_site_serves_the_saved_memory_and_a_standard_library_cut_to_what_the
     # the pages' cells, for a Python started without the saved memory
     assert "'notebooks/forced-ace': [" in cells
     assert "PlayTrainer(example(\"forced-ace\"), seat=\"A\", from_trick=1)" in cells
+
+
+def _served_zip() -> zipfile.ZipFile:
+    return zipfile.ZipFile(io.BytesIO(gzip.decompress(
+        (PYODIDE / "python_stdlib.zip.gz").read_bytes())))
+
+
+def test_every_module_a_shipped_module_may_import_is_shipped(book: Path) -> None:
+    # The zip holds, of loo-tutor and the packages shipped, only the modules
+    # the pages' cells imported and those these may import later (a click):
+    # a module of theirs left out of the zip that shipped code imports
+    # anywhere, even in a function that only a click runs, fails here.
+    with _served_zip() as served:
+        shipped = {vendor_pyodide._module_of(name) for name in served.namelist()
+                   if name.endswith(".pyc")}
+    sources = vendor_pyodide.shipped_sources()
+    assert "loo_tutor.widgets" in shipped
+    missing = sorted(f"{name} imports {imported}" for name in shipped & set(sources)
+                     for imported in vendor_pyodide.imports_of(name, sources[name])
+                     if imported in sources and imported not in shipped)
+    assert not missing, missing
+
+
+def test_the_imports_a_module_may_make_are_followed_wherever_they_are(tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "from .a import A\n",
+        "pkg/a.py": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.typed\n"
+                     "A = 1\ndef on_click():\n    from . import later\n"
+                     "    import importlib\n    importlib.import_module('pkg.named')\n"
+                     "    from pkg.lazy import Thing\n"),
+        "pkg/later.py": "from .sub.deep import X\n", "pkg/sub/__init__.py": "",
+        "pkg/sub/deep.py": "X = 1\n", "pkg/named.py": "", "pkg/typed.py": "", "pkg/unused.py": "",
+        "pkg/lazy/__init__.py": "def __getattr__(name):\n    return name\n",
+        "pkg/lazy/one.py": "", "pkg/lazy/two.py": "",
+    }
+    sources = {}
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        parts = name.removesuffix(".py").split("/")
+        sources[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    assert vendor_pyodide.import_closure(["pkg"], sources) == {
+        "pkg", "pkg.a", "pkg.later", "pkg.sub", "pkg.sub.deep", "pkg.named",
+        "pkg.lazy", "pkg.lazy.one", "pkg.lazy.two"}
 
 
 def test_every_live_page_names_the_saved_memory_of_this_build(book: Path) -> None:
