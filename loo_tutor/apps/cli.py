@@ -808,6 +808,11 @@ def _add_classroom_command(commands: Any) -> None:
     room.add_argument("--wait-for-place", type=_minutes, default=5, metavar="MINUTES",
                       help="how long a student waits for a place before the page says the "
                            "class is full, or seconds written like 30s (default 5)")
+    room.add_argument("--free-place-after", type=_minutes, default=20 / 60, metavar="MINUTES",
+                      help="free the place of a student whose page has had no connection to "
+                           "the server this long (a tab closed without a goodbye, a computer "
+                           "gone to sleep), in minutes or seconds written like 30s "
+                           "(default 20s)")
     room.add_argument("--book", default=None, metavar="DIR",
                       help="built book to serve for the rule links "
                            "(default: _build/html beside NOTEBOOKS, when it exists)")
