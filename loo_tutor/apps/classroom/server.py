@@ -294,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
     from .doors import Doors, code_problem, make_class_code
     from .engines import open_store
     from .notebooks import listing_of, read_notebooks
-    from .store import CHECK_S, DEFAULT_CLASS, ClassBookError
+    from .store import DEFAULT_CLASS, ClassBookError
 
     notebooks = Path(args.notebooks or NOTEBOOKS).resolve()
     count = len(list(notebooks.glob("*.ipynb"))) if notebooks.is_dir() else 0
@@ -418,7 +418,7 @@ def run(args: argparse.Namespace) -> int:
     ioloop.IOLoop.current().add_callback(_stop_on_ctrl_c)
     ioloop.IOLoop.current().add_callback(announce)
     ioloop.PeriodicCallback(partial(_look_over, book_of_class, [book_of_class.problem]),
-                            CHECK_S * 1000).start()
+                            args.check_class_every * 60_000).start()
     try:
         with contextlib.suppress(KeyboardInterrupt):
             app.start()
