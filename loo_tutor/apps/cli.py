@@ -761,6 +761,14 @@ def _minutes(text: str) -> float:
     return int(digits) / 60 if seconds else int(digits)
 
 
+def _some_minutes(text: str) -> float:
+    """Minutes, or seconds written with an ``s`` (``90s``); more than 0."""
+    minutes = _minutes(text)
+    if not minutes:
+        raise argparse.ArgumentTypeError(f"{text!r} is no time: give 1 or more")
+    return minutes
+
+
 def _count(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 0 or more")
@@ -818,6 +826,15 @@ def _add_classroom_command(commands: Any) -> None:
     room.add_argument("--wait-for-place", type=_minutes, default=5, metavar="MINUTES",
                       help="how long a student waits for a place before the page says the "
                            "class is full, or seconds written like 30s (default 5)")
+    room.add_argument("--free-place-after", type=_minutes, default=20 / 60, metavar="MINUTES",
+                      help="free the place of a student whose page has had no connection to "
+                           "the server this long (a tab closed without a goodbye, a computer "
+                           "gone to sleep), in minutes or seconds written like 30s "
+                           "(default 20s)")
+    room.add_argument("--check-class-every", type=_some_minutes, default=0.5, metavar="MINUTES",
+                      help="how often the server copies the answers kept into the class's "
+                           "database file (class.sqlite3) and looks the file over, in minutes "
+                           "or seconds written like 30s (default 30s)")
     room.add_argument("--book", default=None, metavar="DIR",
                       help="built book to serve for the rule links "
                            "(default: _build/html beside NOTEBOOKS, when it exists)")

@@ -1,7 +1,8 @@
 """The class's record is one file a teacher can copy, and a class that cannot be kept says so.
 
 * The write-ahead log is copied into ``class.sqlite3`` by the book's check
-  (which the server runs every half minute) and when it closes, so that
+  (which the server runs every half minute, or as often as
+  ``--check-class-every`` says) and when it closes, so that
   file alone holds every answer; ``loo-tutor class backup`` copies it whole.
 * A folder that cannot be written, or a damaged database, is said in one
   plain line at start and on the teacher's page; joins and answers are
@@ -33,8 +34,8 @@ import pytest
 from test_classroom_class import Browser
 
 from loo_tutor.apps.classroom.handlers import UNKEPT, class_html, initials
-from loo_tutor.apps.classroom.store import DATABASE, ClassBook, ClassBookError
-from loo_tutor.apps.cli import main
+from loo_tutor.apps.classroom.store import CHECK_S, DATABASE, ClassBook, ClassBookError
+from loo_tutor.apps.cli import build_parser, main
 from loo_tutor.teaching.exercises import Kind, make
 from loo_tutor.teaching.marking import Mark, judge, key_answer
 from loo_tutor.teaching.score import SOLUTION
@@ -231,10 +232,24 @@ def _wait_until(condition: object, what: str, timeout: float = 120) -> None:
         time.sleep(0.5)
 
 
+CHECK_EVERY_S = 2
+"""The ``--check-class-every`` of the test below, in seconds; the default (30 s) is held by
+the test before it."""
+
+
+def test_the_class_is_checked_every_half_minute_unless_told_otherwise() -> None:
+    assert build_parser().parse_args(["classroom"]).check_class_every * 60 == CHECK_S == 30
+    assert build_parser().parse_args(
+        ["classroom", "--check-class-every", "2s"]).check_class_every * 60 == 2
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["classroom", "--check-class-every", "0s"])
+
+
 def test_the_server_copies_its_log_into_the_file_while_it_runs_and_when_it_stops(
         tmp_path: Path) -> None:
     folder = tmp_path / "class"
-    server = start("--port", str(free_port()), "--pool-size", "0", data=folder)
+    server = start("--port", str(free_port()), "--pool-size", "0",
+                   "--check-class-every", f"{CHECK_EVERY_S}s", data=folder)
     try:
         ann = Browser(server.url, issue_key(folder))
         assert ann.join("Ann", code="")[0] == 200
@@ -244,10 +259,16 @@ def test_the_server_copies_its_log_into_the_file_while_it_runs_and_when_it_stops
         _wait_until(lambda: _alone(folder / DATABASE, tmp_path / "copy") == ["first"],
                     "the answer never reached class.sqlite3 while the server ran")
         assert ann.answer({**right, "id": "second"})[0] == 200
+        answered = time.monotonic()
+        _wait_until(lambda: _alone(folder / DATABASE, tmp_path / "copy 2") == ["first", "second"],
+                    "the second answer never reached class.sqlite3 while the server ran")
+        # copied as often as the option says, well before the default's half minute
+        assert time.monotonic() - answered < CHECK_S / 2
+        assert ann.answer({**right, "id": "third"})[0] == 200
     finally:
         assert stop(server) == 0
     assert sorted(p.name for p in folder.iterdir()) == [DATABASE]
-    assert _alone(folder / DATABASE, tmp_path / "after") == ["first", "second"]
+    assert _alone(folder / DATABASE, tmp_path / "after") == ["first", "second", "third"]
 
 
 def _refuses(base: str, log: list[str], teacher: str, ann: str) -> dict[str, Any]:

@@ -5,8 +5,9 @@ each widget's buttons are pressed one by one, as a reader would: each is
 first brought to the middle of the screen, then pressed. Every verdict,
 refusal, hint or check summary that the press changes (the parts a screen
 reader reads out, an ARIA live region) must then be inside the screen, next
-to what was pressed. At 1280 x 800 the table of a stepper or a trainer fits
-on the screen together with the buttons that move its deal on.
+to what was pressed. (That the table of a stepper or a trainer fits on a
+1280 x 800 screen with the buttons that move its deal on is checked as each
+page is opened in tests/book/test_pages_on_every_screen.py.)
 
 Then the forced-ace page is used with the keyboard alone: the stepper is
 stepped to its last step with Enter, a trainer's deal is played to its end,
@@ -67,25 +68,6 @@ _PRESS_AND_LOOK = """async () => {
 """Press each widget's buttons (eight at most, not the ones that start over), each
 brought to the middle of the screen first; what the presses said, and where."""
 
-_TABLE_AND_BUTTONS = """() => {
-  const found = [];
-  for (const widget of document.querySelectorAll('.loo-widget')) {
-    if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
-    if (!widget.querySelector('.loo-step, .loo-table-box')) continue;  // steppers and trainers
-    const table = [...widget.querySelectorAll('.loo-table')].find(t => t.getClientRects().length);
-    const buttons = [...widget.querySelectorAll('button:not(.loo-card-button)')]
-      .filter(b => b.getClientRects().length);
-    if (!table || !buttons.length) continue;
-    const boxes = [table, ...buttons].map(el => el.getBoundingClientRect());
-    const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
-    if (bottom - top > innerHeight)
-      found.push(`${(widget.innerText || '').trim().slice(0, 40)}: the table and the buttons ` +
-                 `take ${Math.round(bottom - top)} px, more than the ${innerHeight} px screen`);
-  }
-  return found;
-}"""
-
-
 def _open(page: Any, site: str, path: str) -> None:
     page.goto(f"{site}/{path}", wait_until="domcontentloaded")
     page.wait_for_function(LIVE, timeout=LIVE_TIMEOUT_MS)
@@ -117,23 +99,6 @@ def test_what_a_press_says_shows_next_to_it_on_a_phone(site: str, browser: Any) 
     for path in ("notebooks/forced-ace.html", "notebooks/exercises.html",
                  "notebooks/trainers.html", "notebooks/practice.html"):
         assert checked.get(path), (path, checked)
-
-
-def test_a_widgets_table_fits_on_the_screen_with_its_buttons(site: str, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    found: dict[str, list[str]] = {}
-    tables = 0
-    try:
-        for path in widget_pages():
-            _open(page, site, path)
-            tables += page.evaluate("document.querySelectorAll('.loo-widget .loo-table').length")
-            if problems := page.evaluate(_TABLE_AND_BUTTONS):
-                found[path] = problems
-    finally:
-        context.close()
-    assert tables, "no widget drew a table"
-    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
 
 
 _FOCUS_IN = "(name) => !!document.activeElement.closest('.loo-widget')?.innerText.includes(name)"

@@ -22,6 +22,10 @@ again on every screen, in the opposite order:
   serious or critical WCAG 2 A/AA violation, in the page and in any frame,
   theme elements included, once the page is live and again after the presses.
 
+Once live, before the screens, the page is looked at on a 1280 x 800 screen:
+the table of each stepper and trainer fits on it together with the buttons
+that move its deal on.
+
 Each page is a test of its own, in one of two classes (the chapters and the
 notebooks) that pytest's workers share out; the pages of one worker share one
 browser window, so the in-browser Python is fetched once and then comes from
@@ -223,6 +227,33 @@ _SMALL = """([smallestText, smallestTarget]) => {
 """Text under 12 px and controls smaller than 24 x 24 px, in any widget."""
 
 
+_TABLE_AND_BUTTONS = """() => {
+  const found = [];
+  let measured = 0;
+  for (const widget of document.querySelectorAll('.loo-widget')) {
+    if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
+    if (!widget.querySelector('.loo-step, .loo-table-box')) continue;  // steppers and trainers
+    const table = [...widget.querySelectorAll('.loo-table')].find(t => t.getClientRects().length);
+    const buttons = [...widget.querySelectorAll('button:not(.loo-card-button)')]
+      .filter(b => b.getClientRects().length);
+    if (!table || !buttons.length) continue;
+    measured += 1;
+    const boxes = [table, ...buttons].map(el => el.getBoundingClientRect());
+    const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
+    if (bottom - top > innerHeight)
+      found.push(`${(widget.innerText || '').trim().slice(0, 40)}: the table and the buttons ` +
+                 `take ${Math.round(bottom - top)} px, more than the ${innerHeight} px screen`);
+  }
+  return {found, measured};
+}"""
+"""The steppers and trainers whose table does not fit on the screen together with the
+buttons that move its deal on, and how many were measured."""
+TABLE_SCREEN = Screen("1280 x 800", 1280, 800)
+"""The screen a stepper's or a trainer's table and buttons must fit on."""
+TABLE_PAGES = ("notebooks/forced-ace.html", "notebooks/trainers.html")
+"""Pages with steppers or trainers, where the table check must have measured some."""
+
+
 def looks(page: Any, theme: str, when: str) -> list[str]:
     """Everything wrong with the page as it is drawn now."""
     problems = []
@@ -330,8 +361,12 @@ def look_at_page(site: str, page: Any, path: str) -> None:
             timeout=LIVE_TIMEOUT_MS)
     state = page.evaluate("document.documentElement?.dataset.looLive")
     assert state == "ready", f"the page did not go live: looLive is {state!r}"
+    page.set_viewport_size({"width": TABLE_SCREEN.width, "height": TABLE_SCREEN.height})
     page.evaluate(_SETTLE)
-    found = look_on(page, SCREENS, "live")
+    tables = page.evaluate(_TABLE_AND_BUTTONS)
+    found = [f"live, {TABLE_SCREEN.name}: {problem}" for problem in tables["found"]]
+    assert tables["measured"] or path not in TABLE_PAGES, "no stepper's or trainer's table measured"
+    found += look_on(page, SCREENS, "live")
     for frame in page.frames:
         if not frame.is_detached() and frame.url.startswith("http"):
             frame.evaluate(_PRESS)

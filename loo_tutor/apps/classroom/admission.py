@@ -21,10 +21,10 @@ tied to whoever its page's connections come from (:meth:`Admission.opened`):
 a joined student, or a browser holding the page's cookie
 (:data:`PAGE_COOKIE`). One student with two apps open holds one place, and
 gets a second app at once. A kernel holds no place once its page has had
-no connection to it for :data:`LEFT_S` (a tab closed without a goodbye, a
-computer gone to sleep, which the server's pings find out), or when its
-page never connected within :data:`OPENING_S`. Without pools, every kernel
-running is a student's.
+no connection to it for ``--free-place-after`` (:data:`LEFT_S` by default: a
+tab closed without a goodbye, a computer gone to sleep, which the server's
+pings find out), or when its page never connected within :data:`OPENING_S`.
+Without pools, every kernel running is a student's.
 
 A request for an app from a browser that is neither a joined student nor
 holding the page's cookie (such as a bare ``curl``) takes no kernel: it gets
@@ -59,7 +59,7 @@ GONE_S = ASK_S + 20.0
 CHECK_S = 0.5
 """How often a request for a place looks again whether one is free."""
 LEFT_S = 20.0
-"""A kernel whose page has had no connection to it this long holds no place."""
+"""A kernel whose page has had no connection to it this long holds no place, by default."""
 OPENING_S = 60.0
 """A kernel whose page has not connected to it this long after it was taken holds no place."""
 PAGE_COOKIE = "loo-page"
@@ -150,7 +150,8 @@ class Admission:
     """At most ``most`` students at once on the notebooks ``notebooks`` (paths as Voila names them).
 
     ``wait_s`` is how long a student waits for a place before being told the
-    class is full; ``clock`` gives the time in seconds (for the tests).
+    class is full; ``left_s`` how long a kernel whose page has had no connection
+    to it keeps its place; ``clock`` gives the time in seconds (for the tests).
     ``taken`` gives the ids of the kernels pages have taken and how many are
     being taken still (:func:`loo_tutor.apps.classroom.adapter.says_when_ready`).
     """
@@ -158,6 +159,7 @@ class Admission:
     most: int
     notebooks: tuple[str, ...]
     wait_s: float = WAIT_S
+    left_s: float = LEFT_S
     clock: Callable[[], float] = time.monotonic
     taken: Callable[[], tuple[set[str], int]] | None = None
     waiting: dict[str, _Waiting] = field(default_factory=dict)
@@ -189,8 +191,9 @@ class Admission:
         return hmac.new(self.key, made.encode(), hashlib.sha256).hexdigest()[:32]
 
     @classmethod
-    def of(cls, most: int, notebooks: Iterable[str], wait_s: float = WAIT_S) -> Admission:
-        return cls(most, tuple(notebooks), wait_s)
+    def of(cls, most: int, notebooks: Iterable[str], wait_s: float = WAIT_S,
+           left_s: float = LEFT_S) -> Admission:
+        return cls(most, tuple(notebooks), wait_s, left_s)
 
     def opened(self, kernel_id: str, who: str | None) -> None:
         """A page of ``who`` (a student, a browser; ``None`` when unknown) connected to ``kernel_id``."""
@@ -225,7 +228,7 @@ class Admission:
         for kernel_id in ids:
             kernel = self.kernels.setdefault(kernel_id, _Kernel(now))
             if not kernel.connections and (
-                    now - kernel.left > LEFT_S if kernel.left is not None
+                    now - kernel.left > self.left_s if kernel.left is not None
                     else now - kernel.seen > OPENING_S):
                 continue
             if kernel.who:

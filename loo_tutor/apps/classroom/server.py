@@ -92,7 +92,7 @@ and the reader sees the widgets. For a class the server
   full after ``--wait-for-place`` (:mod:`.admission`); a place is a
   student's, whatever apps they open, a request without the page's cookie
   (a bare ``curl``) gets no kernel, and a tab closed without a goodbye
-  frees its place within a minute;
+  frees its place within a minute (``--free-place-after``, 20 s by default);
 * sends each websocket message at once, and says nothing above a debug
   line when a message finds its page closed (a student closing a tab).
 
@@ -303,7 +303,7 @@ def run(args: argparse.Namespace) -> int:
     from .doors import Doors, code_problem, make_class_code
     from .engines import open_store
     from .notebooks import listing_of, read_notebooks
-    from .store import CHECK_S, DEFAULT_CLASS, ClassBookError
+    from .store import DEFAULT_CLASS, ClassBookError
 
     service = None
     teachers = None
@@ -410,7 +410,8 @@ def run(args: argparse.Namespace) -> int:
         most = admission.default_most(cores, available, args.pool_size * len(served))
         why = (f"for {cores} core{'s' if cores != 1 else ''} and "
                f"{available / 1024 ** 3:.1f} GB of memory free; --max-students changes it")
-    places = admission.Admission.of(most, served, args.wait_for_place * 60)
+    places = admission.Admission.of(most, served, args.wait_for_place * 60,
+                                    args.free_place_after * 60)
     places.student = partial(identity.student_named, book_of_class)
     with contextlib.suppress(ClassBookError):  # page cookies then last this run only
         places.key = book_of_class.setting("page_cookie_key", secrets.token_urlsafe(32)).encode()
@@ -463,7 +464,7 @@ def run(args: argparse.Namespace) -> int:
     ioloop.IOLoop.current().add_callback(_stop_on_ctrl_c)
     ioloop.IOLoop.current().add_callback(announce)
     ioloop.PeriodicCallback(partial(_look_over, book_of_class, [book_of_class.problem]),
-                            CHECK_S * 1000).start()
+                            args.check_class_every * 60_000).start()
     try:
         with contextlib.suppress(KeyboardInterrupt):
             app.start()

@@ -82,7 +82,8 @@ LONGEST_NAME = 40
 STUCK_AFTER = 2
 """A student is stuck on a kind when this many of their last checks of it were all wrong."""
 CHECK_S = 30
-"""How often the server copies the write-ahead log into the database file and looks it over."""
+"""How often the server copies the write-ahead log into the database file and looks it over,
+by default (``--check-class-every``)."""
 SHOWN = SOLUTION
 """The verdict kept for an exercise whose solution the student was shown, and for every check
 of it after that: never counted right (the score model's "solution shown")."""
