@@ -2,7 +2,7 @@
 
 Reads ``deploy/costs.toml`` (the costs measured by ``benchmarks/school_costs.py``
 and the school planned for) and prints each figure of ``deploy/kubernetes/``
-and ``deploy/postgresql/`` with its working. ``tests/deploy/test_sizes.py``
+and ``deploy/postgresql/`` with its working. ``tests/apps/test_deploy_sizes.py``
 holds the files to these figures (:func:`settings`), so a new measurement is
 written once, in ``costs.toml``, and the test names every line of the files it
 changes. ``--check`` does the same from the command line: it prints each
