@@ -167,6 +167,18 @@ def page_cookie(base: str) -> str:
     raise RuntimeError("the classroom server gave no page cookie")
 
 
+def wait_for_lines(server: Server, line: str, count: int = 1) -> None:
+    """Wait until the server has logged ``count`` lines holding ``line``.
+
+    What the server logs reaches ``server.log`` through a pipe and a thread of
+    this process, after the reply to the request that made it may have come.
+    """
+    deadline = time.monotonic() + 120
+    while sum(line in said for said in list(server.log)) < count:
+        assert time.monotonic() < deadline, "".join(server.log[-30:])
+        time.sleep(0.2)
+
+
 _TEACHER = re.compile(r"Teacher's page \(keep this address to yourself\): (http://\S+)")
 
 

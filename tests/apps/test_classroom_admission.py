@@ -27,13 +27,13 @@ from browser_support import in_browser, new_page
 from classroom_protocol import PAGE, TRAINER, Student
 from classroom_server import (
     NOTEBOOKS,
-    Server,
     free_port,
     in_a_loop_of_its_own,
     kernels,
     page_cookie,
     start,
     stop,
+    wait_for_lines,
 )
 
 STARTED = "Kernel started: "
@@ -67,14 +67,6 @@ async def wait_on(base: str, place: str) -> int:
         assert code == 200, answer
         if json.loads(answer)["go"]:
             return asks
-
-
-def wait_for_lines(server: Server, line: str, count: int) -> None:
-    """Wait until the server has logged ``count`` lines holding ``line``."""
-    deadline = time.monotonic() + 120
-    while sum(line in said for said in list(server.log)) < count:
-        assert time.monotonic() < deadline, "".join(server.log[-30:])
-        time.sleep(0.2)
 
 
 def test_the_third_student_waits_gets_in_when_one_leaves_and_the_fourth_is_told_full() -> None:

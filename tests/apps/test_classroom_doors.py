@@ -40,7 +40,17 @@ from loo_tutor.teaching.marking import Mark, key_answer
 from loo_tutor.widgets import PayoutChecker
 
 from browser_support import in_browser, serve_directory
-from classroom_server import Server, free_port, issue_key, issued, serving, start, stop, teacher_url
+from classroom_server import (
+    Server,
+    free_port,
+    issue_key,
+    issued,
+    serving,
+    start,
+    stop,
+    teacher_url,
+    wait_for_lines,
+)
 
 CODE = "owl-lamp-42"
 EXERCISE = make(Kind.LEGAL_CARDS, 2024)
@@ -274,7 +284,7 @@ def test_only_exercises_the_class_issued_are_judged(server: Server) -> None:
     assert ivy.answer(issued(never, b"another key"))[0] == 400
     assert ivy.answer({**issued(_right("i2"), key), "seed": 2025})[0] == 400
     assert _rows(server, "Ivy") == []
-    assert any("no page of this class issued it" in line for line in server.log)
+    wait_for_lines(server, "no page of this class issued it", 3)
     # A variant belongs to the first student who sends a check of it.
     ivy.key = key
     assert ivy.answer(issued(_right("i3"), key, variant="ivys"))[0] == 200
@@ -419,6 +429,7 @@ def test_the_teachers_token_is_never_written_to_the_log(server: Server) -> None:
     guess = "wrong" + token[5:]
     assert Browser(server.url).get(f"loo/teacher?token={guess}")[0] == 403
     assert Browser(server.url).get(f"loo/teacher/class.csv?token={guess}")[0] == 403
+    wait_for_lines(server, "403 GET /loo/teacher/class.csv")  # the two refusals logged
     log = "".join(server.log)
     assert guess not in log
     assert log.count(token) == 1  # the address printed for the teacher at start
