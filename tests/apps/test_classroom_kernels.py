@@ -64,3 +64,13 @@ def test_a_classroom_kernel_is_forked_from_the_warm_parent_with_the_widgets_read
     assert said == (f"True ['{kernels.KERNEL_MODULE}', '--warm'] {os.getpid()} "
                      "['jupyter.widget', 'jupyter.widget.control']")
     assert not psutil.pid_exists(pid) and not manager.is_alive()
+
+
+def test_the_warm_parent_ends_with_the_server_and_leaves_no_folder_behind() -> None:
+    parent = kernels.WarmParent()
+    folder = os.path.dirname(parent.path)
+    assert os.path.exists(parent.path)
+    assert parent.process.stdin is not None
+    parent.process.stdin.close()  # as when the server that started it ends, however it ends
+    assert parent.process.wait(timeout=120) == 0
+    assert not os.path.exists(folder)

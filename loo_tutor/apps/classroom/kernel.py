@@ -22,6 +22,7 @@ the memory of what was imported with the warm parent until it writes to it
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
@@ -105,6 +106,7 @@ def warm(listening: socket.socket) -> None:
         while True:
             for key, _ in waiting.select():
                 if key.fileobj is not listening:
+                    _remove_socket(listening)
                     return
                 asked, _ = listening.accept()
                 try:
@@ -125,6 +127,14 @@ def warm(listening: socket.socket) -> None:
                         line.flush()
                 except BrokenPipeError:  # the server stopped (Ctrl-C) before reading the answer
                     continue
+
+
+def _remove_socket(listening: socket.socket) -> None:
+    """Remove the file of ``listening`` and the folder the server made for it alone."""
+    path = listening.getsockname()
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+        os.rmdir(os.path.dirname(path))
 
 
 if __name__ == "__main__":

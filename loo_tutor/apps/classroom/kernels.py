@@ -123,9 +123,10 @@ class _Forked:
 class WarmParent:
     """The process the classroom's kernels are forked from (:func:`.kernel.warm`).
 
-    Started with a listening Unix socket of its own; requests wait on the
-    socket while it imports. It ends when this process does (its standard
-    input, a pipe from here, then closes), and its kernels then end too.
+    Started with a listening Unix socket of its own, in a folder made for it;
+    requests wait on the socket while it imports. It ends when this process
+    does (its standard input, a pipe from here, then closes), removing the
+    socket and its folder, and its kernels then end too.
     """
 
     def __init__(self) -> None:
