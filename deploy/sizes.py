@@ -228,8 +228,14 @@ def main() -> int:
     args = parser.parse_args()
     try:
         sizes = work_out(read_costs(args.costs))
-    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+    except OSError as exc:
+        print(f"cannot read the costs in {args.costs}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except tomllib.TOMLDecodeError as exc:
         print(f"cannot read the costs in {args.costs}: {exc}", file=sys.stderr)
+        return 2
+    except KeyError as exc:
+        print(f"cannot read the costs in {args.costs}: {exc} is missing", file=sys.stderr)
         return 2
     if args.check:
         wrong = differences(sizes)

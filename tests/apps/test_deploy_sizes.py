@@ -16,6 +16,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "sizes.py"
 
@@ -93,13 +95,22 @@ def test_the_script_prints_its_working_and_checks_the_files() -> None:
     assert checked.returncode == 0, checked.stdout
 
 
-def test_costs_that_cannot_be_read_are_said_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("text", "said"), [
+    ("[measured]\nkernel_unique_mb = \n", "Invalid value"),
+    ("[measured]\nkernel_unique_mb = 25\n", "'school' is missing"),
+    (None, "No such file or directory"),
+])
+def test_costs_that_cannot_be_read_are_said_in_one_line(tmp_path: Path, text: str | None,
+                                                        said: str) -> None:
     broken = tmp_path / "costs.toml"
-    broken.write_text("[measured]\nkernel_unique_mb = \n", encoding="utf-8")
+    if text is not None:
+        broken.write_text(text, encoding="utf-8")
     done = subprocess.run([sys.executable, str(SCRIPT), "--costs", str(broken)],
                           capture_output=True, text=True, check=False)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 and str(broken) in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "Errno" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cannot read the costs in {broken}: ")
+    assert said in done.stderr
 
 
 def test_the_administrators_page_shows_the_figures_the_costs_give() -> None:
