@@ -55,6 +55,10 @@ class Server:
         return int(found.group(1)) if found else 0
 
 
+CLASS_FOLDERS = tempfile.TemporaryDirectory(prefix="loo-classes-")
+"""Where each server started without a data folder of its own keeps its class; removed with
+everything in it when the test process ends, so a run leaves no class behind in /tmp."""
+
 FREE_PORTS = range(20000, 32768)
 """Where :func:`free_port` looks: below Linux's range for the local ports of outgoing
 connections (32768 and up), which the many connections of a run beside this one take
@@ -108,8 +112,8 @@ def _start(args: tuple[str, ...], notebooks: Path, data: Path | str | None) -> S
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     address = isinstance(data, str)
-    folder = Path(tempfile.mkdtemp(prefix="loo-class-")) if address or data is None \
-        else Path(data)
+    folder = Path(tempfile.mkdtemp(prefix="loo-class-", dir=CLASS_FOLDERS.name)) \
+        if address or data is None else Path(data)
     process = subprocess.Popen([sys.executable, "-m", "loo_tutor", "classroom", str(notebooks),
                                 "--data", str(data if address else folder), *args],
                                cwd=folder if address else ROOT,
