@@ -35,12 +35,12 @@ TEST_FOLDERS = ("engine", "records", "analysis", "teaching", "render", "widgets"
 
 
 # The tests that drive Chromium, serve the built book or start a classroom
-# server are marked ``serial``: a whole ``./dev test`` runs every other test
-# on both cores (pytest-xdist) first, then these on two workers, the tests
-# of a module (or of a test class) in one worker (each server on a free
-# port, each class in a folder of its own), then the ones marked ``alone``
-# (ALONE) by themselves. A new test of the book or the classroom is serial
-# unless its file is named in BOOK_READERS.
+# server are marked ``serial``, so that ``pytest -m "not serial"`` runs the
+# quick ones. A whole ``./dev test`` runs every test on three workers
+# (pytest-xdist), the tests of a module (or of a test class) in one worker
+# (each server on a free port, each class in a folder of its own), then the
+# ones marked ``alone`` (ALONE) by themselves. A new test of the book or the
+# classroom is serial unless its file is named in BOOK_READERS.
 SERIAL = ("book/", "apps/test_classroom")
 BOOK_READERS = {"test_book_chapters.py", "test_book_code.py", "test_book_links.py",
                 "test_book_tables.py", "test_book_trainers.py", "test_book_worksheet.py",
