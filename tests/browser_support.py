@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from book_built import BOOK_STAMP, book_build_needed
+
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 """Where ./dev builds the site."""
@@ -155,52 +157,8 @@ def in_browser(work: Callable[[Any], None]) -> None:
 
 # -- the built book ---------------------------------------------------------------------
 
-BOOK_STAMP = ROOT / "_build" / ".book-built"
-"""Made by each book build of ``./dev`` that passed, dated when the build began."""
-PAGE_SOURCES = ("book", "notebooks")
-"""Sources an incremental build brings up to date: Sphinx reads again the pages that changed."""
-OTHER_SOURCES = ("_config.yml", "_toc.yml", "_ext", "_templates", "loo_tutor", "classroom_page",
-                 "scripts/vendor_pyodide.py", "requirements.txt")
-"""Sources every page may depend on (the engine draws the deals and makes the widgets): a
-change in one calls for a full build."""
-NOT_SOURCES = {"__pycache__", "node_modules", ".ipynb_checkpoints"}
 BOOK_BUILT_FOR_THIS_RUN = "LOO_TUTOR_BOOK_BUILT"
 """Set by a whole ``./dev test`` run, which builds the book first: the tests take it as built."""
-
-
-def _files(path: Path) -> Iterator[Path]:
-    if path.is_file():
-        yield path
-    elif path.is_dir():
-        for folder, folders, files in os.walk(path):
-            folders[:] = [name for name in folders if name not in NOT_SOURCES]
-            yield from (Path(folder) / name for name in files)
-
-
-def _changed_since(built: float, sources: tuple[str, ...]) -> list[str]:
-    return sorted(str(file.relative_to(ROOT)) for name in sources for file in _files(ROOT / name)
-                  if file.stat().st_mtime > built)
-
-
-def book_build_needed() -> tuple[str, str] | None:
-    """Whether ``_build/html`` is missing or older than its sources: the mode and the reason.
-
-    The mode is ``incremental`` when only pages changed since the last build
-    that passed, ``full`` otherwise; ``None`` when the build is up to date.
-    """
-    if not (HTML / "index.html").exists():
-        return "full", f"{HTML.relative_to(ROOT)} is missing"
-    if not BOOK_STAMP.exists():
-        return "full", "the last book build failed or predates the build stamp"
-    built = BOOK_STAMP.stat().st_mtime
-    changed = _changed_since(built, OTHER_SOURCES)
-    mode = "full"
-    if not changed:
-        changed, mode = _changed_since(built, PAGE_SOURCES), "incremental"
-    if not changed:
-        return None
-    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-    return mode, f"{', '.join(changed[:3])}{more} changed since the last build"
 
 
 def build_book() -> None:

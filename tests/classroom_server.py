@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,7 +79,7 @@ def free_port() -> int:
 
 
 def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | str | None = None,
-          same_port: bool = False) -> Server:
+          same_port: bool = False, clock_step: float | None = None) -> Server:
     """Start the classroom (``args`` after the notebooks folder); returns once it is listening.
 
     The class is kept in ``data``, or in a new temporary folder; ``data`` may
@@ -88,6 +88,9 @@ def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | str | None = Non
     program took the ``--port`` given between :func:`free_port` and the start
     (a run beside this one), it starts again on another free port, unless
     ``same_port`` (a server started again where its pages look for it).
+    With ``clock_step``, the clock by which the server culls idle kernels
+    moves on that many seconds at each :func:`move_clock_on`
+    (tests/clocked_classroom.py).
 
     Raises:
         RuntimeError: it stopped, or printed no address in time; the message
@@ -95,26 +98,29 @@ def start(*args: str, notebooks: Path = NOTEBOOKS, data: Path | str | None = Non
     """
     for _ in range(3):
         try:
-            return _start(args, notebooks, data)
+            return _start(args, notebooks, data, clock_step)
         except PortTaken:
             if same_port or "--port" not in args:
                 raise
             at = args.index("--port") + 1
             args = (*args[:at], str(free_port()), *args[at + 1:])
-    return _start(args, notebooks, data)
+    return _start(args, notebooks, data, clock_step)
 
 
 class PortTaken(RuntimeError):
     """The classroom could not listen on its port: something else listens there."""
 
 
-def _start(args: tuple[str, ...], notebooks: Path, data: Path | str | None) -> Server:
+def _start(args: tuple[str, ...], notebooks: Path, data: Path | str | None,
+           clock_step: float | None = None) -> Server:
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     address = isinstance(data, str)
     folder = Path(tempfile.mkdtemp(prefix="loo-class-", dir=CLASS_FOLDERS.name)) \
         if address or data is None else Path(data)
-    process = subprocess.Popen([sys.executable, "-m", "loo_tutor", "classroom", str(notebooks),
+    command = [sys.executable, "-m", "loo_tutor"] if clock_step is None else [
+        sys.executable, str(Path(__file__).with_name("clocked_classroom.py")), str(clock_step)]
+    process = subprocess.Popen([*command, "classroom", str(notebooks),
                                 "--data", str(data if address else folder), *args],
                                cwd=folder if address else ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -156,6 +162,11 @@ def serving(*args: str, data: Path | str | None = None) -> Iterator[Server]:
         yield running
     finally:
         stop(running)
+
+
+def move_clock_on(server: Server) -> None:
+    """Move on the clock of a server started with ``clock_step`` (see :func:`start`)."""
+    server.process.send_signal(signal.SIGUSR1)
 
 
 def page_cookie(base: str) -> str:
@@ -589,10 +600,12 @@ async def run_class(base: str, server: Server, sessions: int, rounds: int, stagg
 
 
 def class_at_work(server: Server, sessions: int, rounds: int, cull_wait: float,
-                  executable: str, flags: list[str], stagger: float = 0.0) -> Load:
+                  executable: str, flags: list[str], stagger: float = 0.0,
+                  after_class: Callable[[], None] | None = None) -> Load:
     """Run a class against ``server`` and then wait for its idle kernels to be culled.
 
-    The students arrive ``stagger`` seconds apart; all stay until the last is done.
+    The students arrive ``stagger`` seconds apart; all stay until the last is
+    done. ``after_class`` is called once they have gone, before the wait.
     """
     import asyncio
 
@@ -616,6 +629,8 @@ def class_at_work(server: Server, sessions: int, rounds: int, cull_wait: float,
         worker.join()
     if failure:
         raise failure[0]
+    if after_class is not None:
+        after_class()
     left_at = time.monotonic()
     try:
         wait_for_kernels(server, load.ready_kernels, cull_wait, at_most=True)

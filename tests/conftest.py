@@ -38,9 +38,9 @@ TEST_FOLDERS = ("engine", "records", "analysis", "teaching", "render", "widgets"
 # server are marked ``serial``, so that ``pytest -m "not serial"`` runs the
 # quick ones. A whole ``./dev test`` runs every test on three workers
 # (pytest-xdist), the tests of a module (or of a test class) in one worker
-# (each server on a free port, each class in a folder of its own), then the
-# ones marked ``alone`` (ALONE) by themselves. A new test of the book or the
-# classroom is serial unless its file is named in BOOK_READERS.
+# (each server on a free port, each class in a folder of its own). A new
+# test of the book or the classroom is serial unless its file is named in
+# BOOK_READERS.
 SERIAL = ("book/", "apps/test_classroom")
 BOOK_READERS = {"test_book_chapters.py", "test_book_code.py", "test_book_links.py",
                 "test_book_tables.py", "test_book_trainers.py", "test_book_worksheet.py",
@@ -48,10 +48,6 @@ BOOK_READERS = {"test_book_chapters.py", "test_book_code.py", "test_book_links.p
                 "test_live_worker.py", "test_snapshot.py", "test_variant_book.py"}
 """The book's tests that only read its sources or the built book (which a whole run builds
 first), or build a small book of their own in a temporary folder: no browser, no server."""
-ALONE = {"test_classroom_load.py", "test_docs_commands.py"}
-"""Serial test files that run with nothing beside them: the class at work, whose idle kernels
-are culled after a short time a busy machine could outlast, and the docs' commands, which
-build the book again in the checkout (``./dev site``) while the other tests serve it."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -61,8 +57,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(parts[0])
             if "/".join(parts).startswith(SERIAL) and parts[-1] not in BOOK_READERS:
                 item.add_marker("serial")
-                if parts[-1] in ALONE:
-                    item.add_marker("alone")
 
 
 OWN_EXAMPLES = HERE / "data" / "examples"

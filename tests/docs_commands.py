@@ -1,7 +1,7 @@
 """The docs' commands and examples, collected and run as a reader would run them.
 
 The helpers of tests/book/test_docs_commands.py (what needs the built book, a
-server or the whole checkout: run alone, with the browser and server tests) and
+server or the whole checkout: with the browser and server tests) and
 tests/book/test_docs_sentences.py (the commands the docs name in sentences, asked
 for their help, and the collection itself: on both cores with the other tests).
 
@@ -22,7 +22,10 @@ its own, its code blocks in order:
 The terminal is a copy of the checkout's files (the ``.venv`` and the built
 book beside them are the checkout's own), since the docs have the reader
 work in the top folder of the checkout; ``./dev`` lines run in the checkout
-itself, as ``./dev`` works on the folder it sits in. The ``loo-tutor``
+itself, as ``./dev`` works on the folder it sits in. Other tests serve the
+built book meanwhile, so ``./dev site`` must find it up to date (the tests
+build it first) and serve it without writing a file of it again, which is
+checked each time it runs. The ``loo-tutor``
 lines and files run a second time in an empty folder, as the command works
 from any folder once on the PATH. ``~`` is a temporary folder.
 
@@ -53,6 +56,7 @@ from pathlib import Path
 
 from loo_tutor.apps.classroom.doors import normal_base
 
+from book_built import HTML, book_build_needed
 from classroom_server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -272,10 +276,28 @@ def run_classroom(terminal: Terminal, command: str) -> str:
     return output
 
 
+def built_files(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """Every file and folder under ``folder``: its inode, time of change and size."""
+    found = {}
+    for path in [folder, *folder.rglob("*")]:
+        status = path.lstat()
+        found[str(path.relative_to(folder))] = (status.st_ino, status.st_mtime_ns, status.st_size)
+    return found
+
+
 def run_dev_site(terminal: Terminal, command: str) -> str:
+    """``./dev site``, which must serve the built book as it is: other tests serve it too."""
+    needed = book_build_needed()
+    assert needed is None, f"the built book should be up to date before {command!r}: {needed}"
+    before = built_files(HTML)
     port = free_port()
-    return serve_until_it_answers(terminal, command, ROOT, f"http://127.0.0.1:{port}/",
-                                  env={"PORT": str(port)})
+    output = serve_until_it_answers(terminal, command, ROOT, f"http://127.0.0.1:{port}/",
+                                    env={"PORT": str(port)})
+    after = built_files(HTML)
+    written = sorted(name for name in before.keys() | after.keys()
+                     if before.get(name) != after.get(name))
+    assert not written, f"{command!r} wrote into the built book it found up to date: {written}"
+    return output
 
 
 def _lab(command: str) -> str:
