@@ -88,6 +88,8 @@ class Student:
     xsrf: str = ""
     cookies: dict[str, str] = field(default_factory=dict)
     """The browser's cookies (a joined student's ``loo-student`` among them)."""
+    _config: dict[str, Any] = field(default_factory=dict)
+    """The page's ``jupyter-config-data``."""
 
     def _cookie_header(self) -> dict[str, str]:
         return ({"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
@@ -109,7 +111,13 @@ class Student:
         return str(reply.body.decode())
 
     async def open(self, timeout: float) -> str:
-        """Fetch the page, connect to its kernel and load every widget; returns the page's HTML.
+        """Fetch the page, connect to its kernel and load every widget; returns the page's HTML."""
+        html = await self.take(timeout)
+        await self.connect(timeout)
+        return html
+
+    async def take(self, timeout: float) -> str:
+        """Fetch the page, which takes a kernel for it, without connecting; returns the page's HTML.
 
         As a browser does, the page is asked for again once the server has given the
         page's cookie (the first time, it sends no kernel).
@@ -121,8 +129,15 @@ class Student:
             found = _CONFIG.search(html)
         if not found:
             raise PageError("the page holds no kernel")
-        config = json.loads(found.group(1))
-        self.kernel_id = config["kernelId"]
+        self._config = json.loads(found.group(1))
+        self.kernel_id = self._config["kernelId"]
+        return html
+
+    async def connect(self, timeout: float) -> None:
+        """Connect to the kernel of the page :meth:`take` fetched, and load every widget."""
+        if not self._config:
+            raise PageError("no page was taken to connect to")
+        config = self._config
         where = urlsplit(self.base)
         query = urlencode({"session_id": self.session})
         url = (f"ws://{where.netloc}{config['baseUrl']}api/kernels/{self.kernel_id}/channels?"
@@ -140,7 +155,6 @@ class Student:
         self._send("comm_close", {"comm_id": control, "data": {}})
         for model_id, model in states["content"]["data"]["states"].items():
             self.models[model_id] = dict(model["state"])
-        return html
 
     async def leave(self) -> None:
         """Close the page as a browser does: the server is asked to stop its kernel."""

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import psutil
 
+from loo_tutor.apps.classroom.adapter import READY
 from loo_tutor.apps.classroom.admission import PAGE_COOKIE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,6 +168,49 @@ def serving(*args: str, data: Path | str | None = None) -> Iterator[Server]:
 def move_clock_on(server: Server) -> None:
     """Move on the clock of a server started with ``clock_step`` (see :func:`start`)."""
     server.process.send_signal(signal.SIGUSR1)
+
+
+TAKEN = re.compile(r"Using pre-heated kernel: ([0-9a-f-]{36}) for")
+"""Voila's line when a page takes a kernel kept ready (the kernel's id)."""
+RAN = re.compile(re.escape(READY).replace("%s", r"(\S+?)") + "$")
+"""The classroom's line when a kernel kept ready has run its notebook (notebook, kernel)."""
+CULLED = re.compile(r"Culling '(\w+)' kernel \S+ \(([0-9a-f-]{36})\) with (\d+) connections "
+                    r"due to (\d+) seconds of inactivity")
+"""Jupyter Server's line when it culls a kernel (state, kernel, connections, idle seconds)."""
+_ROUND = re.compile(r"clocked classroom: cull round (\d+) (begins|ends)$")
+
+
+def logged_ids(server: Server, pattern: re.Pattern[str], group: int) -> set[str]:
+    """The ``group`` of each line of the server's log that ``pattern`` finds."""
+    return {found.group(group) for line in list(server.log)
+            if (found := pattern.search(line.rstrip()))}
+
+
+def kept_ready(server: Server) -> set[str]:
+    """The kernels the server keeps ready: those that have run their notebook, and no page took.
+
+    A page that finds no kernel ready has one started for it, which is not logged as either.
+    """
+    return logged_ids(server, RAN, 2) - logged_ids(server, TAKEN, 1)
+
+
+def a_cull_round_after(server: Server, line: str, timeout: float = 120) -> None:
+    """Wait until a server started with ``clock_step`` has logged ``line`` and then a whole
+    cull round, begun after it (tests/clocked_classroom.py)."""
+    deadline = time.monotonic() + timeout
+    begun: str | None = None
+    while True:
+        log = list(server.log)
+        after = [i for i, said in enumerate(log) if line in said]
+        for said in log[after[-1] + 1:] if after else []:
+            found = _ROUND.search(said.rstrip())
+            if found and begun is None and found.group(2) == "begins":
+                begun = found.group(1)
+            elif found and found.group(1) == begun:
+                return
+        begun = None
+        assert time.monotonic() < deadline, "".join(server.log[-30:])
+        time.sleep(0.2)
 
 
 def page_cookie(base: str) -> str:

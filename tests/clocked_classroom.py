@@ -8,7 +8,10 @@ things of Jupyter Server's kernel manager, which culls the idle kernels:
 * its clock (``utcnow`` of its module: by it the manager notes each
   kernel's last activity and measures how long the kernel has been idle)
   moves on ``SECONDS`` each time the process gets SIGUSR1;
-* it looks for idle kernels every second, whatever the cull time.
+* it looks for idle kernels every second, whatever the cull time, and
+  prints when each of these cull rounds begins and when it ends
+  (:data:`ROUND`), so that a test can wait for a whole round run after
+  something the server logged.
 
 A test can so give the class a cull time that no page's load comes near,
 however busy the machine, and still see the idle kernels culled as soon as
@@ -19,6 +22,7 @@ each kernel it culls with how long that kernel was idle by its clock.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -34,6 +38,8 @@ from loo_tutor.apps.cli import main
 
 MOVED = "clocked classroom: the kernel manager's clock moved on {} s\n"
 """What the server prints each time its clock moves on."""
+ROUND = "clocked classroom: cull round {} {}\n"
+"""What the server prints as each cull round begins and ends (its number, then the word)."""
 
 
 def clocked(step: float) -> None:
@@ -54,6 +60,19 @@ def clocked(step: float) -> None:
                          "the time from jupyter_server._tz.utcnow")
     vars(kernelmanager)["utcnow"] = utcnow
     signal.signal(signal.SIGUSR1, move_on)
+    cull = vars(kernelmanager.MappingKernelManager).get("cull_kernels")
+    if cull is None or "cull_kernels" in vars(kernelmanager.AsyncMappingKernelManager):
+        raise SystemExit("clocked classroom: jupyter_server's kernel manager no longer culls "
+                         "in MappingKernelManager.cull_kernels")
+    rounds = itertools.count(1)
+
+    async def cull_and_say(self: kernelmanager.MappingKernelManager) -> None:
+        number = next(rounds)
+        os.write(1, ROUND.format(number, "begins").encode())
+        await cull(self)
+        os.write(1, ROUND.format(number, "ends").encode())
+
+    kernelmanager.MappingKernelManager.cull_kernels = cull_and_say  # type: ignore[method-assign]
     config = server.voila_config
 
     def every_second(*args: Any, **kwargs: Any) -> dict[str, dict[str, Any]]:

@@ -9,14 +9,19 @@ Voila is pinned to 0.5 in requirements.txt and in the install hint; JupyterHub t
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import voila
+from jupyter_server import _tz
 from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.services.kernels import kernelmanager
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
 from tornado import web, websocket
@@ -30,7 +35,8 @@ PACKAGE = Path(adapter.__file__).parent
 PRIVATE = ("_pools", "fill_if_needed", "stop_generator", "voila_jinja2_env", "no_cache_paths",
            "_reason", "_jupyter_current_user", "get_content_size", "get_websocket_protocol",
            ".ping_timeout", "init_handlers", "RequestHandler.check_xsrf_cookie",
-           "_finished", "HubOAuth", "token_for_code")
+           "_finished", "HubOAuth", "token_for_code", "get_rendered_notebook", "last_activity",
+           "kernelmanager")
 """The names of the reaches, which no module of the classroom but the adapter may write."""
 
 
@@ -54,6 +60,57 @@ def test_5_the_kept_ready_kernels_are_where_the_ready_line_reads_them() -> None:
     assert "self._pools[notebook_name].pop(0)" in taking
     assert "renderer.stop_generator = True" in taking
     assert "self.fill_if_needed(" in taking  # the refill goes through the wrapped method
+
+
+def test_15_voila_hands_out_kept_ready_kernels_and_the_culler_reads_its_clock_where_we_do() -> None:
+    manager = voila_kernel_manager.voila_kernel_manager_factory(AsyncMappingKernelManager, True, 1)
+    taking = manager.get_rendered_notebook
+    assert inspect.iscoroutinefunction(taking)
+    assert list(inspect.signature(taking).parameters)[:2] == ["self", "notebook_name"]
+    assert "return render_task, renderer.rendered_cache, kernel_id" in inspect.getsource(taking)
+    # Voila's culler passes over the kernels kept ready, and no other.
+    passing = inspect.getsource(manager.cull_kernel_if_idle)
+    assert 'f.result().get("kernel_id") == kernel_id' in passing
+    assert "super().cull_kernel_if_idle(kernel_id)" in passing
+    # Jupyter Server's culler measures idleness from last_activity by its module's clock.
+    culling = inspect.getsource(AsyncMappingKernelManager.cull_kernel_if_idle)
+    assert "dt_now = utcnow()" in culling and "dt_now - kernel.last_activity" in culling
+    assert "kernel.last_activity = utcnow()" in inspect.getsource(
+        AsyncMappingKernelManager.start_watching_activity)
+    assert vars(kernelmanager)["utcnow"] is _tz.utcnow
+    assert callable(AsyncMappingKernelManager.get_kernel)
+    assert callable(AsyncMappingKernelManager.__contains__)
+
+
+def test_15_a_kernel_taken_from_a_pool_is_idle_from_its_taking_and_others_are_left() -> None:
+    class Kernel:
+        last_activity = _tz.utcnow() - timedelta(days=1)
+
+    class Pools:
+        def __init__(self) -> None:
+            self._pools: dict[str, list[object]] = {}
+            self.kernel = Kernel()
+
+        async def get_rendered_notebook(self, notebook_name: str) -> tuple[None, list[str], str]:
+            return None, [], "taken" if notebook_name == "a.ipynb" else "gone"
+
+        def __contains__(self, kernel_id: str) -> bool:
+            return kernel_id == "taken"
+
+        def get_kernel(self, kernel_id: str) -> Kernel:
+            assert kernel_id == "taken"
+            return self.kernel
+
+    pools = Pools()
+    adapter.idle_from_taking(pools)
+    assert asyncio.run(pools.get_rendered_notebook("b.ipynb")) == (None, [], "gone")
+    assert pools.kernel.last_activity < _tz.utcnow() - timedelta(hours=23)
+    before = _tz.utcnow()
+    assert asyncio.run(pools.get_rendered_notebook(notebook_name="a.ipynb")) == (None, [], "taken")
+    assert before <= pools.kernel.last_activity <= _tz.utcnow()
+    without = SimpleNamespace(get_rendered_notebook=None)
+    adapter.idle_from_taking(without)  # no pools: Voila without preheated kernels
+    assert without.get_rendered_notebook is None
 
 
 def test_1_4_6_7_the_routes_the_server_wraps_are_voila_s() -> None:

@@ -18,17 +18,15 @@ benchmark's.
 
 from __future__ import annotations
 
-import re
 import time
-
-from loo_tutor.apps.classroom.adapter import READY
 
 from browser_support import CHROMIUM, FLAGS, require_chromium
 from classroom_server import (
+    CULLED,
     NOTEBOOKS,
-    Server,
     class_at_work,
     free_port,
+    kept_ready,
     kernel_ids,
     move_clock_on,
     start,
@@ -41,22 +39,6 @@ CULL_MINUTES = 20
 """The cull time: the server's default, which no page's load comes near."""
 WAIT = 600.0
 """How long the test waits for what the server must do before it fails: no figure."""
-TAKEN = re.compile(r"Using pre-heated kernel: ([0-9a-f-]{36}) for")
-RAN = re.compile(re.escape(READY).replace("%s", r"(\S+?)") + "$")
-CULLED = re.compile(r"Culling '(\w+)' kernel \S+ \(([0-9a-f-]{36})\) with (\d+) connections "
-                    r"due to (\d+) seconds of inactivity")
-
-
-def _ids(pattern: re.Pattern[str], log: list[str], group: int) -> set[str]:
-    return {found.group(group) for line in list(log) if (found := pattern.search(line.rstrip()))}
-
-
-def kept_ready(server: Server) -> set[str]:
-    """The kernels the server keeps ready: those that have run their notebook, and no page took.
-
-    A page that finds no kernel ready has one started for it, which is not logged as either.
-    """
-    return _ids(RAN, server.log, 2) - _ids(TAKEN, server.log, 1)
 
 
 def test_a_class_plays_at_once_and_idle_kernels_are_culled() -> None:

@@ -65,6 +65,15 @@ What stays outside it, each with the reason:
     the code for a token (``token_for_code``), and the user for a token
     (``user_for_token``); the token is kept in the classroom's own signed
     cookie.
+15. Voila's kept-ready kernel manager's ``get_rendered_notebook`` (:func:`idle_from_taking`),
+    which hands a page a kernel from a pool, returning ``(task, cells, kernel_id)``:
+    wrapped on the instance. The kernel's ``last_activity``, by which Jupyter
+    Server's culler measures idleness, is then set to the time by the kernel
+    manager's own clock (``utcnow`` of its module, which its culler reads).
+    Voila's culler passes over the kernels kept ready, but a kernel taken from
+    the pool still has the ``last_activity`` of when it ran its notebook: one
+    kept ready past the cull time would be culled at the next cull round,
+    before its page could connect.
 
 Nothing else in the classroom names a private part of these packages.
 Voila is pinned to 0.5 in requirements.txt and in the install hint; JupyterHub to 6.1.1
@@ -78,9 +87,11 @@ import gzip
 import http.client
 import os
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime
 from functools import partial
 from typing import Any
 
+from jupyter_server.services.kernels import kernelmanager
 from tornado import web, websocket
 from voila.app import Voila
 from voila.handler import VoilaHandler
@@ -377,6 +388,36 @@ def says_when_ready(kernels: Any) -> Callable[[], tuple[set[str], int]] | None:
         return running - ready, starting
 
     return taken
+
+
+def _culler_now() -> datetime:
+    """Now, by the clock of Jupyter Server's kernel manager: its module's ``utcnow``, which
+    its culler reads (15)."""
+    now: datetime = vars(kernelmanager)["utcnow"]()
+    return now
+
+
+def idle_from_taking(kernels: Any) -> None:
+    """Have a kernel that a page takes from Voila's pools count as idle from then on (15).
+
+    A kernel kept ready waits in its pool, where no cull round stops it, for as
+    long as no page comes: its ``last_activity`` is of when it ran its notebook.
+    Taken by a page, it is the page's from that moment, and the page has the
+    whole cull time to connect to it (connected, it is not culled). Does
+    nothing without preheated kernels.
+    """
+    take = getattr(kernels, "get_rendered_notebook", None)
+    if take is None or not isinstance(getattr(kernels, "_pools", None), dict):
+        return
+
+    async def take_from_now(*args: Any, **kwargs: Any) -> Any:
+        taken = await take(*args, **kwargs)
+        kernel_id = taken[2]
+        if kernel_id in kernels:
+            kernels.get_kernel(kernel_id).last_activity = _culler_now()
+        return taken
+
+    kernels.get_rendered_notebook = take_from_now
 
 
 def reason(handler: web.RequestHandler) -> str:

@@ -55,6 +55,7 @@ class ClassroomVoila(adapter.AdaptedVoila):
         sign_notebooks(self.contents_manager.notary, self.served_notebooks)
         places: Admission = self.class_admission
         places.taken = adapter.says_when_ready(self.kernel_manager)
+        adapter.idle_from_taking(self.kernel_manager)
         adapter.template_globals(self)["loo_listing"] = self.notebook_listing
         base = str(self.base_url)
         book, code, doors = self.class_store, self.class_code, self.class_doors
