@@ -106,6 +106,12 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         released: list[bool] = []
         page.context.route("**/_static/pyodide/pyodide.asm.js*", lambda route: route.continue_()
                            if released else script.append(route))
+        # And the zip served apart, until the page is live: a start that
+        # needed a module of it would wait for it, and the page never go live.
+        later: list[Any] = []
+        live: list[bool] = []
+        page.context.route(f"**{LATER}*", lambda route: route.continue_()
+                           if live else later.append(route))
         page.goto(f"{site}/{LIVE_PAGE}", wait_until="domcontentloaded")
         status = page.locator(".loo-live-status")
         expect(status).to_contain_text("Starting Python in your browser")
@@ -138,6 +144,9 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
 
         wait_live(page, "You are A.", "7♥")
         assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "fresh"
+        live.append(True)
+        for route in later:
+            route.continue_()
         article = page.locator("article")
         assert ")=" not in article.inner_text()  # no MyST target written out
         assert "import" not in article.inner_text(), "no Python source is shown"
@@ -165,6 +174,11 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         # the browser keeps its compiled code for the next visit.
         script = [url for url in requests if url.split("?")[0].endswith("/pyodide/pyodide.asm.js")]
         assert len(script) == 2, script
+        # The rest of Python's modules came once, after the page was live.
+        assert sum(url.split("?")[0].endswith(LATER) for url in requests) == 1, requests
+
+
+LATER = "/_static/pyodide/python_later.zip.gz"
 
 
 SNAPSHOT = "/_static/pyodide/snapshot.bin.gz"
