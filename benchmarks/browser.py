@@ -39,7 +39,9 @@ Playwright and prints:
   ``--mbit`` 20 Mbit/s down and ``--rtt`` 40 ms round trip (DevTools
   applies it to the page's Web Worker too), each opening timed to the
   first widget drawn (a saved copy, before Python) and to live; and the
-  bytes a cold opening is sent until it is live, listed by file. The warm
+  bytes a cold opening is sent until it is live (the replies to the
+  requests made by then: not the rest of Python's modules, which the page
+  asks for once live), listed by file. The warm
   openings come after two visits that each stay until the page has
   nothing more to fetch: a reader's first visit, then their second, which
   fetches the saved memory for the visits after it; the bytes each of those
@@ -262,7 +264,9 @@ def on_the_wire(html: Path, runs: int, mbit: float, rtt: float,
                     throttle(context, page, mbit, rtt)
                 sent.take()
                 ms = open_until_live(page, url)
-                replies = sent.take()
+                # What the page fetches once live (the rest of Python's modules) is not counted.
+                replies = sent.take(asked_by=page.evaluate(
+                    "performance.timeOrigin + Number(document.documentElement.dataset.looLiveMs)"))
                 first = _first_widget(page)
                 found = {"live": ms, "first widget": first, "replies": replies}
                 if stay:
