@@ -345,6 +345,7 @@ def _finish(app: Sphinx, error: Exception | None) -> None:
     if _prepared is not None:  # beside Pyodide, in place of the whole standard library
         shutil.copy2(_prepared.snapshot, out / PYODIDE / vendor_pyodide.SNAPSHOT)
         shutil.copy2(_prepared.stdlib, out / PYODIDE / vendor_pyodide.SERVED_STDLIB)
+        shutil.copy2(_prepared.later, out / PYODIDE / vendor_pyodide.SERVED_LATER)
         (out / PYODIDE / vendor_pyodide.STDLIB).unlink(missing_ok=True)
     for docname in app.env.found_docs:
         page = out / f"{docname}.html"

@@ -7,8 +7,8 @@ Playwright and prints:
 * in-browser (Pyodide): milliseconds from opening the forced-ace page to its
   widgets live (every saved widget replaced in place by the live one), with
   a fresh browser profile (cold) and with the profile of an earlier visit
-  (warm cache, the browser restarted in between), and where the warm
-  openings spend their time (the page's worker requested, Pyodide
+  (warm cache, the browser restarted in between), and where the cold and
+  the warm openings spend their time (the page's worker requested, Pyodide
   requested, the page's widgets drawn while Python starts, Python ready
   with the page's widgets, the page live, and between them the stages of
   Python's start that the page's worker marks on the page's timeline);
@@ -39,7 +39,9 @@ Playwright and prints:
   ``--mbit`` 20 Mbit/s down and ``--rtt`` 40 ms round trip (DevTools
   applies it to the page's Web Worker too), each opening timed to the
   first widget drawn (a saved copy, before Python) and to live; and the
-  bytes a cold opening is sent until it is live, listed by file. The warm
+  bytes a cold opening is sent until it is live (the replies to the
+  requests made by then: not the rest of Python's modules, which the page
+  asks for once live), listed by file. The warm
   openings come after two visits that each stay until the page has
   nothing more to fetch: a reader's first visit, then their second, which
   fetches the saved memory for the visits after it; the bytes each of those
@@ -262,7 +264,9 @@ def on_the_wire(html: Path, runs: int, mbit: float, rtt: float,
                     throttle(context, page, mbit, rtt)
                 sent.take()
                 ms = open_until_live(page, url)
-                replies = sent.take()
+                # What the page fetches once live (the rest of Python's modules) is not counted.
+                replies = sent.take(asked_by=page.evaluate(
+                    "performance.timeOrigin + Number(document.documentElement.dataset.looLiveMs)"))
                 first = _first_widget(page)
                 found = {"live": ms, "first widget": first, "replies": replies}
                 if stay:
@@ -297,16 +301,21 @@ def in_browser(html: Path, runs: int, clicks: int, browser_ui: bool = False) -> 
     cold: list[float] = []
     warm: list[float] = []
     phases: list[dict[str, float]] = []
+    cold_phases: list[dict[str, float]] = []
     click_times: list[float] = []
     with serve_directory(html, CACHE_SECONDS) as site, sync_playwright() as playwright:
         url = f"{site}/{PAGE}"
         for _ in range(runs):
             with tempfile.TemporaryDirectory(prefix="loo-bench-") as profile:
                 context = launch_browser(playwright, profile, flags)
+                cold_requests: list[tuple[float, str]] = []
+                context.on("request",
+                           lambda r, noted=cold_requests: noted.append((time.time() * 1000, r.url)))
                 try:
                     page = context.new_page()
                     ms = open_until_live(page, url)
                     cold.append(ms)
+                    cold_phases.append(opening_phases(page, cold_requests))
                     if not click_times:
                         click_times = page.evaluate(CLICKS_JS, clicks)
                 finally:
@@ -332,7 +341,8 @@ def in_browser(html: Path, runs: int, clicks: int, browser_ui: bool = False) -> 
                     phases.append(opening_phases(page, requests))
                 finally:
                     context.close()
-    return {"cold": cold, "warm": warm, "click": click_times, "warm_phases": phases}
+    return {"cold": cold, "warm": warm, "click": click_times, "warm_phases": phases,
+            "cold_phases": cold_phases}
 
 
 def _free_port() -> int:
@@ -571,11 +581,13 @@ def main(argv: list[str] | None = None) -> int:
         value = statistics.median(browser["click"]) if browser["click"] else None
         print(f"click -> verdict, in-browser  {_median(browser['click'])}"
               f"{mark(value, TARGETS['click'])}")
-        if browser["warm_phases"]:
-            print("  warm opening, median ms from navigation start:")
-            medians = {label: statistics.median(p[label] for p in browser["warm_phases"]
-                                                if label in p)
-                       for phases in browser["warm_phases"] for label in phases}
+        for kind in ("cold", "warm"):
+            openings = browser.get(f"{kind}_phases")
+            if not openings:
+                continue
+            print(f"  {kind} opening, median ms from navigation start:")
+            medians = {label: statistics.median(p[label] for p in openings if label in p)
+                       for phases in openings for label in phases}
             for label, value in sorted(medians.items(), key=lambda item: item[1]):
                 print(f"    {label:34}{value:7.0f}")
     wire = figures.get("wire")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import mimetypes
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,16 +32,23 @@ class Sent:
     """The replies of one visit: (path, bytes of the body as sent, compressed or not), in order."""
 
     replies: list[tuple[str, int, bool]] = field(default_factory=list)
+    asked: list[float] = field(default_factory=list)
+    """When each reply's request came (ms since the epoch)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, path: str, size: int, compressed: bool) -> None:
+    def add(self, path: str, size: int, compressed: bool, asked: float = 0.0) -> None:
         with self._lock:
             self.replies.append((path, size, compressed))
+            self.asked.append(asked)
 
-    def take(self) -> list[tuple[str, int, bool]]:
-        """The replies counted since the last call."""
+    def take(self, asked_by: float | None = None) -> list[tuple[str, int, bool]]:
+        """The replies counted since the last call; with ``asked_by`` (ms since the epoch), only
+        those asked for by then, the others kept for the next call."""
         with self._lock:
-            replies, self.replies = self.replies, []
+            keep = [asked_by is not None and at > asked_by for at in self.asked]
+            replies = [r for r, later in zip(self.replies, keep, strict=True) if not later]
+            self.replies = [r for r, later in zip(self.replies, keep, strict=True) if later]
+            self.asked = [at for at, later in zip(self.asked, keep, strict=True) if later]
             return replies
 
 
@@ -84,6 +92,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._reply(with_body=False)
 
     def _reply(self, with_body: bool) -> None:
+        asked = time.time() * 1000
         name = unquote(urlsplit(self.path).path)
         path = (self.server.folder / name.lstrip("/")).resolve()
         if path.is_dir():
@@ -107,7 +116,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not with_body:
             return
         self.wfile.write(data)
-        self.server.sent.add(name, len(data), compress)
+        self.server.sent.add(name, len(data), compress, asked)
 
 
 @contextmanager

@@ -81,7 +81,12 @@ PREPARED = CACHE / "pages"
 SNAPSHOT = "snapshot.bin.gz"
 STDLIB = "python_stdlib.zip"
 SERVED_STDLIB = "python_stdlib.zip.gz"
-"""The standard library's zip as the site serves it (``_serve_zip``)."""
+"""The standard library's zip as the site serves it (``_serve_zip``): what a page's start imports."""
+SERVED_LATER = "python_later.zip.gz"
+"""The rest of what the pages may import (on a click), served apart and fetched once a page is
+live (``_serve_zip``, ``loo_live_worker.later``)."""
+LATER_MODULE = "loo_live_later"
+"""The module of the first zip that names the modules of ``SERVED_LATER`` (``MODULES``)."""
 STDLIB_IN_PYODIDE = "/lib/python313.zip"
 """Where Pyodide's Python has the standard library's zip (Python 3.13)."""
 KEEP_PREPARED = 3
@@ -431,7 +436,10 @@ class Prepared:
     snapshot: Path
     """Pyodide's memory with every page's widgets made (gzip)."""
     stdlib: Path
-    """The standard library's zip to serve, cut to what the pages import, with their cells (gzip)."""
+    """The standard library's zip to serve, cut to what the pages' starts import, with their cells
+    (gzip)."""
+    later: Path
+    """The rest of what the pages may import, served apart, fetched once a page is live (gzip)."""
     pages: dict[str, Any]
     """Page name -> ``{"state": widget state, "views": [model id shown by each output]}``."""
     failed: dict[str, str]
@@ -459,8 +467,9 @@ def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
             (work / "pages.json").write_text(given, encoding="utf-8")
             (work / "prepare.js").write_text(_PREPARE_JS, encoding="utf-8")
             run("node", str(work / "prepare.js"), str(OUT), str(work), str(work / SNAPSHOT))
-            imported = json.loads((work / "prepared.json").read_text(encoding="utf-8"))["imported"]
-            _serve_zip(OUT / STDLIB, work / SERVED_STDLIB, imported, pages)
+            made = json.loads((work / "prepared.json").read_text(encoding="utf-8"))
+            _serve_zip(OUT / STDLIB, work / SERVED_STDLIB, work / SERVED_LATER, made["imported"],
+                       pages, made["tried"])
             (work / "pages.json").unlink()
             (work / "prepare.js").unlink()
             shutil.rmtree(folder, ignore_errors=True)
@@ -473,8 +482,8 @@ def prepare_pages(pages: list[dict[str, Any]]) -> Prepared:
             shutil.rmtree(old, ignore_errors=True)
     os.utime(folder)
     prepared = json.loads((folder / "prepared.json").read_text(encoding="utf-8"))
-    return Prepared(key, folder / SNAPSHOT, folder / SERVED_STDLIB, prepared["pages"],
-                    prepared["failed"])
+    return Prepared(key, folder / SNAPSHOT, folder / SERVED_STDLIB, folder / SERVED_LATER,
+                    prepared["pages"], prepared["failed"])
 
 
 CELLS_MODULE = "loo_live_cells"
@@ -597,18 +606,27 @@ def _module_of(member: str) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _serve_zip(archive: Path, target: Path, imported: list[str],
-               pages: list[dict[str, Any]]) -> None:
-    """Write to ``target`` the zip the browser's Python imports from, made from the zip ``archive``.
+def _serve_zip(archive: Path, target: Path, later: Path, imported: list[str],
+               pages: list[dict[str, Any]], tried: Iterable[str] = ()) -> None:
+    """Write to ``target`` and ``later`` the zips the browser's Python imports from, made from ``archive``.
 
-    It holds what the pages need and no more: the modules of the standard
-    library Python imported while it made the pages' widgets (``imported``:
-    the files imported from zips, as ``archive/member``) and those of
-    ``LATER_IMPORTS``; of the packages shipped (``PACKAGES``, loo-tutor, the
-    live pages' own modules), the modules imported and every module they may
-    import later, on a click (``import_closure``), with the data files of
-    their packages; and the module ``CELLS_MODULE``, the cells of ``pages``,
-    which a Python started without the saved memory runs.
+    Together they hold what the pages need and no more: the modules of the
+    standard library Python imported while it made the pages' widgets
+    (``imported``: the files imported from zips, as ``archive/member``) and
+    those of ``LATER_IMPORTS``; of the packages shipped (``PACKAGES``,
+    loo-tutor, the live pages' own modules), the modules imported and every
+    module they may import later, on a click (``import_closure``), with the
+    data files of their packages; and the module ``CELLS_MODULE``, the cells
+    of ``pages``, which a Python started without the saved memory runs.
+
+    ``target`` holds what a page's start needs: the modules imported while
+    every page's widgets were made, and those looked for then but not
+    imported (``tried``: PyYAML tries its C extension's module, which fails
+    in the browser, where a start would otherwise fetch ``later`` to find
+    it), the data files of the packages they are in, ``CELLS_MODULE``, and
+    ``LATER_MODULE``, which names the modules of ``later``: all the rest,
+    which the worker fetches once the page is live (and Python fetches at
+    once if it imports one of them before that).
 
     The zip's members are stored, not compressed, and the zip is written
     gzipped (``target``, a ``.gz``), which the worker unpacks as it arrives:
@@ -624,7 +642,7 @@ def _serve_zip(archive: Path, target: Path, imported: list[str],
     whole = {package for packages in PACKAGES.values() for package in packages}
     whole |= {"loo_tutor", *(p.relative_to(BROWSER).parts[0].removesuffix(".py")
                              for p in browser_sources())}
-    later = {f"{name}.pyc" for name in LATER_IMPORTS}
+    later_files = {f"{name}.pyc" for name in LATER_IMPORTS}
     cells = {page["page"]: page["cells"] for page in pages}
 
     def shipped(member: str) -> bool:
@@ -635,15 +653,35 @@ def _serve_zip(archive: Path, target: Path, imported: list[str],
             folder.pop()
         return ".".join(folder) in wanted
 
-    stored = io.BytesIO()
-    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(stored, "w", zipfile.ZIP_STORED) as zout:
+    started = {_module_of(name) for name in used if name.endswith(".pyc")}
+    looked_for = set(tried)
+
+    def at_start(member: str) -> bool:
+        if member.endswith(".pyc"):
+            return member in used or _module_of(member) in looked_for
+        folder = member.split("/")[:-1]  # a data file: with the package that holds it
+        while folder and ".".join(folder) not in sources:
+            folder.pop()
+        return ".".join(folder) in started
+
+    first, rest = io.BytesIO(), io.BytesIO()
+    modules: list[str] = []
+    with (zipfile.ZipFile(archive) as zin, zipfile.ZipFile(first, "w", zipfile.ZIP_STORED) as zfirst,
+          zipfile.ZipFile(rest, "w", zipfile.ZIP_STORED) as zrest):
         for info in zin.infolist():
             top = info.filename.split("/")[0].removesuffix(".pyc")
-            if (info.filename in used or info.filename in later
+            if (info.filename in used or info.filename in later_files
                     or (top in whole and shipped(info.filename))):
-                zout.writestr(zipfile.ZipInfo(info.filename, info.date_time), zin.read(info))
-        zout.writestr(zipfile.ZipInfo(f"{CELLS_MODULE}.py", ARCHIVE_DATE), f"PAGES = {cells!r}\n")
-    target.write_bytes(gzip.compress(stored.getvalue(), compresslevel=9, mtime=0))
+                start = at_start(info.filename)
+                if not start and info.filename.endswith(".pyc"):
+                    modules.append(_module_of(info.filename))
+                (zfirst if start else zrest).writestr(zipfile.ZipInfo(info.filename, info.date_time),
+                                                      zin.read(info))
+        zfirst.writestr(zipfile.ZipInfo(f"{CELLS_MODULE}.py", ARCHIVE_DATE), f"PAGES = {cells!r}\n")
+        zfirst.writestr(zipfile.ZipInfo(f"{LATER_MODULE}.py", ARCHIVE_DATE),
+                        f"MODULES = frozenset({sorted(modules)!r})\n")
+    target.write_bytes(gzip.compress(first.getvalue(), compresslevel=9, mtime=0))
+    later.write_bytes(gzip.compress(rest.getvalue(), compresslevel=9, mtime=0))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,11 +32,13 @@ import hashlib
 import importlib
 import json
 import logging
+import os
 import random
 import sys
 import traceback
 import uuid
 import zipimport
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
@@ -147,28 +149,47 @@ def prepare(pages_json: str, answer: TextIO) -> None:
     "failed": {name: reason}, "imported": [...]}``: each page's widget
     state, in the format of the widget state a notebook saves, and the
     widgets its cells show, in order; the pages whose cells raised an
-    exception here (the cell and the exception), left out of ``pages``; and
+    exception here (the cell and the exception), left out of ``pages``;
     the files of the standard library's zip that Python has imported, which
-    the reader's browser needs no more (the memory holds them).
+    the reader's browser needs no more (the memory holds them); and
+    (``"tried"``) every module Python looked for while the cells ran,
+    found or not: a browser's start looks for them too (PyYAML tries its C
+    extension's module, for one), so the zip a start is given has them.
 
     The state is written one widget at a time, so that the memory saved
     afterwards holds as little as can be of what was made only to write it.
     """
     made: dict[str, tuple[list[ipywidgets.Widget], list[str]]] = {}
     failed: dict[str, str] = {}
-    with _unconnected():
-        for page in json.loads(pages_json):
-            try:
-                made[page["page"]] = _run_page(page["page"], page["cells"])
-            except CellFailed as exc:  # the page stays a saved copy; the build says why
-                failed[page["page"]] = str(exc)
+    tried = _Tried()
+    sys.meta_path.insert(0, tried)
+    try:
+        with _unconnected():
+            for page in json.loads(pages_json):
+                try:
+                    made[page["page"]] = _run_page(page["page"], page["cells"])
+                except CellFailed as exc:  # the page stays a saved copy; the build says why
+                    failed[page["page"]] = str(exc)
+    finally:
+        sys.meta_path.remove(tried)
     answer.write('{"pages": {')
     for number, (name, (widgets, views)) in enumerate(made.items()):
         answer.write(f'{", " if number else ""}{json.dumps(name)}: {{"state": ')
         _write_state(answer, widgets)
         answer.write(f', "views": {json.dumps(views)}}}')
     answer.write(f'}}, "failed": {json.dumps(failed)}, '
-                 f'"imported": {json.dumps(_imported_from_zips())}}}')
+                 f'"imported": {json.dumps(_imported_from_zips())}, '
+                 f'"tried": {json.dumps(sorted(tried.names))}}}')
+
+
+class _Tried:
+    """A finder that finds nothing and notes the name of every module looked for."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        self.names.add(name)
 
 
 @contextmanager
@@ -201,9 +222,7 @@ def start(page: str) -> None:
     Raises:
         CellFailed: a cell raised, or the build made no widgets for ``page``.
     """
-    for finder in list(sys.path_importer_cache.values()):
-        if isinstance(finder, zipimport.zipimporter):
-            finder.invalidate_caches()
+    _read_zips_again()
     if page in namespaces:
         return
     cells = getattr(importlib.import_module(CELLS_MODULE), "PAGES", {})
@@ -211,6 +230,20 @@ def start(page: str) -> None:
         raise CellFailed(f"the book has no live cells for the page {page}")
     with _unconnected():
         _run_page(page, cells[page])
+
+
+_zips_read = False
+"""Whether the directories of the zips Python imports from were read again in this Python."""
+
+
+def _read_zips_again() -> None:
+    """Forget the directories of the zips read before, once (the build's, in the saved memory)."""
+    global _zips_read
+    if not _zips_read:
+        for finder in list(sys.path_importer_cache.values()):
+            if isinstance(finder, zipimport.zipimporter):
+                finder.invalidate_caches()
+        _zips_read = True
 
 
 class CellFailed(Exception):
@@ -263,6 +296,90 @@ def _imported_from_zips() -> list[str]:
     return sorted(origin for module in list(sys.modules.values())
                   if ".zip/" in (origin := getattr(getattr(module, "__spec__", None),
                                                    "origin", None) or ""))
+
+
+LATER_MODULE = "loo_live_later"
+"""The module, in the zip the browser's Python starts with, that names the modules of the zip
+served apart (``MODULES``); the build writes it (``scripts/vendor_pyodide.py``)."""
+LATER_PATH = "/lib/python_later.zip"
+"""Where the browser's Python keeps the zip served apart, once it has come."""
+
+
+class LaterFinder:
+    """Finds the modules of the zip served apart, which the worker fetches once the page is live.
+
+    A page's start imports only what the zip Python starts with holds; the
+    rest of what the pages may import (on a click) comes in a second zip
+    (``add_later``). A module of it imported before that zip came is fetched
+    at once, with the whole zip (``fetch``); its name is noted in ``early``.
+    The modules of that zip may belong to packages of the first one, so
+    each is found in it by its own name, not on its package's path.
+    """
+
+    def __init__(self, modules: frozenset[str], fetch: Callable[[], bytes]) -> None:
+        self.modules = modules
+        self.fetch = fetch
+        self.early: list[str] = []
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name not in self.modules:
+            return None
+        if not os.path.exists(LATER_PATH):
+            self.early.append(name)
+            add_later(self.fetch())
+        return zipimport.zipimporter("/".join([LATER_PATH, *name.split(".")[:-1]])).find_spec(name)
+
+
+_later: LaterFinder | None = None
+
+
+def expect_later(url: str, fetch: Callable[[str], bytes] | None = None) -> None:
+    """Find the modules of the zip served apart at ``url`` (gzipped) from now on (``LaterFinder``).
+
+    ``fetch(url)`` gets its bytes; in the browser, a synchronous request,
+    which a worker may make. Nothing is done if the zip Python started with
+    names no such modules.
+    """
+    global _later
+    _read_zips_again()
+    try:
+        modules: frozenset[str] = getattr(importlib.import_module(LATER_MODULE), "MODULES",
+                                          frozenset())
+    except ImportError:
+        return
+    if _later is not None:
+        sys.meta_path.remove(_later)
+    _later = LaterFinder(frozenset(modules), lambda: (fetch or _fetch_now)(url))
+    sys.meta_path.insert(0, _later)
+
+
+def add_later(data: Any) -> None:
+    """Keep the zip served apart (gzipped ``data``: bytes, or a JavaScript array) unless it is kept."""
+    if os.path.exists(LATER_PATH):
+        return
+    raw = data if isinstance(data, bytes | bytearray | memoryview) else data.to_bytes()
+    part = LATER_PATH + ".part"
+    with open(part, "wb") as kept:
+        kept.write(zlib.decompress(raw, 31))
+    os.replace(part, LATER_PATH)
+
+
+def imported_early() -> str:
+    """The modules of the zip served apart imported before it came (fetched at once), in words."""
+    return ", ".join(_later.early) if _later is not None else ""
+
+
+def _fetch_now(url: str) -> bytes:
+    """The bytes at ``url``, fetched synchronously (a worker may), gzipped as they are served."""
+    from js import XMLHttpRequest  # type: ignore[import-not-found]  # Pyodide's, the worker's globals
+
+    request = XMLHttpRequest.new()
+    request.open("GET", url, False)
+    request.responseType = "arraybuffer"
+    request.send(None)
+    if request.status != 200:
+        raise ImportError(f"{url}: {request.status} {request.statusText}")
+    return bytes(request.response.to_py())
 
 
 def connect(post: Post) -> None:

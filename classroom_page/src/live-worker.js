@@ -25,7 +25,8 @@
 // Python holds the widgets and takes the page's messages (saved: whether it
 // started from the saved memory); Jupyter iopub
 // messages (comm messages, status, errors); {settled: true} once the worker
-// has nothing more to fetch; {failed: reason} if Python cannot start;
+// has nothing more to fetch (the rest of Python's modules, python_later.zip.gz,
+// fetched once the page is live); {failed: reason} if Python cannot start;
 // {mark: name, at: ms since the epoch} as each stage of the start ends, for
 // the page's performance timeline. From
 // the page: {live: true} once the page is live (only then is the saved
@@ -46,6 +47,10 @@ const STDLIB = new URL(`../pyodide/python_stdlib.zip${self.location.search}`, se
 // The site sends that zip gzipped, whole (its modules stored uncompressed):
 // the worker unpacks it as it arrives and hands it to Pyodide as STDLIB.
 const STDLIB_GZ = new URL(`../pyodide/python_stdlib.zip.gz${self.location.search}`, self.location.href).href;
+// The rest of what the pages may import (on a click), served apart and
+// fetched once the page is live; Python fetches it at once if it needs a
+// module of it before (loo_live_worker.expect_later).
+const LATER_GZ = new URL(`../pyodide/python_later.zip.gz${self.location.search}`, self.location.href).href;
 const WASM = `${PYODIDE}pyodide.asm.wasm`;
 const KEPT = 'loo-live-saved-memory'; // the folder of the origin's private file system that keeps it
 const KEPT_FILE = encodeURIComponent(SNAPSHOT); // the memory of this build, kept in KEPT
@@ -197,6 +202,17 @@ async function cameBefore(folder) {
   return false;
 }
 
+// Once the page is live: the rest of what the pages may import, handed to
+// Python, which keeps it (or has it already, if it needed it sooner).
+async function fetchLater() {
+  const response = await fetch(LATER_GZ);
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  const gzipped = new Uint8Array(await response.arrayBuffer());
+  await pause(); // a press that came meanwhile is answered first
+  bridge.add_later(gzipped);
+  mark('later modules kept');
+}
+
 // After a fresh start, once the page is live: on a reader's first visit,
 // the visit noted; on a later one, the saved memory fetched and kept.
 async function keepForNextVisit() {
@@ -321,7 +337,10 @@ async function start() {
     pyodide.setStderr({ batched: (line) => console.warn(line) });
     step("making the page's widgets", 1, 3);
     bridge = pyodide.pyimport('loo_live_worker');
+    bridge.expect_later(LATER_GZ);
     bridge.start(self.name);
+    const needed = bridge.imported_early();
+    if (needed) console.error(`the page's start imported what the build left for later: ${needed}`);
     mark("page's widgets made");
     step("connecting the page's widgets", 2, 3);
     bridge.connect(post);
@@ -332,8 +351,9 @@ async function start() {
     self.postMessage({ failed: String((error && error.message) || error) });
     return;
   }
+  await live;
+  await fetchLater().catch((error) => console.warn("the rest of Python's modules were not fetched:", error));
   if (!saved) {
-    await live;
     await keepForNextVisit().catch((error) => console.warn('the saved memory was not kept:', error));
     if (typeof Worker === 'function') await keepCompiledCode();
   }

@@ -106,6 +106,12 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         released: list[bool] = []
         page.context.route("**/_static/pyodide/pyodide.asm.js*", lambda route: route.continue_()
                            if released else script.append(route))
+        # And the zip served apart, until the page is live: a start that
+        # needed a module of it would wait for it, and the page never go live.
+        later: list[Any] = []
+        live: list[bool] = []
+        page.context.route(f"**{LATER}*", lambda route: route.continue_()
+                           if live else later.append(route))
         page.goto(f"{site}/{LIVE_PAGE}", wait_until="domcontentloaded")
         status = page.locator(".loo-live-status")
         expect(status).to_contain_text("Starting Python in your browser")
@@ -138,6 +144,9 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
 
         wait_live(page, "You are A.", "7♥")
         assert page.evaluate("document.documentElement?.dataset.looLiveStart") == "fresh"
+        live.append(True)
+        for route in later:
+            route.continue_()
         article = page.locator("article")
         assert ")=" not in article.inner_text()  # no MyST target written out
         assert "import" not in article.inner_text(), "no Python source is shown"
@@ -165,6 +174,62 @@ def _play_forced_ace(browser: Any, site: str, requests: list[str], errors: list[
         # the browser keeps its compiled code for the next visit.
         script = [url for url in requests if url.split("?")[0].endswith("/pyodide/pyodide.asm.js")]
         assert len(script) == 2, script
+        # The rest of Python's modules came once, after the page was live.
+        assert sum(url.split("?")[0].endswith(LATER) for url in requests) == 1, requests
+
+
+LATER = "/_static/pyodide/python_later.zip.gz"
+# Runs in a page of the site that is not live: a worker that starts Pyodide
+# from the site's files, with the first zip as the site serves it (unpacked
+# here), and imports modules of the zip served apart before anything
+# fetched that zip; answers where they came from.
+SOONER_JS = r"""async (origin) => {
+  const code = `
+importScripts('${origin}/_static/pyodide/pyodide.js');
+(async () => {
+  const sent = await fetch('${origin}/_static/pyodide/python_stdlib.zip.gz');
+  const zip = await new Response(sent.body.pipeThrough(new DecompressionStream('gzip'))).blob();
+  const py = await loadPyodide({ indexURL: '${origin}/_static/pyodide/',
+                                 stdLibURL: URL.createObjectURL(zip) });
+  postMessage(py.runPython(\`
+import loo_live_worker
+loo_live_worker.expect_later('${origin}/_static/pyodide/python_later.zip.gz')
+import difflib
+import traitlets.utils.text
+loo_live_worker.add_later(b'')  # the worker's fetch, come after: the zip is kept already
+' '.join([loo_live_worker.imported_early(), difflib.__spec__.origin,
+          traitlets.utils.text.__spec__.origin])
+\`));
+})().catch((error) => postMessage('failed: ' + error));`;
+  const worker = new Worker(URL.createObjectURL(new Blob([code])));
+  const answer = await new Promise((resolve) => { worker.onmessage = (event) => resolve(event.data); });
+  worker.terminate();
+  return answer;
+}"""
+
+
+def test_a_module_left_for_later_and_needed_sooner_is_fetched_at_once(site: str) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+    answer: list[str] = []
+
+    def run(browser: Any) -> None:
+        with new_page(browser, requests, errors) as page:
+            page.goto(f"{site}/book/rules.html", wait_until="domcontentloaded")
+            answer.append(page.evaluate(SOONER_JS, site))
+
+    in_browser(run)
+    assert not answer[0].startswith("failed"), answer[0]
+    early, difflib, text = answer[0].split(" ")
+    # The first module of that zip imported fetched it, synchronously, once.
+    assert early == "difflib"
+    assert difflib == "/lib/python_later.zip/difflib.pyc"
+    # A module of it in a package of the first zip is found in it too.
+    assert text == "/lib/python_later.zip/traitlets/utils/text.pyc"
+    assert sum(url.split("?")[0].endswith(LATER) for url in requests) == 1, requests
+    assert not errors, errors
+
+
 
 
 SNAPSHOT = "/_static/pyodide/snapshot.bin.gz"

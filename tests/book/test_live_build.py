@@ -93,8 +93,8 @@ def test_the_site_serves_the_saved_memory_and_a_standard_library_cut_to_what_the
     with gzip.open(PYODIDE / "snapshot.bin.gz") as saved:
         assert len(saved.read(1 << 20)) == 1 << 20
     assert not (PYODIDE / "python_stdlib.zip").exists(), "the zip is served gzipped only"
-    with _served_zip() as served:
-        names = set(served.namelist())
+    with _served_zip() as served, _later_zip() as later:
+        names = set(served.namelist()) | set(later.namelist())
         cells = served.read("loo_live_cells.py").decode()
         # stored, for the gzip of the whole to compress
         assert {info.compress_type for info in served.infolist()} == {zipfile.ZIP_STORED}
@@ -123,9 +123,83 @@ def test_the_site_serves_the_saved_memory_and_a_standard_library_cut_to_what_the
     assert "PlayTrainer(example(\"forced-ace\"), seat=\"A\", from_trick=1)" in cells
 
 
-def _served_zip() -> zipfile.ZipFile:
-    return zipfile.ZipFile(io.BytesIO(gzip.decompress(
-        (PYODIDE / "python_stdlib.zip.gz").read_bytes())))
+def _served_zip(name: str = "python_stdlib.zip.gz") -> zipfile.ZipFile:
+    return zipfile.ZipFile(io.BytesIO(gzip.decompress((PYODIDE / name).read_bytes())))
+
+
+def _later_zip() -> zipfile.ZipFile:
+    return _served_zip(vendor_pyodide.SERVED_LATER)
+
+
+def test_what_no_page_imports_as_it_starts_is_served_apart(book: Path) -> None:
+    with _served_zip() as first, _later_zip() as later:
+        starts, rest = set(first.namelist()), set(later.namelist())
+        named = first.read(f"{vendor_pyodide.LATER_MODULE}.py").decode()
+        assert {info.compress_type for info in later.infolist()} == {zipfile.ZIP_STORED}
+    assert not starts & rest, "no file is in both"
+    # what a click may import, and no page imports as it starts
+    assert "difflib.pyc" in rest
+    assert "traitlets/config/application.pyc" in rest
+    # what every page imports as it starts
+    assert "loo_tutor/widgets/_base.pyc" in starts
+    assert "ipywidgets/widgets/widget.pyc" in starts
+    # the first zip names every module of the second, for Python to find them before it comes
+    modules: dict[str, object] = {}
+    exec(named, modules)
+    assert modules["MODULES"] == {vendor_pyodide._module_of(name) for name in rest
+                                  if name.endswith(".pyc")}
+
+
+# Starts each live page's Python as a first visit does, in Node, with
+# Pyodide and the first zip as the site serves them, the second zip refused:
+# prints, per page, why its start failed ("" if it did not).
+_STARTS_JS = """
+const path = require("path");
+const [core, stdlib, pages] = process.argv.slice(2);
+(async () => {
+  const { loadPyodide } = require(path.join(core, "pyodide.js"));
+  const failed = {};
+  for (const page of JSON.parse(pages)) {
+    const py = await loadPyodide({ indexURL: core + path.sep, stdLibURL: stdlib });
+    py.globals.set("page", page);
+    failed[page] = py.runPython(`
+import loo_live_worker
+
+def refuse(url):
+    raise ImportError("it is in the zip served apart")
+
+loo_live_worker.expect_later("later", refuse)
+try:
+    loo_live_worker.start(page)
+    failed = loo_live_worker.imported_early()
+except Exception as exc:
+    failed = f"{type(exc).__name__}: {exc}"
+failed
+`);
+  }
+  console.log(JSON.stringify(failed));
+})().catch((error) => { console.error(error); process.exit(1); });
+"""
+
+
+def test_every_live_page_starts_with_the_first_zip_alone(book: Path, tmp_path: Path) -> None:
+    # A module a page's start imports that the build left for the zip served
+    # apart, or left out, fails that page's start here.
+    with _served_zip() as first:
+        cells: dict[str, object] = {}
+        exec(first.read(f"{vendor_pyodide.CELLS_MODULE}.py").decode(), cells)
+    pages = sorted(cells["PAGES"])  # type: ignore[call-overload]
+    assert "notebooks/forced-ace" in pages
+    stdlib = tmp_path / "python_stdlib.zip"
+    stdlib.write_bytes(gzip.decompress((PYODIDE / "python_stdlib.zip.gz").read_bytes()))
+    (tmp_path / "starts.js").write_text(_STARTS_JS, encoding="utf-8")
+    done = subprocess.run(["node", str(tmp_path / "starts.js"), str(PYODIDE), str(stdlib),
+                           json.dumps(pages)], capture_output=True, text=True, check=False,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout.splitlines()[-1])
+    assert set(failed) == set(pages)
+    assert not {page: why for page, why in failed.items() if why}
 
 
 def test_every_module_a_shipped_module_may_import_is_shipped(book: Path) -> None:
@@ -133,8 +207,8 @@ def test_every_module_a_shipped_module_may_import_is_shipped(book: Path) -> None
     # the pages' cells imported and those these may import later (a click):
     # a module of theirs left out of the zip that shipped code imports
     # anywhere, even in a function that only a click runs, fails here.
-    with _served_zip() as served:
-        shipped = {vendor_pyodide._module_of(name) for name in served.namelist()
+    with _served_zip() as served, _later_zip() as later:
+        shipped = {vendor_pyodide._module_of(name) for name in served.namelist() + later.namelist()
                    if name.endswith(".pyc")}
     sources = vendor_pyodide.shipped_sources()
     assert "loo_tutor.widgets" in shipped

@@ -209,3 +209,65 @@ def test_a_python_started_afresh_makes_the_widgets_the_build_made_for_the_page()
     assert started["state"] == built, "the same ids and the same state as the build's"
     assert started["again"] == len(built)
     assert started["unknown"] == "the book has no live cells for the page no such page"
+
+
+# Python starts with a zip that names the modules of a second one, served
+# apart (loo_live_later.MODULES); the second comes gzipped, by the worker's
+# fetch once the page is live (add_later), or at once by Python (``fetch``)
+# if a module of it is imported before.
+LATER_SCRIPT = r"""
+import gzip, io, json, os, sys, tempfile, zipfile
+sys.path.insert(0, sys.argv[1])
+import loo_live_worker
+
+folder = tempfile.mkdtemp()
+first = os.path.join(folder, "first.zip")
+with zipfile.ZipFile(first, "w") as made:
+    made.writestr("pkg/__init__.py", "")
+    made.writestr("loo_live_later.py",
+                  "MODULES = frozenset(['pkg.later', 'pkg.sub', 'pkg.sub.inner', 'alone'])\n")
+sys.path.insert(0, first)
+rest = io.BytesIO()
+with zipfile.ZipFile(rest, "w") as made:
+    made.writestr("pkg/later.py", "VALUE = 'later'\n")
+    made.writestr("pkg/sub/__init__.py", "")
+    made.writestr("pkg/sub/inner.py", "from pkg.later import VALUE\n")
+    made.writestr("alone.py", "VALUE = 'alone'\n")
+served = gzip.compress(rest.getvalue())
+fetched = []
+
+
+def fetch(url):
+    fetched.append(url)
+    return served
+
+
+loo_live_worker.LATER_PATH = os.path.join(folder, "later.zip")
+loo_live_worker.expect_later("later.zip.gz", fetch)
+import pkg
+try:
+    import pkg.nowhere
+except ModuleNotFoundError:
+    missing = "missing"
+before = list(fetched)
+import pkg.sub.inner
+import alone
+loo_live_worker.add_later(served)  # the worker's fetch, come after
+print(json.dumps({"before": before, "fetched": fetched, "missing": missing,
+                  "values": [pkg.sub.inner.VALUE, alone.VALUE],
+                  "early": loo_live_worker.imported_early()}))
+"""
+
+
+def test_a_module_left_for_later_is_fetched_at_once_if_imported_before_its_zip_comes() -> None:
+    done = subprocess.run([sys.executable, "-c", LATER_SCRIPT, str(BROWSER)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    later = json.loads(done.stdout.splitlines()[-1])
+    # a module named in neither zip is missing, and fetches nothing
+    assert later["missing"] == "missing"
+    assert later["before"] == []
+    # a module of the later zip, in a package of the first, fetches the zip once
+    assert later["values"] == ["later", "alone"]
+    assert later["fetched"] == ["later.zip.gz"]
+    assert later["early"] == "pkg.sub", "the module whose import fetched it is noted"
