@@ -185,6 +185,9 @@ def settle(profile: Profile, pool: Fraction, stakes: Sequence[int], tricks_per_d
         gains[seat] = -loo
     net = {}
     for seat, stake in enumerate(stakes):
-        net[seat] = _part(row, gains[seat] - stake * per_unit, per_unit)
+        amount = gains[seat] - stake * per_unit
+        # _part inline, for the amount of every seat: a call only for an amount not yet made.
+        value = row[amount + _HALF] if -_HALF <= amount < _HALF else None
+        net[seat] = _part(row, amount, per_unit) if value is None else value
     return _NEW_TUPLE(Settlement, (payouts, looed, _part(row, left, per_unit), net,
                                    _part(row, loo, per_unit)))

@@ -91,6 +91,12 @@ def read_announce(announce: Any, seat: dict[str, int], silent: bool,
     if announce and silent:
         raise MalformedRecord("announce: a simple deal (carried 0) has no announcements")
     calls = []
+    try:  # every player named and every word written canonically: one lookup each
+        for name, word in announce.items():
+            calls.append((seat[name], WORDS[word]))
+        return calls
+    except (KeyError, TypeError):  # read again, field by field, to refuse or to read forgivingly
+        calls = []
     for name, word in announce.items():
         if name not in seat:
             raise MalformedRecord(f"announce: {name!r} is not one of the players")

@@ -53,6 +53,8 @@ def parse_carried(value: Any) -> Fraction:
     >>> parse_carried(9), parse_carried("13/3")
     (Fraction(9, 1), Fraction(13, 3))
     """
+    if type(value) is int and value >= 0:  # the usual whole number, in one test
+        return exact(value, 1)
     if isinstance(value, float) and value.is_integer() and value >= 0:
         raise MalformedRecord(
             f"carried: {value!r} is a decimal; write the whole number {int(value)} "

@@ -98,7 +98,7 @@ def _result(state: DealMachine, game: GameSpec,
         for seat in settled.looed:
             result["looed"].append(names[seat])
         result["carried_next"] = amount_text(settled.carried_next)
-        net.update(amount_texts(settled.net, names))
+        result["net"] = amount_texts(settled.net, names)  # in the place of the empty one
     else:  # only the stakes have been booked (R-DEAL-ANTE)
         for seat, stake in enumerate(state.stakes):
             net[names[seat]] = _STAKE_TEXT[stake] if stake < len(_STAKE_TEXT) else str(-stake)
