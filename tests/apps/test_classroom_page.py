@@ -283,13 +283,13 @@ def test_the_page_script_is_sent_compressed_and_cacheable(output_server: Server,
                                                           script: Path) -> None:
     with urllib.request.urlopen(urllib.request.Request(
             output_server.url + "voila/render/output.ipynb",
-            headers={"Cookie": page_cookie(output_server.url)})) as reply:
+            headers={"Cookie": page_cookie(output_server.url)}), timeout=120) as reply:
         page = reply.read().decode("utf-8")
     found = re.search(r'<script defer src="([^"]+/classroom\.js\?v=[0-9a-f]+)"', page)
     assert found, "the page does not load its script"
     request = urllib.request.Request(urljoin(output_server.url, found.group(1)),
                                      headers={"Accept-Encoding": "gzip"})
-    with urllib.request.urlopen(request) as reply:
+    with urllib.request.urlopen(request, timeout=30) as reply:
         packed = reply.read()
         assert reply.headers["Content-Encoding"] == "gzip"
         assert "max-age=" in reply.headers["Cache-Control"]
