@@ -11,6 +11,7 @@ writing nothing into it::
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Iterator
@@ -65,7 +66,8 @@ def book_build_needed() -> tuple[str, str] | None:
     return mode, f"{', '.join(changed[:3])}{more} changed since the last build"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args(argv)
     needed = book_build_needed()
     if needed is None:
         print(f"{HTML.relative_to(ROOT)} is up to date with its sources")

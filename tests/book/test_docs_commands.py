@@ -9,6 +9,8 @@ tests/book/test_docs_sentences.py.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,3 +54,13 @@ def test_dev_serve_starts_again_at_once_on_the_same_port(book: Path, tmp_path: P
     for _ in range(2):
         serve_until_it_answers(terminal, "./dev serve", ROOT, f"http://127.0.0.1:{port}/",
                                env={"PORT": str(port)})
+
+
+def test_the_book_built_script_says_a_wrong_argument_in_one_line() -> None:
+    """``./dev site`` asks ``scripts/book_built.py`` whether the book is up to date; by hand,
+    an argument it does not take is said, with its usage, and nothing is judged."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "book_built.py"), "banana"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr.strip().splitlines()[-1].endswith("error: unrecognized arguments: banana")
+    assert "Traceback" not in done.stderr
