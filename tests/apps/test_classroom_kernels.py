@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
+import time
+from pathlib import Path
+from typing import Any, cast
 
 import psutil
 import pytest
+import zmq
+import zmq.asyncio
+from jupyter_client.ioloop import AsyncIOLoopKernelManager
 from jupyter_client.manager import KernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
+from jupyter_client.session import Session
+from traitlets.config import Config
 
 from loo_tutor.apps.classroom import kernels
 from loo_tutor.apps.classroom import server as classroom
@@ -74,3 +83,44 @@ def test_the_warm_parent_ends_with_the_server_and_leaves_no_folder_behind() -> N
     parent.process.stdin.close()  # as when the server that started it ends, however it ends
     assert parent.process.wait(timeout=120) == 0
     assert not os.path.exists(folder)
+
+
+def test_the_servers_kernel_client_reads_a_message_whose_signal_another_took(tmp_path: Path) -> None:
+    """A ZeroMQ socket signals that messages came once: when something else asks the socket
+    for its state first, a wait that only listens for the signal would miss the message."""
+
+    async def wait_for_a_message_after_its_signal_is_taken() -> dict[str, Any]:
+        address = f"ipc://{tmp_path}/socket"
+        session = Session()
+        with zmq.Context() as plain, zmq.asyncio.Context() as waiting:
+            sender, receiver = plain.socket(zmq.PAIR), waiting.socket(zmq.PAIR)
+            sender.bind(address)
+            receiver.connect(address)
+            try:
+                channel = kernels.WakefulChannel(receiver, session)
+                message = asyncio.ensure_future(channel.get_msg(timeout=None))
+                await asyncio.sleep(0)  # the wait has begun
+                session.send(sender, "status", {"execution_state": "idle"})
+                # Asking the socket for its state, as a sender on it does, takes the
+                # signal; the wait cannot look meanwhile (the event loop is held here).
+                asking: zmq.Socket[Any] = zmq.Socket.shadow(receiver.underlying)
+                arrived = time.monotonic() + 30
+                while not cast(int, asking.get(zmq.EVENTS)) & zmq.POLLIN:
+                    assert time.monotonic() < arrived, "the message never reached the socket"
+                    time.sleep(0.01)
+                return await asyncio.wait_for(message, timeout=30)
+            finally:
+                sender.close(linger=0)
+                receiver.close(linger=0)
+
+    message = asyncio.run(wait_for_a_message_after_its_signal_is_taken())
+    assert message["msg_type"] == "status" and message["content"] == {"execution_state": "idle"}
+
+
+def test_the_classroom_runs_notebooks_through_its_wakeful_kernel_client() -> None:
+    config = Config(classroom.voila_config(classroom.Path("notebooks"), "127.0.0.1", 8866,
+                                           None, 1, 20))
+    client = AsyncIOLoopKernelManager(config=config).client()
+    assert isinstance(client, kernels.WakefulKernelClient)
+    assert {client.shell_channel_class, client.iopub_channel_class, client.stdin_channel_class,
+            client.control_channel_class} == {kernels.WakefulChannel}

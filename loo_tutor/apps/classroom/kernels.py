@@ -13,6 +13,10 @@ kernel provisioner (jupyter_client's public ``KernelProvisionerBase``, here
 its local one with the launch changed), registered in the package's entry
 points. A new kernel then costs about a tenth of a second of processor time
 instead of half a second or more, and shares the imported modules' memory.
+
+The server talks to a kernel through :class:`WakefulKernelClient`, whose
+waits for a kernel's message look at the socket again at least every
+:data:`WAKE_S` seconds (see :class:`WakefulChannel`).
 """
 
 from __future__ import annotations
@@ -27,17 +31,24 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from importlib.metadata import entry_points
+from queue import Empty
 from typing import Any, cast
 
+from jupyter_client.asynchronous.client import AsyncKernelClient
+from jupyter_client.channels import AsyncZMQSocketChannel
 from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
+from traitlets import Type
 
 KERNEL_MODULE = "loo_tutor.apps.classroom.kernel"
 """The module each Python kernel of the classroom runs."""
 PROVISIONER = "loo-classroom-forked"
 """The name of :class:`ForkedProvisioner` among Jupyter's kernel provisioners."""
+WAKE_S = 0.5
+"""The longest a wait for a kernel's message goes without looking at the socket itself."""
 
 
 def classroom_argv(argv: list[str]) -> list[str]:
@@ -188,3 +199,41 @@ class ForkedProvisioner(LocalProvisioner):
         self.cwd = cwd
         connection: KernelConnectionInfo = self.connection_info
         return connection
+
+
+class WakefulChannel(AsyncZMQSocketChannel):
+    """A channel to a kernel whose wait for a message looks at the socket every :data:`WAKE_S` s.
+
+    A ZeroMQ socket tells the event loop that messages came through a file
+    descriptor that is signalled once, not while messages wait; whatever else
+    asks the socket for its state takes that signal. A wait that only
+    listens for the signal can then miss a message that has arrived, and,
+    with no time limit, wait for ever: a page of the class that never
+    finishes loading. This wait asks the socket itself at least every
+    :data:`WAKE_S` seconds, so a message already there is read at the latest
+    then.
+    """
+
+    async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:  # type: ignore[override]
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = WAKE_S if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                message: dict[str, Any] = await super().get_msg(timeout=min(WAKE_S, left))
+                return message
+            except Empty:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+
+
+class WakefulKernelClient(AsyncKernelClient):
+    """Jupyter's asynchronous kernel client with :class:`WakefulChannel` for each socket it reads.
+
+    Named as the kernel managers' ``client_class`` in the classroom's settings
+    (:func:`~.server.voila_config`): Voila runs a page's notebook through it.
+    """
+
+    shell_channel_class = Type(WakefulChannel)
+    iopub_channel_class = Type(WakefulChannel)
+    stdin_channel_class = Type(WakefulChannel)
+    control_channel_class = Type(WakefulChannel)

@@ -155,6 +155,8 @@ SCRIPT_MISSING = ("the light page's script is not built (in a checkout of loo-tu
 KERNEL_SPECS = "loo_tutor.apps.classroom.kernels.ClassroomKernelSpecs"
 """The kernel spec manager that starts each Python kernel as the classroom's (by name:
 it needs Jupyter, which is optional)."""
+KERNEL_CLIENT = "loo_tutor.apps.classroom.kernels.WakefulKernelClient"
+"""The client through which the server runs a page's notebook in its kernel."""
 BOOK_ONLY_TAG = "book-only"
 """The tag of the notebooks' markdown cells that the classroom leaves out."""
 
@@ -278,6 +280,8 @@ def voila_config(notebooks: Path, host: str, port: int, token: str | None, pool_
         # folder rather than TCP ports any program on the machine can reach
         # (which ipykernel warns about); Windows has only TCP.
         "KernelManager": {"transport": "ipc"} if os.name == "posix" else {},
+        # A wait for a kernel's message that cannot miss one already come (kernels.py).
+        "AsyncKernelManager": {"client_class": KERNEL_CLIENT},
         "NotebookNotary": {"db_file": ":memory:", "secret": secrets.token_bytes(32)},
         "VoilaExporter": {"preprocessors": [f"{__name__.rpartition('.')[0]}.notebooks.without_myst_targets"]},
         "TagRemovePreprocessor": {"remove_cell_tags": [BOOK_ONLY_TAG]},
