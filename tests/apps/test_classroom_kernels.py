@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
 
@@ -113,7 +115,9 @@ def test_the_servers_kernel_client_reads_a_message_whose_signal_another_took(tmp
                 sender.close(linger=0)
                 receiver.close(linger=0)
 
-    message = asyncio.run(wait_for_a_message_after_its_signal_is_taken())
+    # In a thread of its own: a test before this one may have left an event loop in this one.
+    with ThreadPoolExecutor(1) as thread:
+        message = thread.submit(asyncio.run, wait_for_a_message_after_its_signal_is_taken()).result()
     assert message["msg_type"] == "status" and message["content"] == {"execution_state": "idle"}
 
 
@@ -124,3 +128,37 @@ def test_the_classroom_runs_notebooks_through_its_wakeful_kernel_client() -> Non
     assert isinstance(client, kernels.WakefulKernelClient)
     assert {client.shell_channel_class, client.iopub_channel_class, client.stdin_channel_class,
             client.control_channel_class} == {kernels.WakefulChannel}
+
+
+_FORKED_CHILD = """
+import os, sys, time
+from loo_tutor.apps.classroom.kernel import end_with
+parent = os.getpid()
+gone, ready = os.pipe(), os.pipe()
+if os.fork() == 0:
+    os.close(gone[1])
+    os.close(ready[0])
+    if sys.argv[1] == "late":
+        os.read(gone[0], 1)  # returns once the parent has ended
+        end_with(parent)
+    else:
+        end_with(parent)
+        os.write(ready[1], b"ready")
+        time.sleep(120)
+    print("the child outlived its parent", flush=True)
+    os._exit(0)
+os.close(ready[1])
+if sys.argv[1] == "early":
+    os.read(ready[0], 5)  # the child has asked to end with the parent
+"""
+"""A parent that forks a child as the warm parent forks a kernel, and ends: either with the
+child already set to end with it (``early``), or before the child gets that far (``late``)."""
+
+
+@pytest.mark.skipif(not kernels.can_fork(), reason="kernels are forked only on Linux (pidfd)")
+@pytest.mark.parametrize("when", ["early", "late"])
+def test_a_forked_kernel_ends_with_its_warm_parent_even_when_that_ends_first(when: str) -> None:
+    # The child holds the parent's output open: reading it to the end waits for the child too.
+    ended = subprocess.run([sys.executable, "-c", _FORKED_CHILD, when], capture_output=True,
+                           text=True, timeout=60)
+    assert ended.stdout == "" and ended.returncode == 0, (ended.stdout, ended.stderr)

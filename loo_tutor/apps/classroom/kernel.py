@@ -23,6 +23,7 @@ the memory of what was imported with the warm parent until it writes to it
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import importlib
 import json
@@ -42,6 +43,8 @@ WARM = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.comm", "ipywidge
         "loo_tutor.widgets", "loo_tutor.records.data")
 """What the warm parent imports once for all the kernels it forks: the kernel, and what the
 classroom's notebooks import."""
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process is sent when its parent ends."""
 
 
 def _leave_out() -> None:
@@ -56,10 +59,11 @@ def main(argv: list[str] | None = None) -> None:
     kernelapp.launch_new_instance(argv=[*(sys.argv[1:] if argv is None else argv), *KERNEL_ARGS])
 
 
-def _kernel(request: dict[str, Any]) -> None:
-    """In a child just forked: become the kernel ``request`` asks for (never returns)."""
+def _kernel(request: dict[str, Any], parent: int) -> None:
+    """In a child just forked by ``parent``: become the kernel ``request`` asks for (never returns)."""
     status = 1
     try:
+        end_with(parent)
         os.setsid()  # a process group of its own, as the server's signals expect
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         quiet = os.open(os.devnull, os.O_RDONLY)
@@ -69,10 +73,10 @@ def _kernel(request: dict[str, Any]) -> None:
         sys.path[0] = os.getcwd()  # as ``python -m`` started there would have it
         os.environ.clear()
         os.environ.update(request["env"])
-        # The kernel ends if the warm parent does; ipykernel read JPY_PARENT_PID at import.
+        # ipykernel read JPY_PARENT_PID, the parent it would watch, at import.
         # ipywidgets, imported before there was a kernel, has not yet registered its
         # comm targets with it: its IPython extension does.
-        argv = [*request["argv"], f"--IPKernelApp.parent_handle={os.getppid()}",
+        argv = [*request["argv"], f"--IPKernelApp.parent_handle={parent}",
                 "--IPKernelApp.extensions=ipywidgets"]
         sys.argv = [sys.argv[0], *argv]
         main(argv)
@@ -85,6 +89,21 @@ def _kernel(request: dict[str, Any]) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)
+
+
+def end_with(parent: int) -> None:
+    """End this process when ``parent``, which forked it, ends; at once if it already has.
+
+    The kernel is told of its parent's end by a signal (Linux's parent-death
+    signal, asked for with ``prctl``), not by ipykernel's watch of its parent,
+    which a kernel forked just as the warm parent ended would not have kept:
+    it would outlive the server, holding the server's output open.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(0)
 
 
 def warm(listening: socket.socket) -> None:
@@ -117,12 +136,13 @@ def warm(listening: socket.socket) -> None:
                         request = json.loads(asking)
                         sys.stdout.flush()
                         sys.stderr.flush()
+                        parent = os.getpid()
                         pid = os.fork()
                         if pid == 0:
                             line.close()
                             asked.close()
                             listening.close()
-                            _kernel(request)
+                            _kernel(request, parent)
                         line.write(json.dumps({"pid": pid}).encode() + b"\n")
                         line.flush()
                 except BrokenPipeError:  # the server stopped (Ctrl-C) before reading the answer
