@@ -48,6 +48,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -73,6 +74,8 @@ SHELLS = {"bash", "sh", "console", "shell"}
 SHARED = (".venv", "_build/html")
 """What the checkout's copy shares with the checkout: installed, built, never in git."""
 SERVER_START = 600.0
+OUTPUT_ENDS = 60.0
+"""Seconds a stopped server's output may stay open: every process it started ends with it."""
 COMMAND_TIME = 900.0
 
 
@@ -254,8 +257,17 @@ def serve_until_it_answers(terminal: Terminal, command: str, folder: Path, url: 
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
-    # Read through the same file as above: communicate() would skip what it holds.
-    output = "".join(printed) + server.stdout.read()
+    # Read through the same file as above: communicate() would skip what it holds. The
+    # output ends when every process that holds it has: one that outlived the server
+    # fails the test rather than holding it for ever.
+    rest: list[str] = []
+    stdout = server.stdout
+    reading = threading.Thread(target=lambda: rest.append(stdout.read()), daemon=True)
+    reading.start()
+    reading.join(timeout=OUTPUT_ENDS)
+    assert not reading.is_alive(), (f"{command!r} ended, but a process it started still holds "
+                                    f"its output open:\n{''.join(printed)}")
+    output = "".join(printed) + rest[0]
     server.stdout.close()
     terminal.ran.append((command, server.returncode))
     assert answered, f"{command!r} never answered on {url}:\n{output}"
