@@ -139,7 +139,9 @@ if os.fork() == 0:
     os.close(gone[1])
     os.close(ready[0])
     if sys.argv[1] == "late":
-        os.read(gone[0], 1)  # returns once the parent has ended
+        os.read(gone[0], 1)  # returns once the parent is ending
+        while os.getppid() == parent:  # until it has ended, and another process adopted this one
+            time.sleep(0.01)
         end_with(parent)
     else:
         end_with(parent)
