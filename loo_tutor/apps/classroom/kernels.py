@@ -217,9 +217,9 @@ class WakefulChannel(AsyncZMQSocketChannel):
     async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:  # type: ignore[override]
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            left = WAKE_S if deadline is None else max(0.0, deadline - time.monotonic())
+            wait = WAKE_S if deadline is None else min(WAKE_S, max(0.0, deadline - time.monotonic()))
             try:
-                message: dict[str, Any] = await super().get_msg(timeout=min(WAKE_S, left))
+                message: dict[str, Any] = await super().get_msg(timeout=wait)
                 return message
             except Empty:
                 if deadline is not None and time.monotonic() >= deadline:
