@@ -10,6 +10,7 @@ missing Chromium is a failure, never a skip.
 from __future__ import annotations
 
 import asyncio
+import base64
 import gc
 import gzip
 import importlib
@@ -25,6 +26,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 import zipfile
 from collections.abc import Iterator
 from functools import partial
@@ -359,6 +361,24 @@ def test_a_message_for_a_closed_page_is_dropped_quietly() -> None:
     _unretrieved_failures(at_once[1], log)  # does not raise
     assert log.lines[1:] == [("debug", "Message not sent, the page has closed")]
 
+
+
+def test_the_admission_hears_of_a_closed_connection_only_once_it_has_opened() -> None:
+    """A page gone during its websocket's handshake had no connection to count."""
+    websocket = importlib.import_module("tornado.websocket")
+    told: list[str] = []
+    quiet = type("Quiet", (websocket.WebSocketHandler,), {
+        "open": lambda self: None, "on_close": lambda self: None,
+        "set_nodelay": lambda self, on: None})
+    route = adapter.classroom_socket(
+        (r"/k", quiet), opened=lambda handler, kernel: told.append(f"opened {kernel}"),
+        closed=lambda kernel: told.append(f"closed {kernel}"))
+    gone_early, page = object.__new__(route[1]), object.__new__(route[1])
+    gone_early.kernel_id, page.kernel_id = "k1", "k2"
+    gone_early.on_close()
+    page.open()
+    page.on_close()
+    assert told == ["opened k2", "closed k2"]
 
 def test_only_websocket_routes_are_changed() -> None:
     web = importlib.import_module("tornado.web")
@@ -737,6 +757,46 @@ def test_a_page_closed_stops_its_kernel_and_the_log_stays_clean(server: Server) 
     assert not errors, "\n".join(errors)
     warned = [i for i, line in enumerate(server.log) if _WARNING.search(line)]
     assert not warned, "".join("".join(server.log[max(0, i - 8):i + 12]) for i in warned)
+
+
+
+def _handshake(url: str, kernel: str, cookie: str) -> socket.socket:
+    """A socket that has asked to open the websocket of ``kernel``, as a page does."""
+    host = urlsplit(url).netloc
+    address, port = host.rsplit(":", 1)
+    connection = socket.create_connection((address, int(port)), timeout=30)
+    key = base64.b64encode(os.urandom(16)).decode()
+    connection.sendall("\r\n".join([
+        f"GET /api/kernels/{kernel}/channels?session_id={uuid.uuid4().hex} HTTP/1.1",
+        f"Host: {host}", "Upgrade: websocket", "Connection: Upgrade",
+        f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13",
+        "Sec-WebSocket-Protocol: v1.kernel.websocket.jupyter.org",
+        f"Origin: http://{host}", f"Cookie: {cookie}", "", ""]).encode())
+    return connection
+
+
+def test_a_page_closed_while_its_websocket_opens_leaves_the_log_clean(server: Server) -> None:
+    """A tab closed as it loads: its websocket's handshake ends quietly, and the kernel serves on.
+
+    The pages close at moments spread over the few milliseconds the server
+    takes to set a kernel's websocket up.
+    """
+    cookie = page_cookie(server.url)
+    with urllib.request.urlopen(urllib.request.Request(
+            server.url + "voila/render/forced-ace.ipynb", headers={"Cookie": cookie}),
+            timeout=60) as reply:
+        kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', reply.read().decode())
+    assert kernel, "the page names no kernel"
+    before = len(server.log)
+    for wait_ms in [0, 1, 2, 5, 10, 20] * 4:
+        with _handshake(server.url, kernel.group(1), cookie):
+            time.sleep(wait_ms / 1000)
+    with _handshake(server.url, kernel.group(1), cookie) as connection:
+        answer = connection.recv(4096).decode(errors="replace")
+    assert answer.startswith("HTTP/1.1 101 "), answer
+    log = server.log[before:]
+    warned = [i for i, line in enumerate(log) if _WARNING.search(line)]
+    assert not warned, "".join("".join(log[max(0, i - 8):i + 12]) for i in warned)
 
 
 def test_the_server_says_when_the_kernel_kept_ready_has_run_its_notebook(server: Server) -> None:

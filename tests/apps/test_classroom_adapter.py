@@ -166,6 +166,13 @@ def test_8_a_static_file_is_sent_through_the_methods_the_packed_route_replaces()
 def test_9_the_kernel_socket_has_what_the_classroom_socket_wraps() -> None:
     assert issubclass(KernelWebsocketHandler, websocket.WebSocketHandler)
     assert "self.kernel_id = kernel_id" in inspect.getsource(KernelWebsocketHandler.get)
+    # The connection is made before Tornado's handshake and dropped when the page closes.
+    assert not hasattr(KernelWebsocketHandler, "connection")
+    assert "self.connection = self.kernel_websocket_connection_class(" in inspect.getsource(
+        KernelWebsocketHandler.pre_get)
+    assert "self.connection = None" in inspect.getsource(KernelWebsocketHandler.on_close)
+    assert "self.ws_connection = self.get_websocket_protocol()" in inspect.getsource(
+        websocket.WebSocketHandler.get)
     for name in ("open", "on_close", "write_message", "get_websocket_protocol", "set_nodelay"):
         assert callable(getattr(websocket.WebSocketHandler, name)), name
     assert isinstance(inspect.getattr_static(websocket.WebSocketHandler, "ping_timeout"),

@@ -38,7 +38,8 @@ What stays outside it, each with the reason:
 9. Tornado's ``WebSocketHandler`` and Jupyter Server's kernel websocket
    (:func:`classroom_socket`): ``open``, ``on_close``, ``write_message`` (a
    future), ``get_websocket_protocol`` and the ``ping_timeout`` property, and
-   the handler's ``kernel_id``.
+   the handler's ``kernel_id`` and ``connection`` (set before Tornado's
+   handshake, ``None`` once the page has closed).
 10. Tornado's ``RequestHandler._reason`` (:func:`reason`): the reason phrase of
     the status being sent, for a refusal in one line.
 11. Jupyter Server's ``JupyterHandler._jupyter_current_user``
@@ -238,6 +239,12 @@ def classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = None
     * A refusal (a page asking for a kernel the server does not have, as
       after a restart) is one plain line: Jupyter Server's error page needs
       a setting Voila's server lacks, and drawing it would log a traceback.
+    * A page that closes while its websocket is being set up (a tab closed
+      as it loads) ends that request with a debug line. Tornado calls
+      ``on_close`` as soon as the page has gone, and Jupyter Server's drops
+      the handler's ``connection``, which the handshake would go on to read,
+      logging a traceback. ``closed`` is told only of a connection
+      ``opened`` was told of.
     """
     if not handled_by(route, websocket.WebSocketHandler):
         return route
@@ -245,12 +252,13 @@ def classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = None
 
     def open_at_once(self: Any, *args: Any, **kwargs: Any) -> Any:
         self.set_nodelay(True)
+        self.loo_opened = True
         if opened is not None:
             opened(self, self.kernel_id)
         return base.open(self, *args, **kwargs)
 
     def on_close(self: Any) -> Any:
-        if closed is not None and getattr(self, "kernel_id", None):
+        if closed is not None and getattr(self, "loo_opened", False):
             closed(self.kernel_id)
         return base.on_close(self)
 
@@ -274,6 +282,9 @@ def classroom_socket(route: Any, watch: Callable[[Any, Any], None] | None = None
         return sent
 
     def get_websocket_protocol(self: Any) -> Any:
+        if hasattr(self, "connection") and self.connection is None:
+            self.log.debug("The page closed before its websocket opened")
+            raise web.Finish()
         self.loo_for_tornado = True
         try:
             return base.get_websocket_protocol(self)
