@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from browser_support import in_browser, serve_directory
-from monkey_clicks import Tally, run_page
+from monkey_clicks import PYTHON_IN_REACH, Tally, run_page
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,7 +63,7 @@ def main() -> int:
                   f"{len(tally.problems) - before[1]} problems, "
                   f"{len(tally.errors) - before[2]} console errors", flush=True)
 
-    with serve_directory(HTML) as site:
+    with serve_directory(HTML, appended=PYTHON_IN_REACH) as site:
         in_browser(work)
     elapsed = time.monotonic() - started
     settle = sorted(tally.settle_ms)

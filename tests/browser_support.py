@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import io
 import os
 import queue
 import subprocess
@@ -14,7 +15,7 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -48,6 +49,18 @@ def require_chromium() -> None:
 
 class _QuietHandler(SimpleHTTPRequestHandler):
     cache_seconds: int | None = None
+    appended: ClassVar[dict[str, bytes]] = {}
+
+    def send_head(self) -> Any:
+        extra = self.appended.get(urlsplit(self.path).path)
+        if extra is None:
+            return super().send_head()
+        body = Path(self.translate_path(self.path)).read_bytes() + extra
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(self.path))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def end_headers(self) -> None:
         if self.cache_seconds is not None:
@@ -66,14 +79,17 @@ class _QuietServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def serve_directory(directory: Path, cache_seconds: int | None = None) -> Iterator[str]:
+def serve_directory(directory: Path, cache_seconds: int | None = None,
+                    appended: dict[str, bytes] | None = None) -> Iterator[str]:
     """Serve ``directory`` on a free port of 127.0.0.1; yields the base URL.
 
     With ``cache_seconds`` every reply says ``Cache-Control: max-age=...``,
     as a real host does (GitHub Pages sends 600), so that a second visit
-    takes its files from the browser's cache.
+    takes its files from the browser's cache. ``appended`` maps a file's
+    address (``/_static/...``) to bytes sent after the file's own.
     """
-    handler = type("Handler", (_QuietHandler,), {"cache_seconds": cache_seconds})
+    handler = type("Handler", (_QuietHandler,), {"cache_seconds": cache_seconds,
+                                                 "appended": appended or {}})
     server = _QuietServer(("127.0.0.1", 0), partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -184,8 +200,9 @@ def build_book() -> None:
 
 
 @contextmanager
-def built_site() -> Iterator[str]:
-    """The built site, served on a free port of 127.0.0.1; fails when it has not been built.
+def built_site(appended: dict[str, bytes] | None = None) -> Iterator[str]:
+    """The built site, served on a free port of 127.0.0.1 (``appended`` as
+    :func:`serve_directory` takes it); fails when it has not been built.
 
     The ``book`` fixture (tests/conftest.py) builds it first when needed.
     """
@@ -194,7 +211,7 @@ def built_site() -> Iterator[str]:
         if not needed.exists():
             pytest.fail(f"{needed.relative_to(ROOT)} is missing: build the site first "
                         "(./dev build, or ./dev test, which builds it before running pytest)")
-    with serve_directory(HTML) as url:
+    with serve_directory(HTML, appended=appended) as url:
         yield url
 
 

@@ -7,7 +7,7 @@ random and uses it. After each action it waits until the page stops
 changing and reads every deal on show. The page holds no record of the
 deals (it carries only what its reader may see), so the monkey asks the
 Python that runs the widgets, in the page's Web Worker, through a hook only
-the tests add: the worker's copy of ``pyodide.js`` is served with a line
+the tests add: the tests' file server sends the worker's ``pyodide.js`` with a line
 that keeps Pyodide where the test can reach it (:data:`HOOK`), and
 :data:`DEALS_ON_SHOW` runs there. It tags each table the widgets draw with a
 class naming its widget model and answers with each one's deal written as a
@@ -94,6 +94,14 @@ _SETTLE = """([quiet, limit]) => new Promise(resolve => {
 HOOK = (";self.loadPyodide = ((load) => async (options) => "
         "(self.looTestPython = await load(options)))(self.loadPyodide);\n")
 """Added by the tests to the worker's ``pyodide.js``: the worker's Pyodide, kept in reach."""
+PYTHON_IN_REACH = {"/_static/pyodide/pyodide.js": HOOK.encode()}
+"""What the tests' file server adds to the site it serves to a monkey
+(``serve_directory(..., appended=PYTHON_IN_REACH)``). Added there, not by
+Playwright's routing, which would turn the browser's cache off."""
+OFFLINE = {"proxy": {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}}
+"""Options of a browser context on a network that lets nothing out: every host
+but 127.0.0.1 is reached through a proxy where nothing listens. Playwright's
+routing could refuse them too, but it turns the browser's cache off."""
 
 DEALS_ON_SHOW = """
 import json
@@ -239,15 +247,6 @@ def problems_with(shown: dict[str, Any]) -> list[str]:
     return found
 
 
-def keep_python_in_reach(context: Any) -> None:
-    """Serve the worker's ``pyodide.js`` with :data:`HOOK` added, in this browser context only."""
-    def hooked(route: Any) -> None:
-        reply = route.fetch()
-        route.fulfill(response=reply, body=reply.text() + HOOK)
-
-    context.route("**/_static/pyodide/pyodide.js*", hooked)
-
-
 def open_live(page: Any, url: str) -> tuple[Any, float]:
     """Open a live page and wait until its widgets are live; returns the page and the seconds it took."""
     started = time.monotonic()
@@ -262,24 +261,15 @@ def open_live(page: Any, url: str) -> tuple[Any, float]:
     return page, time.monotonic() - started
 
 
-def watch(context: Any, page: Any, site: str, tally: Tally, offline: bool) -> None:
-    """Note errors logged and requests leaving ``site``; refuse those when ``offline``."""
+def watch(context: Any, page: Any, site: str, tally: Tally) -> None:
+    """Note errors logged, requests leaving ``site`` and those of them refused."""
     here = urlsplit(site).netloc
 
     def leaves(url: str) -> bool:
         return urlsplit(url).scheme not in LOCAL_SCHEMES and urlsplit(url).netloc != here
 
-    def route(request_route: Any) -> None:
-        url = request_route.request.url
-        if leaves(url):
-            tally.blocked.append(url)
-            request_route.abort("blockedbyclient")
-        else:
-            request_route.continue_()
-
-    if offline:
-        context.route("**/*", route)
     context.on("request", lambda r: tally.outside.append(r.url) if leaves(r.url) else None)
+    context.on("requestfailed", lambda r: tally.blocked.append(r.url) if leaves(r.url) else None)
 
     def console(message: Any) -> None:
         if message.type == "error" or "Traceback" in message.text:
@@ -363,10 +353,10 @@ def run_pages(browser: Any, site: str, paths: list[str], clicks: int, seed: int,
     Only the first page starts Python from nothing; the others find the
     site's files in the window's cache, as a reader's browser does.
     """
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(viewport={"width": 1280, "height": 1000},
+                                  **(OFFLINE if offline else {}))
     page = context.new_page()
-    watch(context, page, site, tally, offline)
-    keep_python_in_reach(context)
+    watch(context, page, site, tally)
     try:
         for path in paths:
             _play(page, site, path, clicks, random.Random(f"{seed}:{path}"), tally)

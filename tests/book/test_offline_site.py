@@ -2,8 +2,8 @@
 
 A school network may block every host but the one serving the site. These
 tests read ``_build/html``, serve it on 127.0.0.1 and drive Debian's
-Chromium with every request to another host refused (Playwright routing
-aborts it):
+Chromium with every request to another host refused (the browser window
+reaches other hosts through a proxy where nothing listens, ``OFFLINE``):
 
 * no page names another host to load anything from: no script, style
   sheet, image, frame or font address, and no address in a page's own
@@ -30,15 +30,26 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import ipywidgets
+import pytest
 
 from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
-from browser_support import HTML, LIVE_PAGE, LIVE_TIMEOUT_MS, in_browser
-from monkey_clicks import DEALS_ON_SHOW, Tally, problems_with, run_pages, watch
+from browser_support import HTML, LIVE_PAGE, LIVE_TIMEOUT_MS, built_site, in_browser
+from monkey_clicks import (
+    DEALS_ON_SHOW,
+    OFFLINE,
+    PYTHON_IN_REACH,
+    Tally,
+    problems_with,
+    run_pages,
+    watch,
+)
 
 CLICKS_PER_PAGE = 8
 SEED = 2026
@@ -63,6 +74,13 @@ _FETCHED_ALL = """() => { const page = document.documentElement?.dataset;  // no
                     || page.looLiveSettled !== undefined); }"""
 """Whether the page has nothing more to fetch: it has no live widgets, or their Python
 failed or says it has fetched all it needs."""
+
+
+@pytest.fixture(scope="module")
+def site(book: Path) -> Iterator[str]:
+    """The built site, its worker's Pyodide kept in the monkey's reach."""
+    with built_site(appended=PYTHON_IN_REACH) as url:
+        yield url
 
 
 def _pages() -> list[str]:
@@ -105,15 +123,43 @@ def test_the_scan_finds_an_address_in_a_theme_constant_or_a_tag() -> None:
     assert not _addresses_to_load('<script src="../_static/live/live.js"></script>')
 
 
+def test_the_window_on_a_closed_network_reaches_the_site_alone(site: str) -> None:
+    """The browser window these tests use refuses every other host, and says so.
+
+    Refused by the window itself (its proxy), not by a machine that happens to have no
+    way out.
+    """
+    tally = Tally()
+    said: dict[str, str] = {}
+    failures: list[str] = []
+
+    def visit(browser: Any) -> None:
+        context = browser.new_context(**OFFLINE)
+        page = context.new_page()
+        watch(context, page, site, tally)
+        context.on("requestfailed", lambda request: failures.append(str(request.failure)))
+        try:
+            reply = page.goto(f"{site}/book/rules.html", wait_until="load")
+            said["site"] = "reached" if reply is not None and reply.ok else "refused"
+            said["other"] = page.evaluate("fetch('http://example.org/loo').then("
+                                          "() => 'reached', () => 'refused')")
+        finally:
+            context.close()
+
+    in_browser(visit)
+    assert said == {"site": "reached", "other": "refused"}
+    assert tally.outside == tally.blocked == ["http://example.org/loo"]
+    assert failures == ["net::ERR_PROXY_CONNECTION_FAILED"]
+
 def test_every_page_renders_with_other_hosts_blocked(site: str) -> None:
     pages = _pages()
     tally = Tally()
     shown: dict[str, tuple[str, int]] = {}
 
     def visit(browser: Any) -> None:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, **OFFLINE)
         page = context.new_page()
-        watch(context, page, site, tally, offline=True)
+        watch(context, page, site, tally)
         try:
             for relative in pages:
                 tally.last = relative
