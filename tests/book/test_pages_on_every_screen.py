@@ -6,9 +6,8 @@ Chromium on four screens: at 1280 px, at 390 px and 360 px (phones) and at
 go live (``document.documentElement?.dataset.looLive`` becomes ``ready``),
 and is looked at there and on the other screens in turn: 1280 px in the
 dark theme (switched on and off again with the theme's own button), 390 px
-and 360 px (the window narrowed). Then the reader's presses are made on
-every widget (each button once, each menu once), and the page is looked at
-again on every screen, in the opposite order:
+and 360 px (the window narrowed). Then the reader's presses are made (below),
+and the page is looked at again on every screen, in the opposite order:
 
 * nothing is clipped sideways or hidden behind an inner scroll: no widget
   part, and not the document, is wider than the room it has;
@@ -25,6 +24,14 @@ again on every screen, in the opposite order:
 Once live, before the screens, the page is looked at on a 1280 x 800 screen:
 the table of each stepper and trainer fits on it together with the buttons
 that move its deal on.
+
+The reader's presses come in two rounds. At 390 px (a phone), each widget's
+buttons are pressed one by one: each is first brought to the middle of the
+screen, then pressed. Every verdict, refusal, hint or check summary that the
+press changes (the parts a screen reader reads out, an ARIA live region)
+must then be inside the screen, next to what was pressed; on the trainers'
+and the exercises' pages the presses must say something. Then every widget
+is tried as a reader trying things would: each button once, each menu once.
 
 Each page is a test of its own, in one of two classes (the chapters and the
 notebooks) that pytest's workers share out; the pages of one worker share one
@@ -125,6 +132,50 @@ _PRESS = """async () => {
 }"""
 """Press each widget's buttons (six at most, not the ones that start over) and
 pick the last item of its first menu, as a reader trying things would."""
+
+SAID = ".loo-said"
+"""The parts that say verdicts, refusals, hints and check summaries (ARIA live regions)."""
+MESSAGES = f"{SAID}, .loo-compare-now"
+"""Those, and the line that says what the last step of a comparison did."""
+SAYING_PAGES = ("notebooks/forced-ace.html", "notebooks/exercises.html",
+                "notebooks/trainers.html", "notebooks/practice.html")
+"""Pages where pressing the widgets' buttons must say something to look at."""
+
+_PRESS_AND_LOOK = """async () => {
+  const skip = /^(New variant|New session|New deal|Start again|Reset|Show solution)$/;
+  const checked = [], wrong = [];
+  const answered = (widget) => (""" + ANSWERED + """)(widget, 150, 60000);
+  const shown = (el) => el.getClientRects().length && el.innerText.trim();
+  for (const widget of document.querySelectorAll('.loo-widget')) {
+    if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
+    const buttons = [...widget.querySelectorAll('button')]
+      .filter(b => !b.disabled && b.getClientRects().length && !skip.test(b.innerText.trim()));
+    for (const button of buttons.slice(0, 8)) {
+      if (!button.isConnected || button.disabled || !button.getClientRects().length) continue;
+      const messages = () => [...widget.querySelectorAll('""" + MESSAGES + """')];
+      const before = messages().map(el => el.innerText);
+      button.scrollIntoView({block: 'center', behavior: 'instant'});
+      const name = button.innerText.trim();
+      const answer = answered(widget);
+      button.click();
+      await answer;
+      messages().forEach((el, i) => {
+        if (!shown(el) || el.innerText === before[i]) return;
+        const box = el.getBoundingClientRect();
+        const first = el.querySelector('p, div') || el;
+        const top = first.getBoundingClientRect().top;
+        checked.push(name);
+        if (top < 0 || top + Math.min(box.height, 60) > innerHeight)
+          wrong.push(`after "${name}", "${el.innerText.trim().slice(0, 50)}" is at ` +
+                     `${Math.round(top)} px, outside the ${innerHeight} px screen`);
+      });
+    }
+  }
+  return {checked, wrong};
+}"""
+"""Press each widget's buttons (eight at most, not the ones that start over), each
+brought to the middle of the screen first; what the presses said, and where."""
+
 
 _CLIPPED = """() => {
   const found = [];
@@ -351,7 +402,8 @@ def window(browser: Any) -> Iterator[Any]:
 
 def look_at_page(site: str, page: Any, path: str) -> None:
     """Open ``path`` on the first screen, see it go live, look at it on every screen,
-    press everything, and look again; fails with what is wrong."""
+    press each button on a phone and see what it says, press everything, and look
+    again; fails with what is wrong."""
     first = SCREENS[0]
     page.set_viewport_size({"width": first.width, "height": first.height})
     page.goto(f"{site}/{path}", wait_until="domcontentloaded")
@@ -367,6 +419,11 @@ def look_at_page(site: str, page: Any, path: str) -> None:
     found = [f"live, {TABLE_SCREEN.name}: {problem}" for problem in tables["found"]]
     assert tables["measured"] or path not in TABLE_PAGES, "no stepper's or trainer's table measured"
     found += look_on(page, SCREENS, "live")
+    page.set_viewport_size({"width": PHONE.width, "height": PHONE.height})
+    page.evaluate(_SETTLE)
+    said = page.evaluate(_PRESS_AND_LOOK)
+    found += [f"pressed one by one, {PHONE.name}: {wrong}" for wrong in said["wrong"]]
+    assert said["checked"] or path not in SAYING_PAGES, "no press said anything to look at"
     for frame in page.frames:
         if not frame.is_detached() and frame.url.startswith("http"):
             frame.evaluate(_PRESS)

@@ -1,72 +1,26 @@
-"""Feedback where the eye is, and the widgets with the keyboard alone.
+"""The widgets with the keyboard alone.
 
-On every page of the built book that shows widgets, at 390 px (a phone),
-each widget's buttons are pressed one by one, as a reader would: each is
-first brought to the middle of the screen, then pressed. Every verdict,
-refusal, hint or check summary that the press changes (the parts a screen
-reader reads out, an ARIA live region) must then be inside the screen, next
-to what was pressed. (That the table of a stepper or a trainer fits on a
-1280 x 800 screen with the buttons that move its deal on is checked as each
-page is opened in tests/book/test_pages_on_every_screen.py.)
-
-Then the forced-ace page is used with the keyboard alone: the stepper is
-stepped to its last step with Enter, a trainer's deal is played to its end,
-and an exercise is answered and checked; the keyboard's focus stays in the
-widget each time, even when the button pressed last is disabled or gone.
+The forced-ace page is used with the keyboard alone: the stepper is stepped
+to its last step with Enter, a trainer's deal is played to its end, and an
+exercise is answered and checked; the keyboard's focus stays in the widget
+each time, even when the button pressed last is disabled or gone. (That what
+a press says shows next to what was pressed, on a phone, is checked as each
+page with widgets is walked in tests/book/test_pages_on_every_screen.py.)
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_pages_on_every_screen import widget_pages
+from test_pages_on_every_screen import SAID
 
-from browser_support import ANSWERED, LIVE_TIMEOUT_MS, SETTLE
+from browser_support import LIVE_TIMEOUT_MS, SETTLE
 
 LIVE = "() => ['ready', 'failed'].includes(document.documentElement?.dataset.looLive)"
-SAID = ".loo-said"
-"""The parts that say verdicts, refusals, hints and check summaries (ARIA live regions)."""
-MESSAGES = f"{SAID}, .loo-compare-now"
-"""Those, and the line that says what the last step of a comparison did."""
 
-_PRESS_AND_LOOK = """async () => {
-  const skip = /^(New variant|New session|New deal|Start again|Reset|Show solution)$/;
-  const checked = [], wrong = [];
-  const answered = (widget) => (""" + ANSWERED + """)(widget, 150, 60000);
-  const shown = (el) => el.getClientRects().length && el.innerText.trim();
-  for (const widget of document.querySelectorAll('.loo-widget')) {
-    if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
-    const buttons = [...widget.querySelectorAll('button')]
-      .filter(b => !b.disabled && b.getClientRects().length && !skip.test(b.innerText.trim()));
-    for (const button of buttons.slice(0, 8)) {
-      if (!button.isConnected || button.disabled || !button.getClientRects().length) continue;
-      const messages = () => [...widget.querySelectorAll('""" + MESSAGES + """')];
-      const before = messages().map(el => el.innerText);
-      button.scrollIntoView({block: 'center', behavior: 'instant'});
-      const name = button.innerText.trim();
-      const answer = answered(widget);
-      button.click();
-      await answer;
-      messages().forEach((el, i) => {
-        if (!shown(el) || el.innerText === before[i]) return;
-        const box = el.getBoundingClientRect();
-        const first = el.querySelector('p, div') || el;
-        const top = first.getBoundingClientRect().top;
-        checked.push(name);
-        if (top < 0 || top + Math.min(box.height, 60) > innerHeight)
-          wrong.push(`after "${name}", "${el.innerText.trim().slice(0, 50)}" is at ` +
-                     `${Math.round(top)} px, outside the ${innerHeight} px screen`);
-      });
-    }
-  }
-  return {checked, wrong};
-}"""
-"""Press each widget's buttons (eight at most, not the ones that start over), each
-brought to the middle of the screen first; what the presses said, and where."""
 
 def _open(page: Any, site: str, path: str) -> None:
     page.goto(f"{site}/{path}", wait_until="domcontentloaded")
@@ -78,27 +32,6 @@ def _open(page: Any, site: str, path: str) -> None:
 @pytest.fixture(scope="module")
 def browser(chromium: Any) -> Any:
     return chromium
-
-
-def test_what_a_press_says_shows_next_to_it_on_a_phone(site: str, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    wrong: dict[str, list[str]] = {}
-    checked: dict[str, int] = {}
-    try:
-        for path in widget_pages():
-            _open(page, site, path)
-            found = page.evaluate(_PRESS_AND_LOOK)
-            checked[path] = len(found["checked"])
-            if found["wrong"]:
-                wrong[path] = found["wrong"]
-    finally:
-        context.close()
-    assert not wrong, json.dumps(wrong, indent=1, ensure_ascii=False)
-    # The presses said something to look at on the trainers' and the exercises' pages.
-    for path in ("notebooks/forced-ace.html", "notebooks/exercises.html",
-                 "notebooks/trainers.html", "notebooks/practice.html"):
-        assert checked.get(path), (path, checked)
 
 
 _FOCUS_IN = "(name) => !!document.activeElement.closest('.loo-widget')?.innerText.includes(name)"
