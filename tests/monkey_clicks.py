@@ -359,13 +359,15 @@ def run_pages(browser: Any, site: str, paths: list[str], clicks: int, seed: int,
     watch(context, page, site, tally)
     try:
         for path in paths:
-            _play(page, site, path, clicks, random.Random(f"{seed}:{path}"), tally)
+            play(page, site, path, clicks, seed, tally)
     finally:
         context.close()
 
 
-def _play(page: Any, site: str, path: str, clicks: int, rng: random.Random,
-          tally: Tally) -> None:
+def play(page: Any, site: str, path: str, clicks: int, seed: int, tally: Tally) -> None:
+    """Open ``path`` live in ``page`` and use ``clicks`` random controls, chosen by ``seed``,
+    checking the deals after each."""
+    rng = random.Random(f"{seed}:{path}")
     frame, seconds = open_live(page, f"{site}/{path}")
     tally.live_s.append(seconds)
     tally.pages.append(path)

@@ -9,17 +9,19 @@ reaches other hosts through a proxy where nothing listens, ``OFFLINE``):
   sheet, image, frame or font address, and no address in a page's own
   scripts and styles (a theme's constant, an ``import()``), whether or not
   it is ever fetched;
-* every page of the book renders (a title, its text, no error in the
-  console) and makes no request to another host, in one walk of every page
-  that waits for each page's network to go quiet;
-* every page with widgets goes live (Python starts in the browser from the
-  site's own files and each widget comes alive in place) and its widgets
-  react: a monkey uses eight controls at random on each page
-  (``tests/monkey_clicks.py``), going from page to page in one browser window as
-  a reader does (the first page starts Python from nothing, the others with
-  the site's files in the window's cache), and after each click every deal on show is
-  re-checked with the engine here, outside the browser, and compared with
-  what the widget draws. No console error, no Python error.
+* in one walk of every page, going from page to page in one browser window
+  as a reader does:
+  * every page of the book renders (a title, its text, no error in the
+    console) and makes no request to another host, its network left to go
+    quiet;
+  * every page with widgets goes live (Python starts in the browser from
+    the site's own files and each widget comes alive in place; the first
+    page starts Python from nothing, the others with the site's files in
+    the window's cache) and its widgets react: a monkey uses eight controls
+    at random on each page (``tests/monkey_clicks.py``), and after each click
+    every deal on show is re-checked with the engine here, outside the
+    browser, and compared with what the widget draws. No console error, no
+    Python error.
 
 The monkey's long run, 1,000 clicks, is ``benchmarks/monkey.py``. A missing
 Chromium is a failure, never a skip.
@@ -46,8 +48,8 @@ from monkey_clicks import (
     OFFLINE,
     PYTHON_IN_REACH,
     Tally,
+    play,
     problems_with,
-    run_pages,
     watch,
 )
 
@@ -151,20 +153,25 @@ def test_the_window_on_a_closed_network_reaches_the_site_alone(site: str) -> Non
     assert tally.outside == tally.blocked == ["http://example.org/loo"]
     assert failures == ["net::ERR_PROXY_CONNECTION_FAILED"]
 
-def test_every_page_renders_with_other_hosts_blocked(site: str) -> None:
-    pages = _pages()
+
+def test_every_page_renders_offline_and_its_widgets_survive_random_clicks(site: str) -> None:
+    pages, live = _pages(), _live_pages()
+    assert LIVE_PAGE in live and len(live) >= 5, live
     tally = Tally()
     shown: dict[str, tuple[str, int]] = {}
 
     def visit(browser: Any) -> None:
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, **OFFLINE)
+        context = browser.new_context(viewport={"width": 1280, "height": 1000}, **OFFLINE)
         page = context.new_page()
         watch(context, page, site, tally)
         try:
             for relative in pages:
                 tally.last = relative
-                reply = page.goto(f"{site}/{relative}", wait_until="load")
-                assert reply is not None and reply.ok, relative
+                if relative in live:
+                    play(page, site, relative, CLICKS_PER_PAGE, SEED, tally)
+                else:
+                    reply = page.goto(f"{site}/{relative}", wait_until="load")
+                    assert reply is not None and reply.ok, relative
                 # Late requests (fonts, a live page's Python), and the start
                 # page, which forwards to the book's first page; a live page's
                 # worker may still fetch the saved memory for later visits.
@@ -177,25 +184,12 @@ def test_every_page_renders_with_other_hosts_blocked(site: str) -> None:
     in_browser(visit)
     empty = [p for p, (title, length) in shown.items() if not title or length < 40]
     assert not empty, f"pages that show nothing: {empty}"
-    assert not tally.errors, "\n".join(tally.errors)
-    assert not tally.outside, f"requests to other hosts (refused): {sorted(set(tally.outside))}"
-
-
-def test_live_pages_go_live_offline_and_survive_random_clicks(site: str) -> None:
-    pages = _live_pages()
-    assert LIVE_PAGE in pages and len(pages) >= 5, pages
-    tally = Tally()
-
-    def work(browser: Any) -> None:
-        run_pages(browser, site, pages, CLICKS_PER_PAGE, SEED, tally, offline=True)
-
-    in_browser(work)
-    assert tally.pages == pages
-    assert tally.clicks == CLICKS_PER_PAGE * len(pages)
+    assert tally.pages == live
+    assert tally.clicks == CLICKS_PER_PAGE * len(live)
     assert tally.checks >= tally.clicks, "the deals on show were not read back"
     assert not tally.problems, "\n".join(tally.problems[:20])
     assert not tally.errors, "\n".join(tally.errors[:20])
-    assert not tally.outside, f"requests to other hosts: {sorted(set(tally.outside))}"
+    assert not tally.outside, f"requests to other hosts (refused): {sorted(set(tally.outside))}"
 
 
 # -- the monkey's judge, without a browser ----------------------------------------------
