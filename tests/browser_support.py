@@ -298,16 +298,18 @@ ANSWERED = """(widget, still, most) => new Promise(resolve => {
     const answering = () => (document.documentElement?.dataset.looWaiting || '0') !== '0';
     (function tick() {
       const now = performance.now();
-      if ((!answering() && now - changed >= still) || now - started >= most) {
+      const done = !answering() && now - changed >= still;
+      if (done || now - started >= most) {
         seen.disconnect();
-        resolve();
+        resolve(done);
       } else setTimeout(tick, 10);
     })();
   })"""
-"""A JavaScript function, called just before a press, that resolves once Python has
-answered every request of the page (``data-loo-waiting`` is 0: classroom_page's
-connection.js) and ``widget`` has then stayed still for ``still`` ms (the answer
-drawn), or after ``most`` ms, the bound for a Python that never answers."""
+"""A JavaScript function, called just before a press, that resolves with ``true`` once
+Python has answered every request of the page (``data-loo-waiting`` is 0:
+classroom_page's connection.js) and ``widget`` has then stayed still for ``still`` ms
+(the answer drawn), or with ``false`` after ``most`` ms, the bound for a Python that
+never answers."""
 
 
 # -- accessibility ------------------------------------------------------------------

@@ -116,10 +116,11 @@ _PRESS = """async () => {
       .filter(b => !b.disabled && b.getClientRects().length && !skip.test(b.innerText.trim()));
     for (const button of buttons.slice(0, 6)) {
       if (!button.isConnected || button.disabled) continue;
+      const name = button.innerText.trim();
       const answer = answered(widget);
       button.click();
-      pressed.push(button.innerText.trim());
-      await answer;
+      pressed.push(name);
+      if (!(await answer)) return {pressed, unanswered: name};
     }
     const menu = widget.querySelector('select:not([disabled])');
     if (menu && menu.options.length > 1) {
@@ -128,10 +129,11 @@ _PRESS = """async () => {
       pressed.push('menu');
     }
   }
-  return pressed;
+  return {pressed, unanswered: null};
 }"""
 """Press each widget's buttons (six at most, not the ones that start over) and
-pick the last item of its first menu, as a reader trying things would."""
+pick the last item of its first menu, as a reader trying things would; stops at a
+press that nothing answers within a minute (``unanswered``)."""
 
 SAID = ".loo-said"
 """The parts that say verdicts, refusals, hints and check summaries (ARIA live regions)."""
@@ -158,7 +160,10 @@ _PRESS_AND_LOOK = """async () => {
       const name = button.innerText.trim();
       const answer = answered(widget);
       button.click();
-      await answer;
+      if (!(await answer)) {
+        wrong.push(`after "${name}", the page was still changing or waiting a minute later`);
+        return {checked, wrong};
+      }
       messages().forEach((el, i) => {
         if (!shown(el) || el.innerText === before[i]) return;
         const box = el.getBoundingClientRect();
@@ -174,7 +179,8 @@ _PRESS_AND_LOOK = """async () => {
   return {checked, wrong};
 }"""
 """Press each widget's buttons (eight at most, not the ones that start over), each
-brought to the middle of the screen first; what the presses said, and where."""
+brought to the middle of the screen first; what the presses said, and where. Stops at
+a press that nothing answers within a minute."""
 
 
 _CLIPPED = """() => {
@@ -426,7 +432,8 @@ def look_at_page(site: str, page: Any, path: str) -> None:
     assert said["checked"] or path not in SAYING_PAGES, "no press said anything to look at"
     for frame in page.frames:
         if not frame.is_detached() and frame.url.startswith("http"):
-            frame.evaluate(_PRESS)
+            unanswered = frame.evaluate(_PRESS)["unanswered"]
+            assert unanswered is None, f"the press of {unanswered!r} was not answered in a minute"
     page.evaluate(_SETTLE)
     for frame in page.frames[1:]:
         if not frame.is_detached():
