@@ -35,6 +35,8 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -353,13 +355,22 @@ def run_pages(browser: Any, site: str, paths: list[str], clicks: int, seed: int,
     Only the first page starts Python from nothing; the others find the
     site's files in the window's cache, as a reader's browser does.
     """
+    with window(browser, site, tally, offline) as page:
+        for path in paths:
+            play(page, site, path, clicks, seed, tally)
+
+
+@contextmanager
+def window(browser: Any, site: str, tally: Tally, offline: bool = True) -> Iterator[Any]:
+    """A page in a browser window of its own (1280 x 1000) whose errors and requests leaving
+    ``site`` go to ``tally`` (:func:`watch`), on a network that lets nothing out when
+    ``offline`` (:data:`OFFLINE`); the window is closed after the block."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000},
                                   **(OFFLINE if offline else {}))
     page = context.new_page()
     watch(context, page, site, tally)
     try:
-        for path in paths:
-            play(page, site, path, clicks, seed, tally)
+        yield page
     finally:
         context.close()
 

@@ -43,15 +43,7 @@ from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
 from browser_support import HTML, LIVE_PAGE, LIVE_TIMEOUT_MS, built_site, in_browser
-from monkey_clicks import (
-    DEALS_ON_SHOW,
-    OFFLINE,
-    PYTHON_IN_REACH,
-    Tally,
-    play,
-    problems_with,
-    watch,
-)
+from monkey_clicks import DEALS_ON_SHOW, PYTHON_IN_REACH, Tally, play, problems_with, window
 
 CLICKS_PER_PAGE = 8
 SEED = 2026
@@ -136,17 +128,13 @@ def test_the_window_on_a_closed_network_reaches_the_site_alone(site: str) -> Non
     failures: list[str] = []
 
     def visit(browser: Any) -> None:
-        context = browser.new_context(**OFFLINE)
-        page = context.new_page()
-        watch(context, page, site, tally)
-        context.on("requestfailed", lambda request: failures.append(str(request.failure)))
-        try:
+        with window(browser, site, tally) as page:
+            page.context.on("requestfailed",
+                            lambda request: failures.append(str(request.failure)))
             reply = page.goto(f"{site}/book/rules.html", wait_until="load")
             said["site"] = "reached" if reply is not None and reply.ok else "refused"
             said["other"] = page.evaluate("fetch('http://example.org/loo').then("
                                           "() => 'reached', () => 'refused')")
-        finally:
-            context.close()
 
     in_browser(visit)
     assert said == {"site": "reached", "other": "refused"}
@@ -161,10 +149,7 @@ def test_every_page_renders_offline_and_its_widgets_survive_random_clicks(site: 
     shown: dict[str, tuple[str, int]] = {}
 
     def visit(browser: Any) -> None:
-        context = browser.new_context(viewport={"width": 1280, "height": 1000}, **OFFLINE)
-        page = context.new_page()
-        watch(context, page, site, tally)
-        try:
+        with window(browser, site, tally) as page:
             for relative in pages:
                 tally.last = relative
                 if relative in live:
@@ -178,8 +163,6 @@ def test_every_page_renders_offline_and_its_widgets_survive_random_clicks(site: 
                 page.wait_for_load_state("networkidle")
                 page.wait_for_function(_FETCHED_ALL, timeout=LIVE_TIMEOUT_MS)
                 shown[relative] = (page.title(), len(page.inner_text("body").strip()))
-        finally:
-            context.close()
 
     in_browser(visit)
     empty = [p for p, (title, length) in shown.items() if not title or length < 40]
