@@ -9,7 +9,6 @@ Voila is pinned to 0.5 in requirements.txt and in the install hint; JupyterHub t
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import os
 import subprocess
@@ -30,6 +29,8 @@ from voila.tornado import handler as tornado_handler
 
 from loo_tutor.apps.classroom import adapter
 from loo_tutor.apps.classroom import server as classroom
+
+from classroom_server import in_a_loop_of_its_own
 
 PACKAGE = Path(adapter.__file__).parent
 PRIVATE = ("_pools", "fill_if_needed", "stop_generator", "voila_jinja2_env", "no_cache_paths",
@@ -103,10 +104,11 @@ def test_15_a_kernel_taken_from_a_pool_is_idle_from_its_taking_and_others_are_le
 
     pools = Pools()
     adapter.idle_from_taking(pools)
-    assert asyncio.run(pools.get_rendered_notebook("b.ipynb")) == (None, [], "gone")
+    assert in_a_loop_of_its_own(pools.get_rendered_notebook("b.ipynb")) == (None, [], "gone")
     assert pools.kernel.last_activity < _tz.utcnow() - timedelta(hours=23)
     before = _tz.utcnow()
-    assert asyncio.run(pools.get_rendered_notebook(notebook_name="a.ipynb")) == (None, [], "taken")
+    assert in_a_loop_of_its_own(
+        pools.get_rendered_notebook(notebook_name="a.ipynb")) == (None, [], "taken")
     assert before <= pools.kernel.last_activity <= _tz.utcnow()
     without = SimpleNamespace(get_rendered_notebook=None)
     adapter.idle_from_taking(without)  # no pools: Voila without preheated kernels
