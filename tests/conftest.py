@@ -36,11 +36,10 @@ TEST_FOLDERS = ("engine", "records", "analysis", "teaching", "render", "widgets"
 
 # The tests that drive Chromium, serve the built book or start a classroom
 # server are marked ``serial``, so that ``pytest -m "not serial"`` runs the
-# quick ones. A whole ``./dev test`` runs every test on two workers
+# quick ones. A whole ``./dev test`` runs every test on three workers
 # (pytest-xdist), the tests of a module (or of a test class) in one worker
-# (each server on a free port, each class in a folder of its own). A new
-# test of the book or the classroom is serial unless its file is named in
-# BOOK_READERS.
+# (each server on a free port, each class in a folder of its own). A new test
+# of the book or the classroom is serial unless its file is named in BOOK_READERS.
 SERIAL = ("book/", "apps/test_classroom")
 BOOK_READERS = {"test_book_chapters.py", "test_book_code.py", "test_book_links.py",
                 "test_book_tables.py", "test_book_trainers.py", "test_book_worksheet.py",
@@ -57,21 +56,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(parts[0])
             if "/".join(parts).startswith(SERIAL) and parts[-1] not in BOOK_READERS:
                 item.add_marker("serial")
-    items.sort(key=_first_to_start)
-
-
-def _first_to_start(item: pytest.Item) -> int:
-    """The book's browser tests first, then the classroom's, then the rest (a stable sort).
-
-    pytest-xdist hands out a run's modules in this order, each to the first
-    worker free: the modules that take a minute or two (every page on every
-    screen, offline, the keyboard) start at once, and the many quick ones
-    fill the workers' time around them, instead of one long module starting
-    last and the others waiting for it.
-    """
-    if item.get_closest_marker("serial") is None:
-        return 2
-    return 0 if item.get_closest_marker("book") else 1
 
 
 OWN_EXAMPLES = HERE / "data" / "examples"
