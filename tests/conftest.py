@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import ipywidgets
 import pytest
 
 from loo_tutor import check, loads
@@ -56,6 +58,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(parts[0])
             if "/".join(parts).startswith(SERIAL) and parts[-1] not in BOOK_READERS:
                 item.add_marker("serial")
+
+
+@pytest.fixture(autouse=True)
+def widgets_closed_after_the_test() -> Iterator[None]:
+    """Close every widget a test made once it has ended.
+
+    ipywidgets keeps each widget in its process's registry until it is closed,
+    and a check of what a widget sends to a page reads every widget there
+    (``ipywidgets.Widget.get_manager_state``): without this a worker carried
+    the widgets of every test it had run (7,000 after the widget inputs'
+    module), and such checks slowed down with them. Widgets of a module's
+    fixtures, made before the test, stay open.
+    """
+    before = set(_open_widgets())
+    yield
+    for model_id, widget in _open_widgets().items():
+        if model_id not in before:
+            widget.close()
+
+
+def _open_widgets() -> dict[str, ipywidgets.Widget]:
+    with warnings.catch_warnings():  # ipywidgets 8 deprecates reading its registry
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return dict(ipywidgets.Widget.widgets)
 
 
 OWN_EXAMPLES = HERE / "data" / "examples"
