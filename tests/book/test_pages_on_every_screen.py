@@ -443,7 +443,7 @@ def look_at_page(site: str, page: Any, path: str) -> None:
 
 
 # The pages come in two classes, the chapters and the notebooks, which pytest-xdist
-# (--dist loadscope, as ./dev runs it) gives to two of its workers.
+# (--dist loadscope, as ./dev runs it) gives to its two workers.
 
 
 class TestChapters:
