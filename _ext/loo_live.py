@@ -63,8 +63,10 @@ REMOTE_URL = re.compile(r"(?:https?:)?//[\w-]+(?:\.[\w-]+)+")
 """An address on another host, in a script's text."""
 UNUSED_SCRIPTS = ("sphinx-thebe.js",)
 """Scripts of extensions the book keeps off (Thebe, with the launch buttons off)."""
-LIVE_SCRIPT = "live/live.js"
-WORKER_SCRIPT = "_static/live/worker.js"
+LIVE_FOLDER = "live"
+"""The live pages' scripts and style, which ./dev builds into a static folder of the book."""
+LIVE_SCRIPT = f"{LIVE_FOLDER}/live.js"
+WORKER_SCRIPT = f"_static/{LIVE_FOLDER}/worker.js"
 PYODIDE = "_static/pyodide"
 """Where the site has Pyodide; the worker finds the saved memory there, with its own query."""
 # Cells whose outputs the page leaves out: a widget they show has no place on it.
@@ -332,14 +334,26 @@ def trim_site(html_dir: Path) -> None:
             page.write_text(ICON_SCRIPT_TAG.sub("", text), encoding="utf-8")
 
 
+def copy_own_assets(confdir: Path, static_path: list[str], out: Path) -> None:
+    """Copy this extension's own script and style, and the live pages' scripts (the
+    ``live`` folder of a static folder), into the site ``out``.
+
+    A build with no page out of date skips Sphinx's copy of static files, so
+    without this a live page script rebuilt since the last build would not reach the site.
+    """
+    for asset in (HERE / "static").iterdir():
+        shutil.copy2(asset, out / "_static" / asset.name)
+    for folder in static_path:
+        live = confdir / folder / LIVE_FOLDER
+        if live.is_dir():
+            shutil.copytree(live, out / "_static" / LIVE_FOLDER, dirs_exist_ok=True)
+
+
 def _finish(app: Sphinx, error: Exception | None) -> None:
     if error is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
-    # A build with no page out of date skips Sphinx's copy of static files;
-    # keep this extension's own script and style current anyway.
-    for asset in (HERE / "static").iterdir():
-        shutil.copy2(asset, out / "_static" / asset.name)
+    copy_own_assets(Path(app.confdir), app.config.html_static_path, out)
     trim_site(out)
     prepared = _prepared.pages if _prepared is not None else {}
     if _prepared is not None:  # beside Pyodide, in place of the whole standard library

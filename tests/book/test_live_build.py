@@ -258,6 +258,22 @@ def test_every_live_page_names_the_saved_memory_of_this_build(book: Path) -> Non
     assert len(keys) == 1, keys
 
 
+def test_the_live_scripts_reach_the_site_even_when_no_page_is_out_of_date(tmp_path: Path) -> None:
+    """A build with no page to write skips Sphinx's copy of the static folders; the
+    extension still brings the live pages' scripts, rebuilt by ./dev, into the site."""
+    live = tmp_path / "book" / "scripts" / loo_live.LIVE_FOLDER
+    live.mkdir(parents=True)
+    (live / "worker.js").write_text("rebuilt", encoding="utf-8")
+    (tmp_path / "book" / "other").mkdir()
+    out = tmp_path / "html"
+    (out / "_static" / loo_live.LIVE_FOLDER).mkdir(parents=True)
+    (out / "_static" / loo_live.LIVE_FOLDER / "worker.js").write_text("stale", encoding="utf-8")
+    loo_live.copy_own_assets(tmp_path / "book", ["other", "scripts"], out)
+    assert (out / loo_live.WORKER_SCRIPT).read_text(encoding="utf-8") == "rebuilt"
+    own = sorted(p.name for p in (ROOT / "_ext" / "static").iterdir())
+    assert own and all((out / "_static" / name).is_file() for name in own)
+
+
 BROKEN_PAGE = """---
 jupytext:
   text_representation:
