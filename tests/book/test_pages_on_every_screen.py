@@ -104,37 +104,6 @@ def widget_pages() -> list[str]:
 # -- what the page is asked ---------------------------------------------------------
 
 
-_PRESS = """async () => {
-  const pressed = [];
-  const skip = /^(New variant|New session|New deal|Start again|Reset)$/;
-  // Resolves once Python has answered and the widget has then stayed still for
-  // 50 ms (the answer drawn).
-  const answered = (widget) => (""" + ANSWERED + """)(widget, 50, 60000);
-  for (const widget of document.querySelectorAll('.loo-widget')) {
-    if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
-    const buttons = [...widget.querySelectorAll('button')]
-      .filter(b => !b.disabled && b.getClientRects().length && !skip.test(b.innerText.trim()));
-    for (const button of buttons.slice(0, 6)) {
-      if (!button.isConnected || button.disabled) continue;
-      const name = button.innerText.trim();
-      const answer = answered(widget);
-      button.click();
-      pressed.push(name);
-      if (!(await answer)) return {pressed, unanswered: name};
-    }
-    const menu = widget.querySelector('select:not([disabled])');
-    if (menu && menu.options.length > 1) {
-      menu.selectedIndex = menu.options.length - 1;
-      menu.dispatchEvent(new Event('change', {bubbles: true}));
-      pressed.push('menu');
-    }
-  }
-  return {pressed, unanswered: null};
-}"""
-"""Press each widget's buttons (six at most, not the ones that start over) and
-pick the last item of its first menu, as a reader trying things would; stops at a
-press that nothing answers within a minute (``unanswered``)."""
-
 SAID = ".loo-said"
 """The parts that say verdicts, refusals, hints and check summaries (ARIA live regions)."""
 MESSAGES = f"{SAID}, .loo-compare-now"
@@ -143,27 +112,27 @@ SAYING_PAGES = ("notebooks/forced-ace.html", "notebooks/exercises.html",
                 "notebooks/trainers.html", "notebooks/practice.html")
 """Pages where pressing the widgets' buttons must say something to look at."""
 
-_PRESS_AND_LOOK = """async () => {
-  const skip = /^(New variant|New session|New deal|Start again|Reset|Show solution)$/;
+STARTING_OVER = ("New variant", "New session", "New deal", "Start again", "Reset")
+"""The labels of the buttons that start a widget over, which the presses leave alone."""
+
+_PRESS = """async ({skip, most, still, look}) => {
+  const skipped = new RegExp(`^(${skip.join('|')})$`);
   const checked = [], wrong = [];
-  const answered = (widget) => (""" + ANSWERED + """)(widget, 150, 60000);
   const shown = (el) => el.getClientRects().length && el.innerText.trim();
   for (const widget of document.querySelectorAll('.loo-widget')) {
     if (!widget.getClientRects().length || widget.parentElement.closest('.loo-widget')) continue;
     const buttons = [...widget.querySelectorAll('button')]
-      .filter(b => !b.disabled && b.getClientRects().length && !skip.test(b.innerText.trim()));
-    for (const button of buttons.slice(0, 8)) {
+      .filter(b => !b.disabled && b.getClientRects().length && !skipped.test(b.innerText.trim()));
+    const messages = () => [...widget.querySelectorAll('""" + MESSAGES + """')];
+    for (const button of buttons.slice(0, most)) {
       if (!button.isConnected || button.disabled || !button.getClientRects().length) continue;
-      const messages = () => [...widget.querySelectorAll('""" + MESSAGES + """')];
       const before = messages().map(el => el.innerText);
-      button.scrollIntoView({block: 'center', behavior: 'instant'});
+      if (look) button.scrollIntoView({block: 'center', behavior: 'instant'});
       const name = button.innerText.trim();
-      const answer = answered(widget);
+      const answer = (""" + ANSWERED + """)(widget, still, 60000);
       button.click();
-      if (!(await answer)) {
-        wrong.push(`after "${name}", the page was still changing or waiting a minute later`);
-        return {checked, wrong};
-      }
+      if (!(await answer)) return {checked, wrong, unanswered: name};
+      if (!look) continue;
       messages().forEach((el, i) => {
         if (!shown(el) || el.innerText === before[i]) return;
         const box = el.getBoundingClientRect();
@@ -175,12 +144,26 @@ _PRESS_AND_LOOK = """async () => {
                      `${Math.round(top)} px, outside the ${innerHeight} px screen`);
       });
     }
+    const menu = widget.querySelector('select:not([disabled])');
+    if (!look && menu && menu.options.length > 1) {
+      menu.selectedIndex = menu.options.length - 1;
+      menu.dispatchEvent(new Event('change', {bubbles: true}));
+    }
   }
-  return {checked, wrong};
+  return {checked, wrong, unanswered: null};
 }"""
-"""Press each widget's buttons (eight at most, not the ones that start over), each
-brought to the middle of the screen first; what the presses said, and where. Stops at
-a press that nothing answers within a minute."""
+"""Press the buttons of each widget in turn (``most`` at most, none labelled as in
+``skip``); after each press, wait until Python has answered and the widget has then
+stayed still for ``still`` ms (the answer drawn). With ``look``, each button is first
+brought to the middle of the screen, and what each press said (``checked``) and where
+(``wrong``, when outside the screen) is returned; without, the last item of each
+widget's first menu is picked too, as a reader trying things would. Stops at a press
+that nothing answers within a minute (``unanswered``)."""
+LOOKED_AT_PRESSES = {"skip": [*STARTING_OVER, "Show solution"], "most": 8, "still": 150,
+                     "look": True}
+"""The presses made one by one on a phone, each looked at."""
+EVERY_PRESS = {"skip": list(STARTING_OVER), "most": 6, "still": 50, "look": False}
+"""The presses made as a reader trying things would."""
 
 
 _CLIPPED = """() => {
@@ -427,12 +410,15 @@ def look_at_page(site: str, page: Any, path: str) -> None:
     found += look_on(page, SCREENS, "live")
     page.set_viewport_size({"width": PHONE.width, "height": PHONE.height})
     page.evaluate(_SETTLE)
-    said = page.evaluate(_PRESS_AND_LOOK)
+    said = page.evaluate(_PRESS, LOOKED_AT_PRESSES)
     found += [f"pressed one by one, {PHONE.name}: {wrong}" for wrong in said["wrong"]]
+    if said["unanswered"] is not None:
+        found.append(f"pressed one by one, {PHONE.name}: after \"{said['unanswered']}\", the page "
+                     "was still changing or waiting a minute later")
     assert said["checked"] or path not in SAYING_PAGES, "no press said anything to look at"
     for frame in page.frames:
         if not frame.is_detached() and frame.url.startswith("http"):
-            unanswered = frame.evaluate(_PRESS)["unanswered"]
+            unanswered = frame.evaluate(_PRESS, EVERY_PRESS)["unanswered"]
             assert unanswered is None, f"the press of {unanswered!r} was not answered in a minute"
     page.evaluate(_SETTLE)
     for frame in page.frames[1:]:
