@@ -38,6 +38,7 @@ as well.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import logging as std_logging
@@ -179,9 +180,9 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any]
     app.add_css_file("loo_live.css")
     # The worker starts from an inline script at the top of <head>, before
     # the stylesheets that a script file would wait for. Its address names
-    # the saved memory it starts from.
+    # the saved memory it starts from and its own version (worker_version).
     early = (HERE / "loo_live_early.js").read_text(encoding="utf-8")
-    worker = html.escape(f'{context["pathto"](WORKER_SCRIPT, 1)}?v={_prepared.key}')
+    worker = html.escape(f'{context["pathto"](WORKER_SCRIPT, 1)}?v={_worker_version}')
     context["metatags"] = (context.get("metatags", "") +
                            f'\n    <script data-worker="{worker}" data-page="{html.escape(pagename)}">'
                            f'\n{early}</script>')
@@ -192,15 +193,24 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any]
 
 _prepared: vendor_pyodide.Prepared | None = None
 """The widgets of this build's live pages, made once every page is read (``_prepare``)."""
+_worker_version = ""
+"""The version in the worker's address on this build's pages (``worker_version``)."""
+
+
+def worker_version(key: str, worker: bytes) -> str:
+    """The version in the worker's address: a digest of the saved memory's key and of the
+    worker's own script, so that a browser fetches the worker again when either changes
+    (the worker passes it on to the saved memory and the zips it fetches)."""
+    return hashlib.sha256(key.encode() + b"\0" + worker).hexdigest()[:32]
 
 
 def _prepare(app: Sphinx, env: Any) -> list[str]:
     """Make every live page's widgets in the in-browser Python; returns the pages to write again.
 
-    A page whose widgets were made anew (another id, another state) is
-    written again, even if its source did not change.
+    A page whose widgets were made anew (another id, another state), or whose
+    worker changed, is written again, even if its source did not change.
     """
-    global _prepared
+    global _prepared, _worker_version
     if app.builder.format != "html":
         return []
     pages = [{"page": name, "cells": cells} for name in sorted(env.found_docs)
@@ -212,8 +222,11 @@ def _prepare(app: Sphinx, env: Any) -> list[str]:
     for name, reason in _prepared.failed.items():
         logger.warning(f"{name}: its widgets cannot run in the in-browser Python, so the page "
                        f"stays a saved copy ({reason})", type="loo-live", location=name)
-    changed = getattr(env, "loo_live_key", None) != _prepared.key
-    env.loo_live_key = _prepared.key
+    live = live_folder(Path(app.confdir), app.config.html_static_path)
+    worker = (live / Path(WORKER_SCRIPT).name).read_bytes() if live is not None else b""
+    _worker_version = worker_version(_prepared.key, worker)
+    changed = getattr(env, "loo_live_worker_version", None) != _worker_version
+    env.loo_live_worker_version = _worker_version
     return [page["page"] for page in pages] if changed else []
 
 
@@ -334,6 +347,15 @@ def trim_site(html_dir: Path) -> None:
             page.write_text(ICON_SCRIPT_TAG.sub("", text), encoding="utf-8")
 
 
+def live_folder(confdir: Path, static_path: list[str]) -> Path | None:
+    """The live pages' scripts (the ``live`` folder of one of the book's static folders)."""
+    for folder in static_path:
+        live = confdir / folder / LIVE_FOLDER
+        if live.is_dir():
+            return live
+    return None
+
+
 def copy_own_assets(confdir: Path, static_path: list[str], out: Path) -> None:
     """Copy this extension's own script and style, and the live pages' scripts (the
     ``live`` folder of a static folder), into the site ``out``.
@@ -343,10 +365,9 @@ def copy_own_assets(confdir: Path, static_path: list[str], out: Path) -> None:
     """
     for asset in (HERE / "static").iterdir():
         shutil.copy2(asset, out / "_static" / asset.name)
-    for folder in static_path:
-        live = confdir / folder / LIVE_FOLDER
-        if live.is_dir():
-            shutil.copytree(live, out / "_static" / LIVE_FOLDER, dirs_exist_ok=True)
+    live = live_folder(confdir, static_path)
+    if live is not None:
+        shutil.copytree(live, out / "_static" / LIVE_FOLDER, dirs_exist_ok=True)
 
 
 def _finish(app: Sphinx, error: Exception | None) -> None:

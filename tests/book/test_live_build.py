@@ -274,6 +274,15 @@ def test_the_live_scripts_reach_the_site_even_when_no_page_is_out_of_date(tmp_pa
     assert own and all((out / "_static" / name).is_file() for name in own)
 
 
+def test_the_worker_is_fetched_again_when_it_or_the_saved_memory_changes() -> None:
+    """The version in the worker's address follows both its script and the saved memory:
+    a browser that kept the worker of an earlier build fetches this build's."""
+    version = loo_live.worker_version("key", b"worker")
+    assert re.fullmatch(r"\w+", version) and version == loo_live.worker_version("key", b"worker")
+    assert version != loo_live.worker_version("key", b"worker, rebuilt")
+    assert version != loo_live.worker_version("another key", b"worker")
+
+
 BROKEN_PAGE = """---
 jupytext:
   text_representation:
