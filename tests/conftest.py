@@ -5,17 +5,16 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import ipywidgets
 import pytest
 
 from loo_tutor import check, loads
 
 from browser_support import CHROMIUM, FLAGS, HTML, build_book, built_site, require_chromium
+from leaks import open_widgets
 
 # A real PostgreSQL server for the class store's tests (tests/postgres_server.py)
 from postgres_server import postgres_database, postgres_server  # noqa: F401
@@ -71,17 +70,11 @@ def widgets_closed_after_the_test() -> Iterator[None]:
     module), and such checks slowed down with them. Widgets of a module's
     fixtures, made before the test, stay open.
     """
-    before = set(_open_widgets())
+    before = set(open_widgets())
     yield
-    for model_id, widget in _open_widgets().items():
+    for model_id, widget in open_widgets().items():
         if model_id not in before:
             widget.close()
-
-
-def _open_widgets() -> dict[str, ipywidgets.Widget]:
-    with warnings.catch_warnings():  # ipywidgets 8 deprecates reading its registry
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return dict(ipywidgets.Widget.widgets)
 
 
 OWN_EXAMPLES = HERE / "data" / "examples"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -74,6 +75,13 @@ def model_strings(state: Mapping[str, Any], root: str) -> tuple[list[str], set[s
             else:
                 texts.append(text)
     return texts, seen
+
+
+def open_widgets() -> dict[str, ipywidgets.Widget]:
+    """Every widget of this process that is not closed, by model id (ipywidgets' registry)."""
+    with warnings.catch_warnings():  # ipywidgets 8 deprecates reading its registry
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return dict(ipywidgets.Widget.widgets)
 
 
 def widget_leaks(widget: Any, state: Mapping[str, Any] | None = None) -> list[str]:

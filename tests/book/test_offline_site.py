@@ -31,18 +31,17 @@ from __future__ import annotations
 
 import json
 import re
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import ipywidgets
 import pytest
 
 from loo_tutor.records.data import example
 from loo_tutor.widgets import PlayTrainer
 
 from browser_support import HTML, LIVE_PAGE, LIVE_TIMEOUT_MS, built_site, in_browser
+from leaks import open_widgets
 from monkey_clicks import DEALS_ON_SHOW, PYTHON_IN_REACH, Tally, play, problems_with, window
 
 CLICKS_PER_PAGE = 8
@@ -183,9 +182,7 @@ def _shown_by(trainer: PlayTrainer) -> dict[str, Any]:
     Python gives it (run here, in this process), and its drawing, from the widget itself."""
     namespace: dict[str, Any] = {}
     exec(DEALS_ON_SHOW, namespace)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        every = dict(ipywidgets.Widget.widgets)
+    every = open_widgets()
     python = json.loads(namespace["deals_on_show"](every, [trainer.model_id]))
     again = json.loads(namespace["deals_on_show"](every, [trainer.model_id]))
     assert python["tagged"] and not again["tagged"], "the tags are new only the first time"
