@@ -103,6 +103,8 @@ def test_each_start_makes_a_class_folder_of_its_own(tmp_path: Path) -> None:
 def test_the_book_notebooks_come_with_the_package() -> None:
     shipped = sorted(p.name for p in classroom.NOTEBOOKS.glob("*.ipynb"))
     assert shipped == sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) and shipped
+    # In the checkout they are the book's own, through a link: nbval runs them once, there.
+    assert classroom.NOTEBOOKS.resolve() == NOTEBOOKS.resolve()
 
 
 TEMPLATE_FOLDER = classroom.TEMPLATES / "voila" / "templates"
