@@ -395,6 +395,34 @@ def _finish(app: Sphinx, error: Exception | None) -> None:
             page.write_text(ready, encoding="utf-8")
 
 
+START_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Refresh" content="0; url={first}">
+<link rel="icon" href="_static/{icon}">
+<title>loo-tutor</title>
+</head>
+<body><p><a href="{first}">The book starts here.</a></p></body>
+</html>
+"""
+"""The site's start page: it forwards to the book's first page, and names the book's icon."""
+
+
+def _start_page(app: Sphinx, error: Exception | None) -> None:
+    """Write the site's ``index.html``, which forwards to the book's first page.
+
+    Run before sphinx-external-toc writes its own, a bare forward that names no
+    icon, so that it writes none: a browser that stays on such a page a moment
+    asks the server for /favicon.ico, which the site does not have.
+    """
+    if error is not None or app.builder.format != "html" or app.config.root_doc == "index":
+        return
+    icon = Path(app.config.html_favicon).name
+    (Path(app.outdir) / "index.html").write_text(
+        START_PAGE.format(first=f"{app.config.root_doc}.html", icon=icon), encoding="utf-8")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _quiet_build)
     app.connect("config-inited", _static_folders)
@@ -402,5 +430,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _vendor)
     app.connect("env-updated", _prepare)
     app.connect("html-page-context", _page)
+    app.connect("build-finished", _start_page, priority=400)
     app.connect("build-finished", _finish, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

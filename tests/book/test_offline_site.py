@@ -106,6 +106,16 @@ def test_no_page_names_another_host_to_load_from(site: str) -> None:
     assert not offenders, "pages that name another host to load from:\n" + "\n".join(offenders[:40])
 
 
+def test_the_start_page_forwards_to_the_first_page_and_names_the_icon(book: Path) -> None:
+    """A page that names no icon makes a browser that stays on it ask for /favicon.ico,
+    which the site does not have: a failed request in the server's log and the console."""
+    start = (HTML / "index.html").read_text(encoding="utf-8")
+    forward = re.search(r'http-equiv="Refresh" content="0; url=([^"]+)"', start)
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', start)
+    assert forward and (HTML / forward.group(1)).is_file(), start
+    assert icon and (HTML / icon.group(1)).is_file(), start
+
+
 def test_the_scan_finds_an_address_in_a_theme_constant_or_a_tag() -> None:
     assert _addresses_to_load('<script>const THEBE_JS_URL = "https://unpkg.com/thebe@0.8.2"</script>')
     assert _addresses_to_load('<script>import("https://cdnjs.cloudflare.com/mermaid.js")</script>')
