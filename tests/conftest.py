@@ -37,7 +37,7 @@ TEST_FOLDERS = ("engine", "records", "analysis", "teaching", "render", "widgets"
 
 # The tests that drive Chromium, serve the built book or start a classroom
 # server are marked ``serial``, so that ``pytest -m "not serial"`` runs the
-# quick ones. A whole ``./dev test`` runs every test on two workers
+# quick ones. A whole ``./dev test`` runs every test on three workers
 # (pytest-xdist), the tests of a module (or of a test class) in one worker
 # (each server on a free port, each class in a folder of its own). A new test
 # of the book or the classroom is serial unless its file is named in BOOK_READERS.
