@@ -1,7 +1,7 @@
 """Where a pytest run spends the machine's processor time: each test module's share of the busy cores.
 
-Runs pytest, by default as ``./dev test`` runs it (the whole suite on two
-workers, ``-n 2 --dist loadscope``), with this file as a plugin that notes when
+Runs pytest, by default as ``./dev test`` runs it (the whole suite on three
+workers, ``-n 3 --dist loadscope``), with this file as a plugin that notes when
 each test began and ended, in which worker; meanwhile this process reads the
 machine's busy time from ``/proc/stat`` once a second. Each second's busy time
 is shared among the tests running in it, in proportion to how long each ran in
@@ -121,9 +121,9 @@ def report(runs: list[Run], samples: list[tuple[float, float]], wall: float) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pytest_args", nargs="*", metavar="ARGS",
-                        help="pytest's arguments, after -- (default: -n 2 --dist loadscope)")
+                        help="pytest's arguments, after -- (default: -n 3 --dist loadscope)")
     args = parser.parse_args()
-    given = args.pytest_args or ["-n", "2", "--dist", "loadscope"]
+    given = args.pytest_args or ["-n", "3", "--dist", "loadscope"]
     print("command: python benchmarks/pytest_cores.py -- " + " ".join(given), flush=True)
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "tests.jsonl"
