@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 from docs_commands import (
+    LAB_SCALE,
     ROOT,
     Terminal,
+    bounded,
     checkout_copy,
     documents_with,
     is_loo_tutor,
@@ -64,3 +66,11 @@ def test_the_book_built_script_says_a_wrong_argument_in_one_line() -> None:
     assert done.returncode == 2 and not done.stdout
     assert done.stderr.strip().splitlines()[-1].endswith("error: unrecognized arguments: banana")
     assert "Traceback" not in done.stderr
+
+
+def test_the_labs_longer_runs_play_a_small_share_of_the_deals() -> None:
+    lab = "python -m loo_tutor.analysis.lab"
+    assert bounded(lab) == f"{lab} --scale {LAB_SCALE}"
+    assert bounded(f"{lab} --scale 0.1  # a tenth of the deals") == f"{lab} --scale {LAB_SCALE}"
+    assert bounded(f"{lab} --scale 0.01") == f"{lab} --scale 0.01"
+    assert bounded(f"{lab} --redraw") == f"{lab} --redraw"
