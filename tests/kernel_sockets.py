@@ -26,12 +26,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import pytest
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
+
+from loo_tutor.apps.classroom.kernels import provisioner_installed
 
 NAME = "loo-tests-unix-sockets"
 """The provisioner's name among Jupyter's kernel provisioners (``./dev`` registers it)."""
@@ -39,16 +40,10 @@ JUPYTER_DATA = Path(__file__).parent / "data" / "jupyter"
 """The Jupyter data folder holding the tests' Python kernel spec."""
 
 
-def registered() -> bool:
-    """Whether Jupyter finds :class:`UnixSocketProvisioner` (``./dev`` has registered it)."""
-    return any(point.name == NAME
-               for point in entry_points(group="jupyter_client.kernel_provisioners"))
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Put the tests' kernel spec first on ``JUPYTER_PATH``, for this process and its children;
     stops pytest with a usage error when ``./dev`` has not registered the provisioner."""
-    if not registered():
+    if not provisioner_installed(NAME):
         raise pytest.UsageError("the tests' kernel provisioner is not installed: run the tests "
                                 "with ./dev test, or ./dev build once first")
     paths = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep)

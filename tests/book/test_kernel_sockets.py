@@ -9,13 +9,15 @@ from typing import Any
 
 from jupyter_client.manager import KernelManager
 
-from kernel_sockets import JUPYTER_DATA, NAME, registered
+from loo_tutor.apps.classroom.kernels import provisioner_installed
+
+from kernel_sockets import JUPYTER_DATA, NAME
 
 
 def test_the_tests_kernel_spec_names_the_registered_provisioner() -> None:
     spec = json.loads((JUPYTER_DATA / "kernels" / "python3" / "kernel.json").read_text())
     assert spec["metadata"]["kernel_provisioner"]["provisioner_name"] == NAME
-    assert registered()
+    assert provisioner_installed(NAME)
     assert os.environ["JUPYTER_PATH"].split(os.pathsep)[0] == str(JUPYTER_DATA)
 
 

@@ -76,10 +76,11 @@ class ClassroomKernelSpecs(KernelSpecManager):
         return spec
 
 
-def provisioner_installed() -> bool:
-    """Whether Jupyter finds :class:`ForkedProvisioner` (the package's entry point is installed)."""
+def provisioner_installed(name: str = PROVISIONER) -> bool:
+    """Whether Jupyter finds the kernel provisioner ``name``, by default :class:`ForkedProvisioner`
+    (whose entry point the package installs)."""
     found = entry_points(group="jupyter_client.kernel_provisioners")
-    return any(point.name == PROVISIONER for point in found)
+    return any(point.name == name for point in found)
 
 
 
